@@ -1,0 +1,248 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"cockpit/live/money"
+	"cockpit/live/pystr"
+)
+
+// Verdict is the gate's answer for one order.
+type Verdict string
+
+// Verdicts.
+const (
+	Allow          Verdict = "ALLOW"
+	Deny           Verdict = "DENY"
+	PauseForReauth Verdict = "PAUSE_FOR_REAUTH"
+)
+
+// BreachKind classifies a breach: structural kinds are denied, quantitative ones wait for a
+// human, data means the gate could not see what it needs (DV4: denied, never approvable).
+type BreachKind string
+
+// Breach kinds.
+const (
+	KindUniverse     BreachKind = "universe"
+	KindInstrument   BreachKind = "instrument"
+	KindQuantitative BreachKind = "quantitative"
+	KindData         BreachKind = "data"
+)
+
+// Limit names, as the reference reports them.
+const (
+	LimitOrderIntent        = "order_intent"
+	LimitExcludeSymbols     = "exclude_symbols"
+	LimitAllowedInstruments = "allowed_instruments"
+	LimitAssetClasses       = "asset_classes"
+	LimitOrderNotional      = "max_order_notional_usd"
+	LimitTotalExposure      = "max_total_exposure_usd"
+	LimitLeverage           = "max_leverage"
+	LimitTradesPerDay       = "max_trades_per_day"
+	LimitFunding            = "account_funding_usd"
+	LimitMarketCap          = "min_market_cap_usd"
+	LimitAvgDailyVolume     = "min_avg_daily_volume_usd"
+)
+
+// Breach is the first limit an order would break.
+type Breach struct {
+	Kind       BreachKind
+	Limit      string
+	LimitValue money.Amount
+	Attempted  money.Amount
+	Detail     string // the reference's detail text, "" for plain cap breaches
+	Cause      string // cockpit's extra explanation (why data was unusable), may be ""
+}
+
+// Overage is attempted − limit.
+func (b *Breach) Overage() money.Amount { return b.Attempted.Sub(b.LimitValue) }
+
+// Verdict maps the breach kind to the gate's verdict: quantitative breaches pause for a human;
+// universe, instrument and data breaches are denied.
+func (b *Breach) Verdict() Verdict {
+	if b.Kind == KindQuantitative {
+		return PauseForReauth
+	}
+	return Deny
+}
+
+// Structural reports whether the breach can never be approved through.
+func (b *Breach) Structural() bool { return b.Kind != KindQuantitative }
+
+// Message is a one-line human description of the breach.
+func (b *Breach) Message() string {
+	msg := b.Detail
+	if msg == "" {
+		msg = fmt.Sprintf("%s %s > limit %s (over by %s)", b.Limit, b.Attempted, b.LimitValue, b.Overage())
+	}
+	if b.Cause != "" {
+		msg += ": " + b.Cause
+	}
+	return msg
+}
+
+// FloorProvider supplies the figures the universe floors need. A nil figure means the figure
+// is unavailable; an error means the provider is down. Both deny the order.
+type FloorProvider interface {
+	MarketCapUSD(ctx context.Context, symbol string, class AssetClass) (*money.Amount, error)
+	AvgDailyVolumeUSD(ctx context.Context, symbol string, class AssetClass) (*money.Amount, error)
+}
+
+// CheckRequest is everything CheckMandate decides on.
+type CheckRequest struct {
+	Mandate    *Mandate
+	Intent     OrderIntent
+	Book       Book
+	DailyCount int           // orders already placed today (UTC), per broker
+	Floors     FloorProvider // nil: no provider (a set floor then denies)
+}
+
+// CheckMandate is the pure decision of the reference's check_mandate: the steps run in the
+// reference's order, every comparison is a strict ">", and the first failure is returned
+// (nil means ALLOW). Deviations: an unusable intent or non-finite number is denied (DV9); an
+// unreadable book is a data breach, denied (DV4); an order that only reduces its symbol's
+// exposure without flipping it skips the exposure, leverage and funding caps (DV3); a negative
+// day count is denied (DV9); arithmetic is exact (DV11).
+func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
+	caps, uni, in := req.Mandate.HardCaps, req.Mandate.Universe, req.Intent
+	sym := in.NormalizedSymbol()
+	// E0 intent
+	if sym == "" || (in.Side != Buy && in.Side != Sell) {
+		return structural(KindInstrument, LimitOrderIntent, "order intent missing symbol or side")
+	}
+	// E1 exclude list
+	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return pystr.Upper(pystr.Strip(s)) == sym }) {
+		return structural(KindUniverse, LimitExcludeSymbols, sym+" is on the mandate exclude list")
+	}
+	// E2 instrument
+	if !slices.Contains(caps.AllowedInstruments, in.InstrumentType) {
+		return structural(KindInstrument, LimitAllowedInstruments, fmt.Sprintf("%s not in allowed_instruments", in.InstrumentType))
+	}
+	// E3 asset class
+	bucket := in.Bucket()
+	if bucket != "" && !slices.Contains(uni.AssetClasses, bucket) {
+		return structural(KindUniverse, LimitAssetClasses, fmt.Sprintf("%s not in permitted asset_classes", bucket))
+	}
+	// E4a notional resolvable
+	if in.Invalid != nil || in.NotionalUSD == nil || in.NotionalUSD.Sign() <= 0 {
+		b := structural(KindInstrument, LimitOrderIntent, "order notional could not be resolved")
+		if in.Invalid != nil {
+			b.Cause = in.Invalid.Error()
+		}
+		return b
+	}
+	notional := *in.NotionalUSD
+	// E4b per-order cap
+	if notional.GreaterThan(caps.MaxOrderNotionalUSD) {
+		return quantitative(LimitOrderNotional, caps.MaxOrderNotionalUSD, notional, "")
+	}
+	// E5a positions readable (DV4: a data outage is denied, not approvable)
+	if req.Book.Err != nil {
+		return &Breach{Kind: KindData, Limit: LimitTotalExposure, LimitValue: caps.MaxTotalExposureUSD,
+			Detail: "current positions could not be read (fail-closed)", Cause: req.Book.Err.Error()}
+	}
+	signed := notional
+	if in.Side == Sell {
+		signed = notional.Neg()
+	}
+	before := req.Book.Net(sym)
+	post := req.Book
+	post.Exposures = slices.Clone(req.Book.Exposures)
+	post.add(sym, signed)
+	gross := post.Gross()
+	if !reducesOnly(before, signed) { // DV3
+		if b := exposureChecks(caps, in.Side, gross); b != nil {
+			return b
+		}
+	}
+	// E7 trades per day
+	if req.DailyCount < 0 {
+		return &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(caps.MaxTradesPerDay)),
+			Detail: "today's order count could not be read (fail-closed)", Cause: fmt.Sprintf("count %d is negative", req.DailyCount)}
+	}
+	if req.DailyCount+1 > caps.MaxTradesPerDay {
+		return quantitative(LimitTradesPerDay, money.FromInt(int64(caps.MaxTradesPerDay)), money.FromInt(int64(req.DailyCount)+1), "")
+	}
+	// E9 universe floors, only for bucketed instruments
+	if bucket != "" {
+		return checkFloors(ctx, req.Floors, uni, sym, bucket)
+	}
+	return nil
+}
+
+// reducesOnly reports whether adding signed to a symbol's net exposure before shrinks its
+// absolute size without flipping its side (DV3).
+func reducesOnly(before, signed money.Amount) bool {
+	if before.Sign() == 0 || before.Sign() == signed.Sign() {
+		return false
+	}
+	return signed.Abs().Cmp(before.Abs()) <= 0
+}
+
+// exposureChecks runs E5b, E6 and E8 on the post-trade gross exposure.
+func exposureChecks(caps HardCaps, side string, gross money.Amount) *Breach {
+	if gross.GreaterThan(caps.MaxTotalExposureUSD) {
+		return quantitative(LimitTotalExposure, caps.MaxTotalExposureUSD, gross, "")
+	}
+	funding := caps.AccountFundingUSD
+	if funding.Sign() <= 0 {
+		return quantitative(LimitLeverage, caps.MaxLeverage, money.Inf(1), "account_funding_usd is non-positive (fail-closed)")
+	}
+	// gross/funding > max_leverage, decided exactly as gross > max_leverage × funding.
+	if gross.GreaterThan(caps.MaxLeverage.Mul(funding)) {
+		return quantitative(LimitLeverage, caps.MaxLeverage, gross.Div(funding), "")
+	}
+	if side == Buy && gross.GreaterThan(funding) {
+		return quantitative(LimitFunding, funding, gross, "post-trade exposure exceeds mirrored funding ceiling")
+	}
+	return nil
+}
+
+func checkFloors(ctx context.Context, p FloorProvider, uni Universe, sym string, bucket AssetClass) *Breach {
+	type floor struct {
+		limit    string
+		value    *money.Amount
+		fetch    func(context.Context, string, AssetClass) (*money.Amount, error)
+		missing  string
+		tooSmall string
+	}
+	var mcap, adv func(context.Context, string, AssetClass) (*money.Amount, error)
+	if p != nil {
+		mcap, adv = p.MarketCapUSD, p.AvgDailyVolumeUSD
+	}
+	for _, f := range []floor{
+		{LimitMarketCap, uni.MinMarketCapUSD, mcap, "market cap for %s unavailable (fail-closed)", "%s market cap below floor"},
+		{LimitAvgDailyVolume, uni.MinAvgDailyVolumeUSD, adv, "liquidity for %s unavailable (fail-closed)", "%s avg daily $ volume below floor"},
+	} {
+		if f.value == nil {
+			continue
+		}
+		var figure *money.Amount
+		var cause string
+		if f.fetch == nil {
+			cause = "no universe data provider"
+		} else if fig, err := f.fetch(ctx, sym, bucket); err != nil {
+			cause = err.Error()
+		} else {
+			figure = fig
+		}
+		if figure == nil {
+			b := &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Detail: fmt.Sprintf(f.missing, sym), Cause: cause}
+			return b
+		}
+		if figure.LessThan(*f.value) {
+			return &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Attempted: *figure, Detail: fmt.Sprintf(f.tooSmall, sym)}
+		}
+	}
+	return nil
+}
+
+func structural(kind BreachKind, limit, detail string) *Breach {
+	return &Breach{Kind: kind, Limit: limit, Detail: detail}
+}
+
+func quantitative(limit string, limitValue, attempted money.Amount, detail string) *Breach {
+	return &Breach{Kind: KindQuantitative, Limit: limit, LimitValue: limitValue, Attempted: attempted, Detail: detail}
+}

@@ -1,0 +1,212 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+	"cockpit/live/pystr"
+)
+
+// Exposure is the signed net exposure of one symbol (long positive, short negative).
+type Exposure struct {
+	Symbol string
+	Net    money.Amount
+}
+
+// Book is the current book as the gate sees it: net exposure per symbol in first-seen order,
+// or the reason it could not be read. An unreadable book fails every check closed.
+type Book struct {
+	Exposures []Exposure
+	Err       error
+}
+
+// UnreadableBook returns a book that failed to read.
+func UnreadableBook(err error) Book {
+	if err == nil {
+		err = errors.New("positions unavailable")
+	}
+	return Book{Err: err}
+}
+
+// Net returns the net exposure of a normalised symbol (0 when absent).
+func (b Book) Net(symbol string) money.Amount {
+	for _, e := range b.Exposures {
+		if e.Symbol == symbol {
+			return e.Net
+		}
+	}
+	return money.Zero
+}
+
+// Gross returns Σ|net| over symbols.
+func (b Book) Gross() money.Amount {
+	g := money.Zero
+	for _, e := range b.Exposures {
+		g = g.Add(e.Net.Abs())
+	}
+	return g
+}
+
+// add nets value into symbol, appending the symbol when new.
+func (b *Book) add(symbol string, value money.Amount) {
+	for i := range b.Exposures {
+		if b.Exposures[i].Symbol == symbol {
+			b.Exposures[i].Net = b.Exposures[i].Net.Add(value)
+			return
+		}
+	}
+	b.Exposures = append(b.Exposures, Exposure{Symbol: symbol, Net: value})
+}
+
+// BookFromExposures builds a book from typed positions (for brokers that return them typed).
+func BookFromExposures(rows []Exposure) Book {
+	var b Book
+	for _, r := range rows {
+		b.add(pystr.Upper(pystr.Strip(r.Symbol)), r.Net)
+	}
+	return b
+}
+
+// errPositions wraps every reason a positions payload is unreadable.
+var errPositions = errors.New("positions unreadable")
+
+func positionsErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errPositions, fmt.Sprintf(format, args...))
+}
+
+// Row keys, in precedence order (reference E22–E24).
+var (
+	valueKeys    = []string{"market_value", "marketValue", "value_usd", "value"}
+	quantityKeys = []string{"quantity", "qty", "shares"}
+	priceKeys    = []string{"price", "last_price", "mark_price", "market_price"}
+	symbolKeys   = []string{"symbol", "ticker", "code", "instrument"}
+)
+
+// ParsePositions reads a broker positions payload into a Book. Accepted shapes: a list of
+// row objects; an object whose "positions" (else "data") value is such a list; otherwise an
+// object whose values are the rows. Any malformed row makes the whole book unreadable
+// (fail-closed). Numbers follow DecimalFromJSON (DV9, DV10).
+func ParsePositions(payload any) Book {
+	rows, err := positionRows(payload)
+	if err != nil {
+		return UnreadableBook(err)
+	}
+	var b Book
+	for i, raw := range rows {
+		row, ok := raw.(*jsonv.Object)
+		if !ok {
+			return UnreadableBook(positionsErr("row %d is %s, want an object", i, jsonv.TypeName(raw)))
+		}
+		sym, value, err := parseRow(row)
+		if err != nil {
+			return UnreadableBook(positionsErr("row %d: %v", i, err))
+		}
+		b.add(sym, value)
+	}
+	return b
+}
+
+func positionRows(payload any) ([]any, error) {
+	switch t := payload.(type) {
+	case []any:
+		return t, nil
+	case *jsonv.Object:
+		for _, key := range []string{"positions", "data"} {
+			if v, ok := t.Get(key); ok && v != nil {
+				list, ok := v.([]any)
+				if !ok {
+					return nil, positionsErr("%q is %s, want a list", key, jsonv.TypeName(v))
+				}
+				return list, nil
+			}
+		}
+		rows := make([]any, 0, t.Len())
+		for _, m := range t.Members() {
+			rows = append(rows, m.Value)
+		}
+		return rows, nil
+	}
+	return nil, positionsErr("payload is %s", jsonv.TypeName(payload))
+}
+
+// firstPresent returns the first key of keys present in row.
+func firstPresent(row *jsonv.Object, keys []string) (string, any, bool) {
+	for _, k := range keys {
+		if v, ok := row.Get(k); ok {
+			return k, v, true
+		}
+	}
+	return "", nil, false
+}
+
+// parseRow returns a row's normalised symbol and signed value.
+func parseRow(row *jsonv.Object) (string, money.Amount, error) {
+	sym := ""
+	for _, k := range symbolKeys {
+		if s, ok := rowString(row, k); ok && pystr.Strip(s) != "" {
+			sym = pystr.Upper(pystr.Strip(s))
+			break
+		}
+	}
+	if sym == "" {
+		return "", money.Zero, errors.New("no symbol")
+	}
+	qKey, qRaw, hasQty := firstPresent(row, quantityKeys)
+	var qty money.Amount
+	if hasQty {
+		var err error
+		if qty, err = DecimalFromJSON(qRaw); err != nil {
+			return "", money.Zero, fmt.Errorf("%s: %w", qKey, err)
+		}
+	}
+	var value money.Amount
+	if vKey, vRaw, ok := firstPresent(row, valueKeys); ok {
+		var err error
+		if value, err = DecimalFromJSON(vRaw); err != nil {
+			return "", money.Zero, fmt.Errorf("%s: %w", vKey, err)
+		}
+	} else {
+		pKey, pRaw, ok := firstPresent(row, priceKeys)
+		if !hasQty || !ok {
+			return "", money.Zero, errors.New("no value and no quantity × price")
+		}
+		price, err := DecimalFromJSON(pRaw)
+		if err != nil {
+			return "", money.Zero, fmt.Errorf("%s: %w", pKey, err)
+		}
+		value = qty.Abs().Mul(price)
+	}
+	if hasQty {
+		switch qty.Sign() {
+		case 0:
+			if !value.IsZero() {
+				return "", money.Zero, errors.New("zero quantity with a non-zero value")
+			}
+			return sym, money.Zero, nil
+		case 1:
+			return sym, value.Abs(), nil
+		default:
+			return sym, value.Abs().Neg(), nil
+		}
+	}
+	if side, ok := rowString(row, "side"); ok {
+		switch pystr.Lower(side) {
+		case "long", "buy":
+			return sym, value.Abs(), nil
+		case "short", "sell":
+			return sym, value.Abs().Neg(), nil
+		}
+	}
+	return sym, value, nil
+}
+
+func rowString(row *jsonv.Object, key string) (string, bool) {
+	v, ok := row.Get(key)
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	return s, ok
+}

@@ -1,0 +1,240 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// KindInvalidMandate is the verdict kind of a what-if whose mandate fails validation.
+const KindInvalidMandate BreachKind = "invalid_mandate"
+
+// WhatIf is one order to evaluate against a mandate without touching a broker: the shape of a
+// `cockpit check --batch` line (and of the reference's check_mandate vectors). Non-finite
+// numbers may appear as {"$float": "nan"|"inf"|"-inf"}.
+type WhatIf struct {
+	ID           string
+	Mandate      *jsonv.Object // {hard_caps, universe[, controls]}
+	Intent       *jsonv.Object
+	Positions    any // the broker's raw positions payload
+	DailyCount   any // JSON integer
+	UniverseData any // {market_cap_usd, adv_usd}: number, null (unavailable) or "raise" (provider down)
+}
+
+// WhatIfFromJSON reads a batch line.
+func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
+	o = DecodeFloats(o).(*jsonv.Object)
+	w := WhatIf{}
+	if id, ok := o.Get("id"); ok {
+		s, isString := id.(string)
+		if !isString {
+			return w, fmt.Errorf("id is %s, want a string", jsonv.TypeName(id))
+		}
+		w.ID = s
+	}
+	var ok bool
+	if w.Mandate, ok = objectField(o, "mandate"); !ok {
+		return w, errors.New(`"mandate" must be an object with hard_caps and universe`)
+	}
+	if w.Intent, ok = objectField(o, "intent"); !ok {
+		return w, errors.New(`"intent" must be an object`)
+	}
+	w.Positions, _ = o.Get("positions")
+	if !o.Has("positions") {
+		w.Positions = []any{}
+	}
+	w.DailyCount, _ = o.Get("daily_count")
+	w.UniverseData, _ = o.Get("universe_data")
+	return w, nil
+}
+
+func objectField(o *jsonv.Object, key string) (*jsonv.Object, bool) {
+	v, _ := o.Get(key)
+	obj, ok := v.(*jsonv.Object)
+	return obj, ok
+}
+
+// WhatIfResult is the verdict of one what-if.
+type WhatIfResult struct {
+	ID      string
+	Verdict Verdict
+	Breach  *Breach // nil for ALLOW; Kind may be KindInvalidMandate
+	Floors  []FloorCall
+}
+
+// EvaluateWhatIf validates the mandate with the loader's strict rules and runs CheckMandate.
+func EvaluateWhatIf(ctx context.Context, w WhatIf) WhatIfResult {
+	res := WhatIfResult{ID: w.ID}
+	m, err := CapsFromJSON(w.Mandate)
+	if err != nil {
+		field := ""
+		var me *MandateError
+		if errors.As(err, &me) {
+			field = me.Field
+		}
+		res.Verdict = Deny
+		res.Breach = &Breach{Kind: KindInvalidMandate, Limit: field, Detail: err.Error()}
+		return res
+	}
+	count, countErr := dailyCountFromJSON(w.DailyCount)
+	floors := &StaticFloors{Data: w.UniverseData}
+	req := CheckRequest{
+		Mandate:    m,
+		Intent:     IntentFromJSON(w.Intent),
+		Book:       ParsePositions(w.Positions),
+		DailyCount: count,
+		Floors:     floors,
+	}
+	b := CheckMandate(ctx, req)
+	if b == nil && countErr != nil {
+		b = &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(m.HardCaps.MaxTradesPerDay)),
+			Detail: "today's order count could not be read (fail-closed)", Cause: countErr.Error()}
+	}
+	res.Breach, res.Floors = b, floors.Calls
+	res.Verdict = Allow
+	if b != nil {
+		res.Verdict = b.Verdict()
+	}
+	return res
+}
+
+func dailyCountFromJSON(v any) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	a, err := DecimalFromJSON(v)
+	if err != nil {
+		return 0, fmt.Errorf("daily_count: %w", err)
+	}
+	if _, isString := v.(string); isString || !a.IsInteger() {
+		return 0, fmt.Errorf("daily_count %s is not an integer", describe(v))
+	}
+	n := a.Int64()
+	if n > math.MaxInt32 || n < math.MinInt32 {
+		return 0, fmt.Errorf("daily_count %s is out of range", describe(v))
+	}
+	return int(n), nil
+}
+
+// JSON renders the verdict line of `cockpit check`: id, verdict, kind, limit, limit_value,
+// attempted_value, overage, detail (and cause when cockpit adds an explanation).
+func (r WhatIfResult) JSON() *jsonv.Object {
+	o := jsonv.ObjectOf("id", r.ID, "verdict", string(r.Verdict))
+	if r.Breach == nil {
+		for _, k := range []string{"kind", "limit", "limit_value", "attempted_value", "overage", "detail"} {
+			o.Set(k, nil)
+		}
+		return o
+	}
+	b := r.Breach
+	o.Set("kind", string(b.Kind))
+	if b.Limit == "" { // a gate denial (halted, no_mandate, …), not a limit breach
+		for _, k := range []string{"limit", "limit_value", "attempted_value", "overage"} {
+			o.Set(k, nil)
+		}
+	} else {
+		o.Set("limit", b.Limit)
+		o.Set("limit_value", EncodeAmount(b.LimitValue))
+		o.Set("attempted_value", EncodeAmount(b.Attempted))
+		o.Set("overage", EncodeAmount(b.Overage()))
+	}
+	o.Set("detail", b.Detail)
+	if b.Cause != "" {
+		o.Set("cause", b.Cause)
+	}
+	return o
+}
+
+// EncodeAmount renders an amount as a JSON number, or {"$float": "inf"|"-inf"} when unbounded.
+func EncodeAmount(a money.Amount) any {
+	if a.IsInf() {
+		if a.Sign() > 0 {
+			return jsonv.ObjectOf("$float", "inf")
+		}
+		return jsonv.ObjectOf("$float", "-inf")
+	}
+	return jsonv.Number(a.String())
+}
+
+// DecodeFloats returns a copy of v in which every {"$float": "nan"|"inf"|"-inf"} object has
+// become a jsonv.Float.
+func DecodeFloats(v any) any {
+	switch t := v.(type) {
+	case *jsonv.Object:
+		if t.Len() == 1 {
+			if s, ok := mustGet(t, "$float").(string); ok {
+				switch s {
+				case "nan":
+					return jsonv.Float(math.NaN())
+				case "inf":
+					return jsonv.Float(math.Inf(1))
+				case "-inf":
+					return jsonv.Float(math.Inf(-1))
+				}
+			}
+		}
+		out := jsonv.NewObject()
+		for _, m := range t.Members() {
+			out.Set(m.Key, DecodeFloats(m.Value))
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = DecodeFloats(e)
+		}
+		return out
+	}
+	return v
+}
+
+// FloorCall records one consultation of a floor provider.
+type FloorCall struct {
+	Provider   string // "market_cap_usd" or "adv_usd"
+	Symbol     string
+	AssetClass AssetClass
+}
+
+// StaticFloors is a FloorProvider over fixed data {market_cap_usd, adv_usd}: a number is the
+// figure, null or absent means unavailable, "raise" means the provider is down. It records
+// the calls it receives.
+type StaticFloors struct {
+	Data  any
+	Calls []FloorCall
+}
+
+// ErrProviderDown is returned by a floor provider that cannot answer at all.
+var ErrProviderDown = errors.New("universe data provider unavailable")
+
+func (s *StaticFloors) figure(name, symbol string, class AssetClass) (*money.Amount, error) {
+	s.Calls = append(s.Calls, FloorCall{Provider: name, Symbol: symbol, AssetClass: class})
+	o, _ := s.Data.(*jsonv.Object)
+	v, _ := o.Get(name)
+	switch t := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if t == "raise" {
+			return nil, ErrProviderDown
+		}
+	}
+	a, err := DecimalFromJSON(v)
+	if err != nil {
+		return nil, nil // an unusable figure is no figure
+	}
+	return &a, nil
+}
+
+// MarketCapUSD implements FloorProvider.
+func (s *StaticFloors) MarketCapUSD(_ context.Context, symbol string, class AssetClass) (*money.Amount, error) {
+	return s.figure("market_cap_usd", symbol, class)
+}
+
+// AvgDailyVolumeUSD implements FloorProvider.
+func (s *StaticFloors) AvgDailyVolumeUSD(_ context.Context, symbol string, class AssetClass) (*money.Amount, error) {
+	return s.figure("adv_usd", symbol, class)
+}
