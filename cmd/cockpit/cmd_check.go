@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// cmdCheck evaluates orders without sending them: one order against a broker's committed
+// mandate, or a JSONL batch of self-contained what-ifs. It prints one JSON verdict per order
+// ({"id","verdict","kind","limit","limit_value","attempted_value","overage","detail"}).
+func (a *App) cmdCheck(args []string) int {
+	fs, home := a.flags("check")
+	batch := fs.String("batch", "", "JSONL file of what-ifs (check_mandate case shape), - for stdin")
+	broker := fs.String("broker", live.PaperBroker, "broker whose committed mandate applies")
+	symbol := fs.String("symbol", "", "symbol")
+	side := fs.String("side", "", "buy or sell")
+	notional := fs.String("notional", "", "order value in USD")
+	qty := fs.String("qty", "", "quantity (needs --price until live quotes are wired)")
+	price := fs.String("price", "", "price per unit used to value a quantity")
+	instrument := fs.String("instrument", "equity", "instrument type: "+strings.Join(instrumentNames(), ", "))
+	assetClass := fs.String("asset-class", "", "asset class (default: the instrument's bucket)")
+	positions := fs.String("positions", "[]", "current positions: a JSON payload or @FILE")
+	id := fs.String("id", "cli", "id echoed in the verdict")
+	human := fs.Bool("explain", false, "also print a sentence for people on stderr")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	if *batch != "" {
+		return a.checkBatch(*batch)
+	}
+	if *symbol == "" || *side == "" || (*notional == "" && *qty == "") {
+		return a.usageErr(fs, "give --symbol, --side and --notional or --qty (or --batch FILE)")
+	}
+	root, err := a.root(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	intent, err := cliIntent(*symbol, *side, *notional, *qty, *price, *instrument, *assetClass)
+	if err != nil {
+		return a.usageErr(fs, "%v", err)
+	}
+	payload, err := a.positionsPayload(*positions)
+	if err != nil {
+		return a.usageErr(fs, "--positions: %v", err)
+	}
+	res := evaluateOrder(root, *broker, intent, live.ParsePositions(payload), a.Now)
+	res.ID = *id
+	a.printJSON(res.JSON())
+	if *human {
+		fmt.Fprintln(a.Stderr, explain(res))
+	}
+	if res.Verdict != live.Allow {
+		return exitNotAllow
+	}
+	return exitOK
+}
+
+func instrumentNames() []string {
+	out := make([]string, len(live.InstrumentTypes))
+	for i, t := range live.InstrumentTypes {
+		out[i] = string(t)
+	}
+	return out
+}
+
+// cliIntent builds and values an intent from flags: a quantity is priced with --price, and
+// the larger of the explicit and implied notional counts (as the gate does).
+func cliIntent(symbol, side, notional, qty, price, instrument, class string) (live.OrderIntent, error) {
+	in := live.OrderIntent{Symbol: symbol, Side: strings.ToLower(strings.TrimSpace(side)),
+		InstrumentType: live.InstrumentType(instrument), AssetClass: live.AssetClass(class)}
+	if !in.InstrumentType.Valid() {
+		return in, fmt.Errorf("--instrument %q: want one of %s", instrument, strings.Join(instrumentNames(), ", "))
+	}
+	if class != "" && !in.AssetClass.Valid() {
+		return in, fmt.Errorf("--asset-class %q is not an asset class", class)
+	}
+	parse := func(flag, s string) (*money.Amount, error) {
+		if s == "" {
+			return nil, nil
+		}
+		v, err := money.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %v", flag, err)
+		}
+		if v.Sign() <= 0 {
+			return nil, fmt.Errorf("--%s %s: must be positive", flag, s)
+		}
+		return &v, nil
+	}
+	var err error
+	if in.NotionalUSD, err = parse("notional", notional); err != nil {
+		return in, err
+	}
+	if in.Quantity, err = parse("qty", qty); err != nil {
+		return in, err
+	}
+	p, err := parse("price", price)
+	if err != nil {
+		return in, err
+	}
+	if in.Quantity != nil && p != nil {
+		implied := in.Quantity.Mul(*p)
+		if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
+			in.NotionalUSD = &implied
+		}
+	}
+	return in, nil
+}
+
+func (a *App) positionsPayload(spec string) (any, error) {
+	data := []byte(spec)
+	if strings.HasPrefix(spec, "@") {
+		var err error
+		if data, err = os.ReadFile(spec[1:]); err != nil {
+			return nil, err
+		}
+	}
+	return jsonv.Parse(data, jsonv.Options{NonFinite: true})
+}
+
+// evaluateOrder runs the gate's pre-steps (mandate, expiry, trading state, price) and
+// CheckMandate for one order against the committed mandate. Universe floors have no data
+// provider on the command line, so a mandate with floors denies (fail-closed).
+func evaluateOrder(root live.Root, broker string, intent live.OrderIntent, book live.Book, now func() time.Time) live.WhatIfResult {
+	t := now()
+	deny := func(d *live.Denial) live.WhatIfResult {
+		return live.WhatIfResult{Verdict: live.Deny, Breach: live.DenialBreach(d)}
+	}
+	key, err := live.NormalizeBroker(broker)
+	if err != nil {
+		return deny(live.NewDenial(live.ReasonInvalidBroker, "broker", broker))
+	}
+	m, d := live.GateMandate(root, key, t)
+	if d != nil {
+		return deny(d)
+	}
+	if d := live.GateState(root, key, intent, book); d != nil {
+		return deny(d)
+	}
+	if intent.Quantity != nil && intent.NotionalUSD == nil {
+		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))
+	}
+	b := live.CheckMandate(context.Background(), live.CheckRequest{
+		Mandate: m, Intent: intent, Book: book, DailyCount: live.ReadDailyCount(root, key, t),
+	})
+	if b == nil {
+		return live.WhatIfResult{Verdict: live.Allow}
+	}
+	return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
+}
+
+// checkBatch evaluates a JSONL file of what-ifs; a line that cannot be read is denied.
+func (a *App) checkBatch(path string) int {
+	var r io.Reader = a.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return a.failf("%v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	code := exitOK
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		res := batchLine(line, n)
+		a.printJSON(res.JSON())
+		if res.Verdict != live.Allow {
+			code = exitNotAllow
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return a.failf("reading %s: %v", path, err)
+	}
+	return code
+}
+
+func batchLine(line string, n int) live.WhatIfResult {
+	bad := func(err error) live.WhatIfResult {
+		return live.WhatIfResult{ID: fmt.Sprintf("line %d", n), Verdict: live.Deny,
+			Breach: &live.Breach{Kind: "invalid_input", Detail: err.Error()}}
+	}
+	doc, err := jsonv.ParseString(line, jsonv.Options{NonFinite: true})
+	if err != nil {
+		return bad(err)
+	}
+	o, ok := doc.(*jsonv.Object)
+	if !ok {
+		return bad(errors.New("a line must be a JSON object"))
+	}
+	w, err := live.WhatIfFromJSON(o)
+	if err != nil {
+		return bad(err)
+	}
+	return live.EvaluateWhatIf(context.Background(), w)
+}
+
+// explain is one sentence for people about a verdict.
+func explain(r live.WhatIfResult) string {
+	if r.Breach == nil {
+		return "ALLOW: the order is inside the mandate."
+	}
+	b := r.Breach
+	switch r.Verdict {
+	case live.PauseForReauth:
+		return fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message())
+	}
+	return fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message())
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+
+	"cockpit/live"
+)
+
+// operatorName is who the sentinel attributes an operator action to.
+func operatorName() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return "cli:" + u.Username
+	}
+	return "cli"
+}
+
+func sentinelFlags(reduceOnly bool) (live.Sentinel, string) {
+	if reduceOnly {
+		return live.ReduceOnlySentinel, "reduce-only"
+	}
+	return live.HaltSentinel, "halt"
+}
+
+// cmdHalt trips the global (or one broker's) HALT sentinel. Halting what is already halted
+// changes nothing and says so.
+func (a *App) cmdHalt(args []string) int {
+	fs, home := a.flags("halt")
+	broker := fs.String("broker", "", "halt only this broker (default: every broker)")
+	reason := fs.String("reason", "operator halt", "why (recorded with the sentinel)")
+	reduceOnly := fs.Bool("reduce-only", false, "set REDUCE_ONLY instead: only orders that shrink positions pass")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	root, err := a.root(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	scope, code := a.scope(*broker)
+	if code != exitOK {
+		return code
+	}
+	log, done := a.logger(root)
+	defer done()
+	kind, word := sentinelFlags(*reduceOnly)
+	existing, err := live.ReadSentinel(root, kind, scope)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	if existing != nil {
+		fmt.Fprintf(a.Stdout, "Already %s (%s) since %s by %s: %s — nothing changed.\n",
+			pastTense(word), scope, orUnknown(existing.TrippedAt), orUnknown(existing.By), orUnknown(existing.Reason))
+		return exitOK
+	}
+	path, err := live.Trip(root, kind, scope, operatorName(), *reason, a.Now())
+	if err != nil {
+		log.Error("trip failed", "sentinel", kind, "scope", scope.String(), "err", err)
+		return a.failf("could not write the %s sentinel: %v", word, err)
+	}
+	log.Info("sentinel tripped", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason)
+	fmt.Fprintf(a.Stdout, "Trading %s (%s): %s\nSentinel: %s\n", pastTense(word), scope, *reason, path)
+	fmt.Fprintf(a.Stdout, "Run `cockpit resume%s --reason …` to clear it.\n", brokerFlag(scope, *reduceOnly))
+	return exitOK
+}
+
+// cmdResume clears one sentinel; it needs a reason and is idempotent.
+func (a *App) cmdResume(args []string) int {
+	fs, home := a.flags("resume")
+	broker := fs.String("broker", "", "clear this broker's sentinel (default: the global one)")
+	reason := fs.String("reason", "", "why trading may resume (required)")
+	reduceOnly := fs.Bool("reduce-only", false, "clear REDUCE_ONLY instead of HALT")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	if *reason == "" {
+		return a.usageErr(fs, "--reason is required: say why trading may resume")
+	}
+	root, err := a.root(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	scope, code := a.scope(*broker)
+	if code != exitOK {
+		return code
+	}
+	log, done := a.logger(root)
+	defer done()
+	kind, word := sentinelFlags(*reduceOnly)
+	existed, err := live.Clear(root, kind, scope)
+	if err != nil {
+		log.Error("clear failed", "sentinel", kind, "scope", scope.String(), "err", err)
+		return a.failf("could not clear the %s sentinel: %v", word, err)
+	}
+	if !existed {
+		fmt.Fprintf(a.Stdout, "Not %s (%s) — nothing to clear.\n", pastTense(word), scope)
+	} else {
+		log.Info("sentinel cleared", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason)
+		fmt.Fprintf(a.Stdout, "Cleared the %s sentinel (%s): %s\n", word, scope, *reason)
+	}
+	// Say what still stands in the way, so nobody believes trading resumed when it did not.
+	if scope.Global {
+		if still := stillSet(root, kind); len(still) > 0 {
+			fmt.Fprintf(a.Stdout, "Still %s by their own sentinel: %v\n", pastTense(word), still)
+		}
+	} else if live.IsGloballyHalted(root) && kind == live.HaltSentinel {
+		fmt.Fprintf(a.Stdout, "Trading on %s is still halted by the global sentinel.\n", scope.Broker)
+	}
+	return exitOK
+}
+
+func (a *App) scope(broker string) (live.Scope, int) {
+	if broker == "" {
+		return live.GlobalScope, exitOK
+	}
+	key, err := live.NormalizeBroker(broker)
+	if err != nil {
+		fmt.Fprintf(a.Stderr, "cockpit: --broker: %v\n", err)
+		return live.Scope{}, exitUsage
+	}
+	return live.BrokerScope(key), exitOK
+}
+
+// stillSet lists brokers whose own sentinel of this kind is still set.
+func stillSet(root live.Root, kind live.Sentinel) []string {
+	var out []string
+	for _, b := range knownBrokers(root) {
+		if _, err := os.Stat(root.SentinelPath(kind, b)); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func pastTense(word string) string {
+	if word == "halt" {
+		return "halted"
+	}
+	return word
+}
+
+func brokerFlag(scope live.Scope, reduceOnly bool) string {
+	s := ""
+	if !scope.Global {
+		s = " --broker " + scope.Broker
+	}
+	if reduceOnly {
+		s += " --reduce-only"
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}

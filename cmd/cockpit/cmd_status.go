@@ -1,0 +1,247 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+)
+
+// knownBrokers lists the broker directories under live/ (valid keys only), sorted.
+func knownBrokers(root live.Root) []string {
+	entries, err := os.ReadDir(root.LiveDir())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if key, err := live.NormalizeBroker(e.Name()); err == nil && key == e.Name() && key != "runtime" {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// brokersFor returns the brokers to report: the one asked for, else every known one, else paper.
+func brokersFor(root live.Root, broker string) []string {
+	if broker != "" {
+		return []string{broker}
+	}
+	bs := knownBrokers(root)
+	if !slices.Contains(bs, live.PaperBroker) {
+		bs = append([]string{live.PaperBroker}, bs...)
+	}
+	return bs
+}
+
+func (a *App) cmdStatus(args []string) int {
+	fs, home := a.flags("status")
+	broker := fs.String("broker", "", "report only this broker")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	root, err := a.root(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	key := ""
+	if *broker != "" {
+		if key, err = live.NormalizeBroker(*broker); err != nil {
+			return a.usageErr(fs, "--broker: %v", err)
+		}
+	}
+	now := a.Now()
+	report := statusReport(root, brokersFor(root, key), now)
+	if *asJSON {
+		a.printJSON(report)
+		return exitOK
+	}
+	a.printStatus(report)
+	return exitOK
+}
+
+// statusReport gathers the state of the root and brokers as JSON.
+func statusReport(root live.Root, brokers []string, now time.Time) *jsonv.Object {
+	global := jsonv.ObjectOf(
+		"halted", live.IsGloballyHalted(root),
+		"halt", sentinelJSON(root, live.HaltSentinel, live.GlobalScope),
+		"reduce_only", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope) != nil,
+		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope),
+	)
+	list := make([]any, 0, len(brokers))
+	for _, b := range brokers {
+		list = append(list, brokerStatus(root, b, now))
+	}
+	return jsonv.ObjectOf("home", root.Dir(), "now", live.FormatTimestamp(now), "global", global, "brokers", list)
+}
+
+func sentinelJSON(root live.Root, s live.Sentinel, scope live.Scope) any {
+	a, err := live.ReadSentinel(root, s, scope)
+	if err != nil || a == nil {
+		return nil
+	}
+	return jsonv.ObjectOf("tripped_at", a.TrippedAt, "by", a.By, "reason", a.Reason)
+}
+
+func brokerStatus(root live.Root, broker string, now time.Time) *jsonv.Object {
+	scope := live.BrokerScope(broker)
+	o := jsonv.ObjectOf(
+		"broker", broker,
+		"paper", live.IsPaperBroker(broker),
+		"state", string(live.StateOf(root, broker)),
+		"halted", live.IsHalted(root, broker),
+		"halt", sentinelJSON(root, live.HaltSentinel, scope),
+		"reduce_only", live.IsReduceOnly(root, broker),
+		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
+	)
+	count := live.ReadDailyCount(root, broker, now)
+	m, err := live.LoadMandate(root, broker)
+	mj := jsonv.NewObject()
+	switch {
+	case err == live.ErrNoMandate:
+		mj.Set("status", "none")
+	case err != nil:
+		mj.Set("status", "invalid")
+		mj.Set("error", err.Error())
+	default:
+		mj = mandateSummary(m, now)
+	}
+	o.Set("mandate", mj)
+	o.Set("orders_today", jsonv.Number(fmt.Sprint(count)))
+	if m != nil {
+		o.Set("max_orders_per_day", jsonv.Number(fmt.Sprint(m.HardCaps.MaxTradesPerDay)))
+	} else {
+		o.Set("max_orders_per_day", nil)
+	}
+	return o
+}
+
+// mandateSummary is the status view of a loaded mandate.
+func mandateSummary(m *live.Mandate, now time.Time) *jsonv.Object {
+	o := jsonv.ObjectOf("status", "active", "mandate_id", m.MandateID, "account_ref", m.Consent.AccountRef,
+		"created_at", m.Consent.CreatedAt, "expires_at", m.Consent.ExpiresAt)
+	exp, err := m.Expiry()
+	switch {
+	case err != nil:
+		o.Set("status", "expired")
+		o.Set("expires_in_seconds", nil)
+		o.Set("error", "unparseable expires_at (treated as expired)")
+	case !now.Before(exp):
+		o.Set("status", "expired")
+		o.Set("expires_in_seconds", jsonv.Number("0"))
+	default:
+		o.Set("expires_in_seconds", jsonv.Number(fmt.Sprint(int64(exp.Sub(now).Seconds()))))
+	}
+	doc := m.Document()
+	caps, _ := doc.Get("hard_caps")
+	uni, _ := doc.Get("universe")
+	o.Set("hard_caps", caps)
+	o.Set("universe", uni)
+	o.Set("flatten_on_halt", m.FlattenOnHalt)
+	if m.HasControls {
+		c, _ := doc.Get("controls")
+		o.Set("controls", c)
+	}
+	return o
+}
+
+func (a *App) printStatus(r *jsonv.Object) {
+	w := a.Stdout
+	home, _ := r.Get("home")
+	fmt.Fprintf(w, "cockpit home: %s\n", home)
+	g := obj(r, "global")
+	fmt.Fprintf(w, "Global:   %s\n", sentinelLine(g, "halt", "HALTED", "no global halt"))
+	if ro := obj(g, "reduce_only_sentinel"); ro != nil {
+		fmt.Fprintf(w, "          %s\n", sentinelLine(g, "reduce_only_sentinel", "REDUCE_ONLY", ""))
+	}
+	brokers, _ := r.Get("brokers")
+	for _, raw := range brokers.([]any) {
+		b := raw.(*jsonv.Object)
+		name, _ := b.Get("broker")
+		state, _ := b.Get("state")
+		badge := "LIVE"
+		if p, _ := b.Get("paper"); p == true {
+			badge = "PAPER"
+		}
+		fmt.Fprintf(w, "\n%s [%s] — %s\n", name, badge, state)
+		if h := obj(b, "halt"); h != nil {
+			fmt.Fprintf(w, "  Halt:      %s\n", sentinelLine(b, "halt", "HALTED", ""))
+		}
+		if h := obj(b, "reduce_only_sentinel"); h != nil {
+			fmt.Fprintf(w, "  Reduce:    %s\n", sentinelLine(b, "reduce_only_sentinel", "REDUCE_ONLY", ""))
+		}
+		m := obj(b, "mandate")
+		count, _ := b.Get("orders_today")
+		maxN, _ := b.Get("max_orders_per_day")
+		fmt.Fprintf(w, "  Mandate:   %s\n", mandateLine(m))
+		if maxN != nil {
+			fmt.Fprintf(w, "  Orders today (UTC): %v/%v\n", count, maxN)
+		} else {
+			fmt.Fprintf(w, "  Orders today (UTC): %v\n", count)
+		}
+	}
+}
+
+func obj(o *jsonv.Object, key string) *jsonv.Object {
+	v, _ := o.Get(key)
+	r, _ := v.(*jsonv.Object)
+	return r
+}
+
+func sentinelLine(o *jsonv.Object, key, word, none string) string {
+	s := obj(o, key)
+	if s == nil {
+		return none
+	}
+	get := func(k string) string { v, _ := s.Get(k); str, _ := v.(string); return orUnknown(str) }
+	return fmt.Sprintf("%s since %s by %s: %s", word, get("tripped_at"), get("by"), get("reason"))
+}
+
+func mandateLine(m *jsonv.Object) string {
+	status, _ := m.Get("status")
+	switch status {
+	case "none":
+		return "none on file (no order can pass)"
+	case "invalid":
+		e, _ := m.Get("error")
+		return fmt.Sprintf("INVALID (gate fails closed): %v", e)
+	}
+	id, _ := m.Get("mandate_id")
+	exp, _ := m.Get("expires_at")
+	caps := obj(m, "hard_caps")
+	get := func(k string) string { v, _ := caps.Get(k); return fmt.Sprint(v) }
+	line := fmt.Sprintf("%v, max order $%s, max exposure $%s, leverage %sx, funding $%s, expires %v",
+		id, get("max_order_notional_usd"), get("max_total_exposure_usd"), get("max_leverage"), get("account_funding_usd"), exp)
+	if status == "expired" {
+		return line + " (EXPIRED — re-authorise)"
+	}
+	if secs, ok := m.Get("expires_in_seconds"); ok {
+		if n, ok := secs.(jsonv.Number); ok {
+			var s int64
+			fmt.Sscan(string(n), &s)
+			line += " (in " + humanDuration(time.Duration(s)*time.Second) + ")"
+		}
+	}
+	return line
+}
+
+// humanDuration renders d as "3d 4h", "2h 5m" or "45s".
+func humanDuration(d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour:
+		return fmt.Sprintf("%dd %dh", d/(24*time.Hour), (d%(24*time.Hour))/time.Hour)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh %dm", d/time.Hour, (d%time.Hour)/time.Minute)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm %ds", d/time.Minute, (d%time.Minute)/time.Second)
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%ds", d/time.Second), "")
+}
