@@ -3,6 +3,7 @@ module cockpit
 go 1.26.0
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/gofrs/flock v0.13.2 // indirect
 	github.com/shopspring/decimal v1.6.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -97,6 +97,9 @@ type CheckRequest struct {
 	Book       Book
 	DailyCount int           // orders already placed today (UTC), per broker
 	Floors     FloorProvider // nil: no provider (a set floor then denies)
+	// Waive names one quantitative limit a human approved for this exact order; its
+	// comparison is skipped and every other step still runs.
+	Waive string
 }
 
 // CheckMandate is the pure decision of the reference's check_mandate: the steps run in the
@@ -135,7 +138,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	}
 	notional := *in.NotionalUSD
 	// E4b per-order cap
-	if notional.GreaterThan(caps.MaxOrderNotionalUSD) {
+	if notional.GreaterThan(caps.MaxOrderNotionalUSD) && req.Waive != LimitOrderNotional {
 		return quantitative(LimitOrderNotional, caps.MaxOrderNotionalUSD, notional, "")
 	}
 	// E5a positions readable (DV4: a data outage is denied, not approvable)
@@ -153,7 +156,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	post.add(sym, signed)
 	gross := post.Gross()
 	if !reducesOnly(before, signed) { // DV3
-		if b := exposureChecks(caps, in.Side, gross); b != nil {
+		if b := exposureChecks(caps, in.Side, gross, req.Waive); b != nil {
 			return b
 		}
 	}
@@ -162,7 +165,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		return &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(caps.MaxTradesPerDay)),
 			Detail: "today's order count could not be read (fail-closed)", Cause: fmt.Sprintf("count %d is negative", req.DailyCount)}
 	}
-	if req.DailyCount+1 > caps.MaxTradesPerDay {
+	if req.DailyCount+1 > caps.MaxTradesPerDay && req.Waive != LimitTradesPerDay {
 		return quantitative(LimitTradesPerDay, money.FromInt(int64(caps.MaxTradesPerDay)), money.FromInt(int64(req.DailyCount)+1), "")
 	}
 	// E9 universe floors, only for bucketed instruments
@@ -181,20 +184,24 @@ func reducesOnly(before, signed money.Amount) bool {
 	return signed.Abs().Cmp(before.Abs()) <= 0
 }
 
-// exposureChecks runs E5b, E6 and E8 on the post-trade gross exposure.
-func exposureChecks(caps HardCaps, side string, gross money.Amount) *Breach {
-	if gross.GreaterThan(caps.MaxTotalExposureUSD) {
+// exposureChecks runs E5b, E6 and E8 on the post-trade gross exposure, skipping the one
+// comparison a human waived.
+func exposureChecks(caps HardCaps, side string, gross money.Amount, waive string) *Breach {
+	if gross.GreaterThan(caps.MaxTotalExposureUSD) && waive != LimitTotalExposure {
 		return quantitative(LimitTotalExposure, caps.MaxTotalExposureUSD, gross, "")
 	}
 	funding := caps.AccountFundingUSD
 	if funding.Sign() <= 0 {
+		if waive == LimitLeverage {
+			return nil
+		}
 		return quantitative(LimitLeverage, caps.MaxLeverage, money.Inf(1), "account_funding_usd is non-positive (fail-closed)")
 	}
 	// gross/funding > max_leverage, decided exactly as gross > max_leverage × funding.
-	if gross.GreaterThan(caps.MaxLeverage.Mul(funding)) {
+	if gross.GreaterThan(caps.MaxLeverage.Mul(funding)) && waive != LimitLeverage {
 		return quantitative(LimitLeverage, caps.MaxLeverage, gross.Div(funding), "")
 	}
-	if side == Buy && gross.GreaterThan(funding) {
+	if side == Buy && gross.GreaterThan(funding) && waive != LimitFunding {
 		return quantitative(LimitFunding, funding, gross, "post-trade exposure exceeds mirrored funding ceiling")
 	}
 	return nil

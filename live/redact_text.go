@@ -288,8 +288,8 @@ func redactTokens(s string) string {
 	return b.String()
 }
 
-// run returns the end of the longest run at i of bytes accepted by class.
-func run(s string, i int, class func(byte) bool) int {
+// runOf returns the end of the longest run at i of bytes accepted by class.
+func runOf(s string, i int, class func(byte) bool) int {
 	for i < len(s) && class(s[i]) {
 		i++
 	}
@@ -307,36 +307,36 @@ func matchToken(s string, i int) int {
 	}
 	switch {
 	case strings.HasPrefix(rest, "sk-"):
-		if e := run(s, i+3, tokenClass); e-(i+3) >= 20 {
+		if e := runOf(s, i+3, tokenClass); e-(i+3) >= 20 {
 			return guardOK(e)
 		}
 	case len(rest) >= 4 && rest[0] == 'g' && rest[1] == 'h' && strings.IndexByte("pousr", rest[2]) >= 0 && rest[3] == '_':
-		if e := run(s, i+4, alnum); e-(i+4) >= 30 {
+		if e := runOf(s, i+4, alnum); e-(i+4) >= 30 {
 			return guardOK(e)
 		}
 	case len(rest) >= 5 && strings.HasPrefix(rest, "xox") && strings.IndexByte("baprs", rest[3]) >= 0 && rest[4] == '-':
-		if e := run(s, i+5, func(c byte) bool { return alnum(c) || c == '-' }); e-(i+5) >= 10 {
+		if e := runOf(s, i+5, func(c byte) bool { return alnum(c) || c == '-' }); e-(i+5) >= 10 {
 			return guardOK(e)
 		}
 	case strings.HasPrefix(rest, "AKIA"):
 		upperDigit := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' }
-		if len(rest) >= 20 && run(rest[:20], 4, upperDigit) == 20 {
+		if len(rest) >= 20 && runOf(rest[:20], 4, upperDigit) == 20 {
 			return guardOK(i + 20)
 		}
 	case strings.HasPrefix(rest, "pypi-"):
-		if e := run(s, i+5, tokenClass); e-(i+5) >= 16 {
+		if e := runOf(s, i+5, tokenClass); e-(i+5) >= 16 {
 			return guardOK(e)
 		}
 	case strings.HasPrefix(rest, "eyJ"):
-		e1 := run(s, i+3, tokenClass)
+		e1 := runOf(s, i+3, tokenClass)
 		if e1-(i+3) < 10 || e1 >= len(s) || s[e1] != '.' {
 			return -1
 		}
-		e2 := run(s, e1+1, tokenClass)
+		e2 := runOf(s, e1+1, tokenClass)
 		if e2-(e1+1) < 10 || e2 >= len(s) || s[e2] != '.' {
 			return -1
 		}
-		if e3 := run(s, e2+1, tokenClass); e3-(e2+1) >= 5 {
+		if e3 := runOf(s, e2+1, tokenClass); e3-(e2+1) >= 5 {
 			return guardOK(e3)
 		}
 	}

@@ -1,0 +1,233 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// ActorKind says who acted.
+type ActorKind string
+
+// Actors.
+const (
+	ActorAgent    ActorKind = "agent"
+	ActorOperator ActorKind = "operator"
+	ActorSystem   ActorKind = "system"
+)
+
+// Principal is who an action is attributed to: the agent (with its turn and tool call), a
+// human operator, or cockpit itself.
+type Principal struct {
+	Kind       ActorKind
+	ID         string // agent name, operator name, or subsystem
+	SessionID  string
+	TurnID     string
+	ToolCallID string
+}
+
+// Agent returns an agent principal.
+func Agent(id, session string) Principal {
+	return Principal{Kind: ActorAgent, ID: id, SessionID: session}
+}
+
+// Operator returns a human operator principal.
+func Operator(id, session string) Principal {
+	return Principal{Kind: ActorOperator, ID: id, SessionID: session}
+}
+
+// System returns a principal for cockpit's own actions (the halt watcher, reconciliation).
+func System(id, session string) Principal {
+	return Principal{Kind: ActorSystem, ID: id, SessionID: session}
+}
+
+// Audit kinds (the reference's vocabulary, plus cockpit's).
+const (
+	KindOrderPlaced      = "order_placed"
+	KindOrderCancelled   = "order_cancelled"
+	KindOrderRejected    = "order_rejected"
+	KindBreach           = "breach"
+	KindHaltTripped      = "halt_tripped"
+	KindHaltCleared      = "halt_cleared"
+	KindMandateCommitted = "mandate_committed"
+	KindFlatten          = "flatten"
+	KindReconciled       = "order_reconciled"
+)
+
+// Audit outcomes.
+const (
+	OutcomeAccepted      = "accepted"
+	OutcomeRejected      = "rejected"
+	OutcomeError         = "error"
+	OutcomeBlocked       = "blocked"
+	OutcomeIndeterminate = "indeterminate"
+)
+
+// GateDecision is the gate's reasoning attached to an audit record.
+type GateDecision struct {
+	Allowed    bool
+	Decision   string   // allow, deny, pause_for_reauth, cancel
+	Checked    []string // the limits and steps checked, in order
+	Limit      string
+	Kind       string
+	LimitValue *money.Amount
+	Attempted  *money.Amount
+	Approved   string // the approval (grant) that overrode a breach, if any
+}
+
+// AuditRecord is one entry of the audit trail. Sinks redact Request, Response and Detail
+// before anything is stored.
+type AuditRecord struct {
+	Time          time.Time
+	Actor         Principal
+	Kind          string
+	Outcome       string
+	Reason        Reason
+	Broker        string
+	Tool          string
+	ClientOrderID string
+	OrderID       string
+	ApprovalID    string
+	Intent        string // e.g. "buy $100 AAPL (equity)"
+	MandateRef    string // consent token hash of the mandate in force
+	ConsentRef    string // the consent's account_ref
+	Request       any    // JSON value (jsonv) or a Go value
+	Response      any
+	Decision      *GateDecision
+	Error         string
+	Detail        any
+}
+
+// AuditSink stores audit records. Record must be durable when it returns nil.
+type AuditSink interface {
+	Record(ctx context.Context, r AuditRecord) error
+}
+
+// MemoryAudit is an in-memory AuditSink (tests, and before a store is attached). It keeps
+// redacted copies, as a durable sink would.
+type MemoryAudit struct {
+	mu      sync.Mutex
+	records []AuditRecord
+}
+
+// Record implements AuditSink.
+func (m *MemoryAudit) Record(_ context.Context, r AuditRecord) error {
+	r = RedactRecord(r)
+	m.mu.Lock()
+	m.records = append(m.records, r)
+	m.mu.Unlock()
+	return nil
+}
+
+// Records returns a copy of the records so far.
+func (m *MemoryAudit) Records() []AuditRecord {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]AuditRecord(nil), m.records...)
+}
+
+// RedactRecord returns r with its JSON payloads and error text redacted for storage.
+func RedactRecord(r AuditRecord) AuditRecord {
+	r.Request = redactAny(r.Request)
+	r.Response = redactAny(r.Response)
+	r.Detail = redactAny(r.Detail)
+	r.Error = RedactText(r.Error)
+	return r
+}
+
+func redactAny(v any) any {
+	if v == nil {
+		return nil
+	}
+	return RedactPayload(toJSONValue(v), SinkArguments)
+}
+
+// ---- write-ahead order journal
+
+// JournalState is where a forwarded order stands in the journal.
+type JournalState string
+
+// Journal states.
+const (
+	JournalSubmitting    JournalState = "submitting"    // written before the broker call
+	JournalAccepted      JournalState = "accepted"      // the broker took it
+	JournalRejected      JournalState = "rejected"      // the broker refused it, or it never arrived
+	JournalIndeterminate JournalState = "indeterminate" // the outcome is unknown; reconcile by client id
+)
+
+// JournalEntry is the write-ahead record of one forward.
+type JournalEntry struct {
+	ClientOrderID string
+	Broker        string
+	Actor         Principal
+	Request       OrderRequest
+	State         JournalState
+	OrderID       string
+	Detail        string
+	Created       time.Time
+	Updated       time.Time
+}
+
+// Journal records an order intent before the broker call and its outcome after. Begin must
+// be durable when it returns nil: the gate never forwards without it.
+type Journal interface {
+	Begin(ctx context.Context, e JournalEntry) error
+	Finish(ctx context.Context, clientOrderID string, state JournalState, orderID, detail string, at time.Time) error
+}
+
+// MemoryJournal is an in-memory Journal.
+type MemoryJournal struct {
+	mu      sync.Mutex
+	order   []string
+	entries map[string]*JournalEntry
+}
+
+// Begin implements Journal.
+func (j *MemoryJournal) Begin(_ context.Context, e JournalEntry) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.entries == nil {
+		j.entries = map[string]*JournalEntry{}
+	}
+	e.State = JournalSubmitting
+	e.Updated = e.Created
+	j.entries[e.ClientOrderID] = &e
+	j.order = append(j.order, e.ClientOrderID)
+	return nil
+}
+
+// Finish implements Journal.
+func (j *MemoryJournal) Finish(_ context.Context, id string, state JournalState, orderID, detail string, at time.Time) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	e, ok := j.entries[id]
+	if !ok {
+		return ErrOrderNotFound
+	}
+	e.State, e.OrderID, e.Detail, e.Updated = state, orderID, detail, at
+	return nil
+}
+
+// Entries returns the journal in write order.
+func (j *MemoryJournal) Entries() []JournalEntry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := make([]JournalEntry, 0, len(j.order))
+	for _, id := range j.order {
+		out = append(out, *j.entries[id])
+	}
+	return out
+}
+
+// toJSONValue turns a Go value into ordered JSON values for redaction and storage.
+func toJSONValue(v any) any {
+	j, err := jsonv.FromGo(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return j
+}

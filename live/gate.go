@@ -1,0 +1,622 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// More reason codes, for the gate's own steps and outcomes.
+const (
+	ReasonQuantityCap   Reason = "quantity_cap"
+	ReasonPriceCollar   Reason = "price_collar"
+	ReasonDuplicate     Reason = "duplicate_order"
+	ReasonRateLimited   Reason = "rate_limited"
+	ReasonJournal       Reason = "journal_unavailable"
+	ReasonBrokerReject  Reason = "broker_rejected"
+	ReasonIndeterminate Reason = "indeterminate"
+	ReasonStructural    Reason = "structural_contract"
+	ReasonNotReducing   Reason = "not_reducing"
+	ReasonBreach        Reason = "breach"
+	ReasonApproved      Reason = "approved"
+)
+
+// PriceSource is the market-data fallback for valuing an order when the broker has no quote.
+type PriceSource interface {
+	LastPrice(ctx context.Context, symbol string, class AssetClass) (*money.Amount, error)
+}
+
+// Gate is the one path every order takes. It is safe for concurrent use; the per-broker
+// submit lock (a flock) serialises forwards across goroutines and processes.
+type Gate struct {
+	Root    Root
+	Now     func() time.Time
+	Audit   AuditSink
+	Journal Journal
+	Floors  FloorProvider
+	Prices  PriceSource
+	// NewClientOrderID makes idempotency keys; nil uses RandomID("ck").
+	NewClientOrderID func() string
+	// OnDecision, when set, sees every decision after it is audited (the engine's event stream).
+	OnDecision func(Decision)
+
+	mu     sync.Mutex
+	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
+}
+
+type forwarded struct {
+	at                      time.Time
+	symbol, side, qty, px   string
+	notional, clientOrderID string
+}
+
+// Submission is one order-placing call.
+type Submission struct {
+	Broker    Broker
+	BrokerKey string // broker key for the mandate, sentinels and counter; default Broker.Name()
+	// Profile, Tool and Args describe a tool-shaped call: the profile extracts the intent from
+	// the arguments, which are forwarded verbatim.
+	Profile *Profile
+	Tool    string
+	Args    *jsonv.Object
+	// Intent and Order describe a typed call (cockpit's own tools).
+	Intent *OrderIntent
+	Order  OrderRequest
+	Actor  Principal
+	// Approve, when set, may override a quantitative breach with a one-use grant bound to this
+	// exact order; it returns the grant's id.
+	Approve func(b *Breach, intent OrderIntent) (string, bool)
+	Reason  string // the agent's stated reason (untrusted text), kept in the audit
+}
+
+// Decision is the gate's answer and what happened at the broker.
+type Decision struct {
+	Verdict       Verdict
+	Reason        Reason
+	Denial        *Denial
+	Breach        *Breach
+	Intent        *OrderIntent // as valued by the gate
+	Order         *Order       // the broker's order, when forwarded
+	Forwarded     bool
+	Outcome       string // accepted, rejected, indeterminate, blocked, paused
+	BrokerErr     error
+	Count         int // today's count after this decision
+	ClientOrderID string
+	ApprovalID    string
+	Checked       []string
+	StartedAt     time.Time
+	LockedAt      time.Time // when the lock was taken and the halt re-checked
+	AuditErr      error
+}
+
+// Message is a one-line account of the decision.
+func (d Decision) Message() string {
+	switch {
+	case d.Denial != nil:
+		return DescribeDenial(d.Denial)
+	case d.Breach != nil && d.Verdict != Allow:
+		return d.Breach.Message()
+	case d.BrokerErr != nil:
+		return d.BrokerErr.Error()
+	}
+	return d.Outcome
+}
+
+func (g *Gate) now() time.Time {
+	if g.Now != nil {
+		return g.Now()
+	}
+	return time.Now()
+}
+
+func (g *Gate) clientOrderID() string {
+	if g.NewClientOrderID != nil {
+		return g.NewClientOrderID()
+	}
+	return RandomID("ck")
+}
+
+// run carries one submission through the steps.
+type run struct {
+	g       *Gate
+	s       Submission
+	key     string
+	m       *Mandate
+	intent  OrderIntent
+	req     OrderRequest
+	quote   *Quote
+	book    Book
+	account Account
+	d       Decision
+}
+
+// Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
+// reads, then under the non-blocking submit lock the halt again, today's count, CheckMandate,
+// and on ALLOW the write-ahead journal, one forward with a client order id, the count (only
+// on success) and the outcome. Exactly one audit record is written per call.
+func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
+	r := &run{g: g, s: s, d: Decision{StartedAt: g.now()}}
+	r.key = s.BrokerKey
+	if r.key == "" && s.Broker != nil {
+		r.key = s.Broker.Name()
+	}
+	key, err := NormalizeBroker(r.key)
+	if err != nil || s.Broker == nil {
+		return r.deny(NewDenial(ReasonInvalidBroker, "broker", r.key))
+	}
+	r.key = key
+	d := r.submit(ctx)
+	if g.OnDecision != nil {
+		g.OnDecision(d)
+	}
+	return d
+}
+
+func (r *run) check(step string) { r.d.Checked = append(r.d.Checked, step) }
+
+func (r *run) submit(ctx context.Context) Decision {
+	g := r.g
+	// 1–2: mandate present, valid and not expired.
+	r.check("mandate")
+	m, den := GateMandate(g.Root, r.key, g.now())
+	if den != nil {
+		if den.Code == ReasonExpired {
+			r.check("expiry")
+		}
+		return r.deny(den)
+	}
+	r.m = m
+	r.check("expiry")
+	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
+	r.check("halt_flag")
+	if IsHalted(g.Root, r.key) {
+		return r.deny(NewDenial(ReasonHalted, "broker", r.key))
+	}
+	// 4: intent.
+	if den := r.extract(); den != nil {
+		return r.deny(den)
+	}
+	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
+	if den := r.value(ctx); den != nil {
+		return r.deny(den)
+	}
+	// 6: cockpit controls that need no lock.
+	if den := r.controls(ctx); den != nil {
+		return r.deny(den)
+	}
+	// 7: reads. A failed read is data: it fails the checks closed.
+	r.read(ctx)
+	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
+		return r.deny(den)
+	}
+	// 8: the lock, and everything from the count to the outcome inside it.
+	r.check("daily_order_lock")
+	lock, err := TrySubmitLock(g.Root, r.key)
+	if err != nil {
+		code := ReasonLockError
+		if errors.Is(err, ErrLockBusy) {
+			code = ReasonLockBusy
+		}
+		return r.deny(NewDenial(code, "broker", r.key))
+	}
+	defer lock.Unlock()
+	r.d.LockedAt = g.now()
+	if IsHalted(g.Root, r.key) { // DV5: a trip while we read must stop this order
+		return r.deny(NewDenial(ReasonHalted, "broker", r.key, "at", "lock"))
+	}
+	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
+		return r.deny(den)
+	}
+	if den := g.throttle(r.key, r.m.Controls, r.req, r.intent, r.d.LockedAt); den != nil {
+		return r.deny(den)
+	}
+	count := ReadDailyCount(g.Root, r.key, g.now())
+	r.d.Count = count
+	r.check("mandate_limits")
+	b := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors})
+	if b != nil {
+		approved := ""
+		if b.Kind == KindQuantitative && r.s.Approve != nil {
+			if id, ok := r.s.Approve(b, r.intent); ok {
+				approved = id
+			}
+		}
+		if approved == "" {
+			return r.breach(b)
+		}
+		r.d.ApprovalID = approved
+		// The grant waives only the breach it was shown: the rest of the mandate still runs.
+		if rest := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book,
+			DailyCount: count, Floors: g.Floors, Waive: b.Limit}); rest != nil {
+			return r.breach(rest)
+		}
+	}
+	return r.forward(ctx)
+}
+
+// extract derives the intent and the request to forward.
+func (r *run) extract() *Denial {
+	r.check("intent")
+	s := r.s
+	switch {
+	case s.Profile != nil:
+		in, ok := s.Profile.Extract(s.Tool, s.Args)
+		if !ok {
+			return NewDenial(ReasonNoIntent, "tool", s.Tool)
+		}
+		r.intent = in
+		r.req = OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: Market,
+			Quantity: in.Quantity, Notional: in.NotionalUSD, Tool: s.Tool, Args: s.Args}
+	case s.Intent != nil:
+		r.intent = *s.Intent
+		r.req = s.Order
+		r.req.Symbol, r.req.Side = r.intent.NormalizedSymbol(), r.intent.Side
+		if r.req.Type == "" {
+			r.req.Type = Market
+		}
+		if r.req.Quantity == nil && r.req.Notional == nil {
+			r.req.Quantity, r.req.Notional = r.intent.Quantity, r.intent.NotionalUSD
+		}
+	default:
+		return NewDenial(ReasonNoIntent, "tool", s.Tool)
+	}
+	return nil
+}
+
+// value prices a quantity order (step 5): a sizing broker is authoritative; otherwise the
+// broker's quote, then the market-data source; no price denies.
+func (r *run) value(ctx context.Context) *Denial {
+	in := &r.intent
+	if in.Quantity == nil {
+		return nil
+	}
+	r.check("quote")
+	var implied money.Amount
+	if sz, ok := r.s.Broker.(Sizer); ok {
+		n, err := sz.NotionalFor(ctx, in.NormalizedSymbol(), *in.Quantity)
+		if err != nil || n.Sign() <= 0 {
+			return NewDenial(ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
+		}
+		implied = n
+	} else {
+		price, den := r.price(ctx)
+		if den != nil {
+			return den
+		}
+		implied = in.Quantity.Mul(price)
+	}
+	if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
+		in.NotionalUSD = &implied
+	}
+	return nil
+}
+
+// price returns the valuation price of the intent: a fresh broker quote, else the market-data
+// source for the intent's bucket (DV2: the order's own asset class is kept).
+func (r *run) price(ctx context.Context) (money.Amount, *Denial) {
+	in := r.intent
+	sym := in.NormalizedSymbol()
+	if q, ok := r.freshQuote(ctx); ok {
+		p := q.ValuationPrice(in.Side)
+		if in.LimitPrice != nil && in.Side == Buy {
+			p = money.Max(p, *in.LimitPrice)
+		}
+		if p.Sign() > 0 {
+			return p, nil
+		}
+	}
+	if r.g.Prices != nil {
+		if p, err := r.g.Prices.LastPrice(ctx, sym, in.Bucket()); err == nil && p != nil && p.Sign() > 0 {
+			return *p, nil
+		}
+	}
+	return money.Zero, NewDenial(ReasonNoQuote, "symbol", sym, "error", "quantity order notional could not be priced (fail-closed)")
+}
+
+// freshQuote asks the broker once per submission; a quote older than max_quote_age_ms is no
+// quote.
+func (r *run) freshQuote(ctx context.Context) (Quote, bool) {
+	if r.quote != nil {
+		return *r.quote, r.quote.Last.Sign() > 0 || r.quote.Ask.Sign() > 0 || r.quote.Bid.Sign() > 0
+	}
+	q, err := r.s.Broker.Quote(ctx, r.intent.NormalizedSymbol())
+	if err != nil {
+		r.quote = &Quote{}
+		return Quote{}, false
+	}
+	if age := r.m.Controls.MaxQuoteAgeMs; age != nil && !q.Time.IsZero() {
+		if r.g.now().Sub(q.Time) > time.Duration(*age)*time.Millisecond {
+			r.quote = &Quote{}
+			return Quote{}, false
+		}
+	}
+	r.quote = &q
+	return q, true
+}
+
+// read takes positions and balance; failures are data, not errors.
+func (r *run) read(ctx context.Context) {
+	pos, err := r.s.Broker.Positions(ctx)
+	if err != nil {
+		r.book = UnreadableBook(err)
+	} else {
+		rows := make([]Exposure, len(pos))
+		for i, p := range pos {
+			rows[i] = Exposure{Symbol: p.Symbol, Net: p.MarketValue}
+		}
+		r.book = BookFromExposures(rows)
+	}
+	r.account, _ = r.s.Broker.Account(ctx) // the balance is not a limit input (reference E12)
+}
+
+func errText(err error, fallback string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fallback
+}
+
+// forward writes the journal, sends the order once and classifies the outcome.
+func (r *run) forward(ctx context.Context) Decision {
+	g := r.g
+	r.d.Verdict = Allow
+	r.req.ClientOrderID = g.clientOrderID()
+	r.d.ClientOrderID = r.req.ClientOrderID
+	entry := JournalEntry{ClientOrderID: r.req.ClientOrderID, Broker: r.key, Actor: r.s.Actor, Request: r.req, Created: g.now()}
+	if g.Journal == nil {
+		return r.deny(NewDenial(ReasonJournal, "error", "no journal attached"))
+	}
+	if err := g.Journal.Begin(ctx, entry); err != nil {
+		return r.deny(NewDenial(ReasonJournal, "error", err.Error()))
+	}
+	g.remember(r.key, r.req, r.intent, r.req.ClientOrderID, g.now())
+	r.d.Forwarded = true
+	order, err := r.s.Broker.PlaceOrder(ctx, r.req)
+	if err != nil && errors.Is(err, ErrIndeterminate) {
+		order, err = r.reconcile(ctx, err)
+	}
+	r.d.BrokerErr = err
+	switch {
+	case err == nil:
+		r.d.Order, r.d.Outcome = &order, OutcomeAccepted
+		r.count()
+		r.finish(ctx, JournalAccepted, order.ID, "")
+		return r.record(ctx, KindOrderPlaced, OutcomeAccepted, "", order.Reply)
+	case errors.Is(err, ErrIndeterminate):
+		r.d.Outcome, r.d.Reason = OutcomeIndeterminate, ReasonIndeterminate
+		r.count() // it may be live at the broker: the slot is spent until reconciled
+		r.finish(ctx, JournalIndeterminate, "", err.Error())
+		return r.record(ctx, KindOrderRejected, OutcomeIndeterminate, err.Error(), nil)
+	default:
+		r.d.Outcome, r.d.Reason = OutcomeRejected, ReasonBrokerReject
+		if order.Reply != nil {
+			r.d.Order = &order
+		}
+		r.finish(ctx, JournalRejected, "", err.Error())
+		return r.record(ctx, KindOrderRejected, OutcomeError, brokerMessage(err), order.Reply)
+	}
+}
+
+// reconcile resolves an indeterminate forward through the client order id; it never resends.
+func (r *run) reconcile(ctx context.Context, cause error) (Order, error) {
+	o, err := r.s.Broker.OrderByClientID(ctx, r.req.ClientOrderID)
+	switch {
+	case err == nil:
+		return o, nil
+	case errors.Is(err, ErrOrderNotFound):
+		return Order{}, &BrokerError{Class: ErrRejected, Msg: "the broker never received the order (" + cause.Error() + ")"}
+	}
+	return Order{}, cause
+}
+
+func brokerMessage(err error) string {
+	var be *BrokerError
+	if errors.As(err, &be) && be.Msg != "" {
+		return be.Msg
+	}
+	return err.Error()
+}
+
+func (r *run) count() {
+	n, err := IncrementDailyCount(r.g.Root, r.key, r.g.now())
+	if err == nil {
+		r.d.Count = n
+	}
+}
+
+func (r *run) finish(ctx context.Context, state JournalState, orderID, detail string) {
+	if err := r.g.Journal.Finish(ctx, r.req.ClientOrderID, state, orderID, detail, r.g.now()); err != nil && r.d.AuditErr == nil {
+		r.d.AuditErr = fmt.Errorf("journal outcome: %w", err)
+	}
+}
+
+// deny ends the run with a refusal before any forward.
+func (r *run) deny(den *Denial) Decision {
+	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = Deny, den, den.Code, OutcomeBlocked
+	return r.record(context.Background(), KindOrderRejected, OutcomeBlocked, den.Error(), nil)
+}
+
+// breach ends the run with a mandate breach: structural and data breaches are denied;
+// quantitative ones wait for a human.
+func (r *run) breach(b *Breach) Decision {
+	r.d.Verdict, r.d.Breach, r.d.Reason = b.Verdict(), b, Reason(b.Limit)
+	r.d.Outcome = OutcomeBlocked
+	return r.record(context.Background(), KindBreach, r.d.Outcome, b.Message(), nil)
+}
+
+// record writes the one audit record of this submission.
+func (r *run) record(ctx context.Context, kind, outcome, errText string, response any) Decision {
+	g := r.g
+	if r.intent.Symbol != "" || r.intent.Side != "" {
+		in := r.intent
+		r.d.Intent = &in
+	}
+	rec := AuditRecord{
+		Time: g.now(), Actor: r.s.Actor, Kind: kind, Outcome: outcome, Reason: r.d.Reason,
+		Broker: r.key, Tool: r.toolName(), ClientOrderID: r.d.ClientOrderID, ApprovalID: r.d.ApprovalID,
+		Request: r.requestPayload(), Response: response, Error: errText, Decision: r.gateDecision(),
+	}
+	if r.d.Order != nil {
+		rec.OrderID = r.d.Order.ID
+	}
+	if r.d.Intent != nil {
+		rec.Intent = r.d.Intent.Describe()
+	}
+	if r.m != nil {
+		rec.MandateRef, rec.ConsentRef = r.m.Consent.ConsentTokenSHA256, r.m.Consent.AccountRef
+	}
+	if r.s.Reason != "" {
+		rec.Detail = jsonv.ObjectOf("agent_reason", r.s.Reason)
+	}
+	if g.Audit == nil {
+		r.d.AuditErr = errors.New("no audit sink attached")
+	} else if err := g.Audit.Record(ctx, rec); err != nil {
+		r.d.AuditErr = err
+	}
+	return r.d
+}
+
+func (r *run) toolName() string {
+	if r.s.Tool != "" {
+		return r.s.Tool
+	}
+	return "place_order"
+}
+
+func (r *run) requestPayload() any {
+	if r.s.Args != nil {
+		return r.s.Args
+	}
+	if r.s.Intent == nil {
+		return nil
+	}
+	return r.req
+}
+
+func (r *run) gateDecision() *GateDecision {
+	gd := &GateDecision{Allowed: r.d.Verdict == Allow, Checked: append([]string(nil), r.d.Checked...),
+		Approved: r.d.ApprovalID}
+	switch r.d.Verdict {
+	case Allow:
+		gd.Decision = "allow"
+	case PauseForReauth:
+		gd.Decision = "pause_for_reauth"
+	default:
+		gd.Decision = "deny"
+	}
+	if b := r.d.Breach; b != nil {
+		gd.Limit, gd.Kind = b.Limit, string(b.Kind)
+		lv, at := b.LimitValue, b.Attempted
+		gd.LimitValue, gd.Attempted = &lv, &at
+	}
+	return gd
+}
+
+// ---- controls
+
+// controls runs the cockpit controls that need no lock: the quantity cap and the price collar.
+func (r *run) controls(ctx context.Context) *Denial {
+	c := r.m.Controls
+	in := r.intent
+	if c.MaxOrderQuantity != nil {
+		r.check("max_order_quantity")
+		qty := in.Quantity
+		if qty == nil && in.NotionalUSD != nil {
+			p, den := r.price(ctx)
+			if den != nil {
+				return den
+			}
+			q := in.NotionalUSD.Div(p)
+			qty = &q
+		}
+		if qty != nil && qty.GreaterThan(*c.MaxOrderQuantity) {
+			return NewDenial(ReasonQuantityCap, "quantity", qty.String(), "max_quantity", c.MaxOrderQuantity.String())
+		}
+	}
+	if c.PriceCollarBps != nil {
+		r.check("price_collar")
+		q, ok := r.freshQuote(ctx)
+		ref := q.Ask
+		if in.Side == Sell {
+			ref = q.Bid
+		}
+		if ref.Sign() <= 0 {
+			ref = q.Last
+		}
+		if !ok || ref.Sign() <= 0 {
+			return NewDenial(ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", "the price collar needs a fresh quote")
+		}
+		if r.req.Type == Limit && r.req.LimitPrice != nil {
+			band := ref.Mul(*c.PriceCollarBps).Div(money.FromInt(10000))
+			if r.req.LimitPrice.Sub(ref).Abs().GreaterThan(band) {
+				return NewDenial(ReasonPriceCollar, "limit_price", r.req.LimitPrice.String(), "reference", ref.String(), "collar_bps", c.PriceCollarBps.String())
+			}
+		}
+	}
+	return nil
+}
+
+// throttle applies the duplicate window and the order-rate limit under the lock.
+func (g *Gate) throttle(key string, c Controls, req OrderRequest, in OrderIntent, now time.Time) *Denial {
+	if c.DuplicateWindowMs == nil && c.MaxOrdersPerMinute == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	recent := g.recent[key]
+	sig := signature(req, in, "")
+	if c.DuplicateWindowMs != nil {
+		window := time.Duration(*c.DuplicateWindowMs) * time.Millisecond
+		for _, f := range recent {
+			if now.Sub(f.at) <= window && f.symbol == sig.symbol && f.side == sig.side && f.qty == sig.qty && f.notional == sig.notional && f.px == sig.px {
+				return NewDenial(ReasonDuplicate, "symbol", sig.symbol, "side", sig.side, "previous", f.clientOrderID)
+			}
+		}
+	}
+	if c.MaxOrdersPerMinute != nil {
+		n := int64(0)
+		for _, f := range recent {
+			if now.Sub(f.at) < time.Minute {
+				n++
+			}
+		}
+		if n >= *c.MaxOrdersPerMinute {
+			return NewDenial(ReasonRateLimited, "orders_last_minute", fmt.Sprint(n), "max_per_minute", fmt.Sprint(*c.MaxOrdersPerMinute))
+		}
+	}
+	return nil
+}
+
+func signature(req OrderRequest, in OrderIntent, id string) forwarded {
+	str := func(a *money.Amount) string {
+		if a == nil {
+			return ""
+		}
+		return a.String()
+	}
+	return forwarded{symbol: in.NormalizedSymbol(), side: in.Side, qty: str(req.Quantity), notional: str(req.Notional),
+		px: str(req.LimitPrice), clientOrderID: id}
+}
+
+// remember records a forward for the throttle and drops entries older than the longest window.
+func (g *Gate) remember(key string, req OrderRequest, in OrderIntent, id string, at time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.recent == nil {
+		g.recent = map[string][]forwarded{}
+	}
+	f := signature(req, in, id)
+	f.at = at
+	kept := g.recent[key][:0]
+	for _, old := range g.recent[key] {
+		if at.Sub(old.at) < 10*time.Minute {
+			kept = append(kept, old)
+		}
+	}
+	g.recent[key] = append(kept, f)
+}

@@ -1,0 +1,75 @@
+// Package livetest holds helpers for tests of cockpit's packages: a manual clock, a runtime
+// root on a temporary directory, and a committed paper mandate.
+package livetest
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"cockpit/live"
+)
+
+// Clock is a manual clock; it only moves when told to.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock at t.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
+}
+
+// Epoch is the vectors' pinned time, 2026-06-01T15:00:00Z.
+var Epoch = time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
+
+// Root returns a runtime root in a fresh temporary directory.
+func Root(tb testing.TB) live.Root {
+	tb.Helper()
+	r, err := live.NewRoot(tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// MandateDoc is a paper mandate: funding and exposure 100,000, 5,000 per order, leverage 1,
+// equities and ETFs in the US buckets, 20 orders a day, GME excluded.
+const MandateDoc = `{"hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000,
+ "max_total_exposure_usd": 100000, "max_leverage": 1, "allowed_instruments": ["equity", "etf"], "max_trades_per_day": 20},
+ "universe": {"asset_classes": ["us_equity", "us_etf"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null,
+ "exclude_symbols": ["GME"]}}`
+
+// Commit commits doc (MandateDoc when empty) for broker, valid for 30 days from now.
+func Commit(tb testing.TB, root live.Root, broker, doc string, now time.Time) *live.Mandate {
+	tb.Helper()
+	if doc == "" {
+		doc = MandateDoc
+	}
+	res, err := live.CommitFile(live.FileCommit{Root: root, Broker: broker, Document: []byte(doc),
+		Source: "test", ConsentAck: true, Now: now, SessionID: "test"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res.Mandate
+}

@@ -1,0 +1,280 @@
+package live
+
+import (
+	"strings"
+
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+	"cockpit/live/pystr"
+)
+
+// Profile describes a tool-shaped broker (an MCP server) as plain data and functions: which
+// tools read and write, what each read is called, how an order tool's arguments become an
+// intent and how a quote payload becomes a price.
+type Profile struct {
+	Name          string
+	Tools         map[string]ToolClass
+	QuoteTool     string
+	PositionsTool string
+	AccountTool   string
+	OrdersTool    string
+	PlaceTool     string
+	CancelTool    string
+	// Extract returns the intent of an order-placing tool call, or false when the call does
+	// not carry one (any other tool, or unusable arguments): the gate then denies.
+	Extract func(tool string, args *jsonv.Object) (OrderIntent, bool)
+	// ParseQuote reads a price from the quote tool's payload, or false.
+	ParseQuote func(payload any, symbol string) (money.Amount, bool)
+}
+
+// Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3).
+var Robinhood = &Profile{
+	Name:          "robinhood",
+	Tools:         curatedTools["robinhood"],
+	QuoteTool:     "get_equity_quotes",
+	PositionsTool: "get_equity_positions",
+	AccountTool:   "get_portfolio",
+	OrdersTool:    "get_equity_orders",
+	PlaceTool:     "place_equity_order",
+	CancelTool:    "cancel_equity_order",
+	Extract:       extractRobinhood,
+	ParseQuote:    ParseMCPQuote,
+}
+
+// GenericMCP is the fallback profile of an unmapped MCP broker: the reads are get_quotes,
+// get_positions and get_account, and no tool yields an intent (every write is denied until a
+// profile exists).
+var GenericMCP = &Profile{
+	Name:          "generic",
+	QuoteTool:     "get_quotes",
+	PositionsTool: "get_positions",
+	AccountTool:   "get_account",
+	OrdersTool:    "get_orders",
+	PlaceTool:     "place_order",
+	CancelTool:    "cancel_order",
+	Extract:       func(string, *jsonv.Object) (OrderIntent, bool) { return OrderIntent{}, false },
+	ParseQuote:    ParseMCPQuote,
+}
+
+// extractRobinhood is X1–X5: only place_equity_order carries an intent; symbol, side,
+// instrument and at least one usable size are required; the extractor never sets an asset
+// class. Numbers follow DecimalFromJSON, so "inf", "nan", booleans and "1_000" are not sizes.
+func extractRobinhood(tool string, args *jsonv.Object) (OrderIntent, bool) {
+	if tool != "place_equity_order" || args == nil {
+		return OrderIntent{}, false
+	}
+	var in OrderIntent
+	for _, k := range []string{"symbol", "ticker", "instrument"} {
+		if s, ok := rowString(args, k); ok && pystr.Strip(s) != "" {
+			in.Symbol = pystr.Upper(pystr.Strip(s))
+			break
+		}
+	}
+	for _, k := range []string{"side", "action", "direction"} {
+		s, ok := rowString(args, k)
+		if !ok {
+			continue
+		}
+		switch pystr.Lower(pystr.Strip(s)) {
+		case "buy", "b", "long":
+			in.Side = Buy
+		case "sell", "s", "short":
+			in.Side = Sell
+		default:
+			continue
+		}
+		break
+	}
+	for _, k := range []string{"instrument_type", "asset_class", "type", "instrument_class"} {
+		s, ok := rowString(args, k)
+		if !ok {
+			continue
+		}
+		if t := instrumentAlias(pystr.Lower(s)); t != "" {
+			in.InstrumentType = t
+			break
+		}
+	}
+	in.NotionalUSD = firstSize(args, "notional_usd", "notional", "dollar_amount", "amount")
+	in.Quantity = firstSize(args, "quantity", "qty", "shares", "units")
+	if in.Symbol == "" || in.Side == "" || in.InstrumentType == "" || (in.NotionalUSD == nil && in.Quantity == nil) {
+		return OrderIntent{}, false
+	}
+	return in, true
+}
+
+func instrumentAlias(s string) InstrumentType {
+	switch s {
+	case "equity", "stock", "stocks":
+		return Equity
+	case "etf":
+		return ETF
+	case "option", "options":
+		return Option
+	case "crypto", "cryptocurrency":
+		return Crypto
+	}
+	return ""
+}
+
+// firstSize reads the first present key: a value that is not a positive number makes the
+// size absent (no fall-through to the next key).
+func firstSize(args *jsonv.Object, keys ...string) *money.Amount {
+	_, v, ok := firstPresent(args, keys)
+	if !ok {
+		return nil
+	}
+	a, err := DecimalFromJSON(v)
+	if err != nil || a.Sign() <= 0 {
+		return nil
+	}
+	return &a
+}
+
+// quotePriceKeys are read in order; the first usable value wins.
+var quotePriceKeys = []string{"price", "last_price", "last", "mark_price", "close", "ask", "bid"}
+
+// ParseMCPQuote reads a price from an MCP quote payload (reference N3): price keys on the
+// top-level object, then the object under the symbol's key, then the first of quotes, data,
+// results that is a list (the row labelled with the symbol, else the only row). The first
+// value that is a positive finite number wins; unusable values are skipped.
+func ParseMCPQuote(payload any, symbol string) (money.Amount, bool) {
+	o, ok := payload.(*jsonv.Object)
+	if !ok {
+		return money.Zero, false
+	}
+	if p, ok := priceFrom(o, quotePriceKeys); ok {
+		return p, true
+	}
+	sym := pystr.Upper(pystr.Strip(symbol))
+	if inner, ok := mustGet(o, sym).(*jsonv.Object); ok {
+		if p, ok := priceFrom(inner, quotePriceKeys); ok {
+			return p, true
+		}
+	}
+	for _, k := range []string{"quotes", "data", "results"} {
+		rows, ok := mustGet(o, k).([]any)
+		if !ok {
+			continue
+		}
+		row := quoteRow(rows, sym)
+		if row == nil {
+			return money.Zero, false
+		}
+		return priceFrom(row, quotePriceKeys)
+	}
+	return money.Zero, false
+}
+
+func quoteRow(rows []any, sym string) *jsonv.Object {
+	var only *jsonv.Object
+	objects := 0
+	for _, r := range rows {
+		o, ok := r.(*jsonv.Object)
+		if !ok {
+			continue
+		}
+		objects++
+		only = o
+		for _, k := range []string{"symbol", "ticker", "instrument"} {
+			if s, ok := rowString(o, k); ok && pystr.Upper(pystr.Strip(s)) == sym {
+				return o
+			}
+		}
+	}
+	if objects == 1 {
+		return only
+	}
+	return nil
+}
+
+func priceFrom(o *jsonv.Object, keys []string) (money.Amount, bool) {
+	for _, k := range keys {
+		v, ok := o.Get(k)
+		if !ok {
+			continue
+		}
+		if a, err := DecimalFromJSON(v); err == nil && a.Sign() > 0 {
+			return a, true
+		}
+	}
+	return money.Zero, false
+}
+
+// ParseConnectorQuote reads a price from a direct-SDK connector's quote envelope (reference
+// N4): an object whose status is not "error", with a "quote" object; keys last, ask, bid, close.
+func ParseConnectorQuote(payload any) (money.Amount, bool) {
+	o, ok := payload.(*jsonv.Object)
+	if !ok || IsErrorEnvelope(o) {
+		return money.Zero, false
+	}
+	q, ok := mustGet(o, "quote").(*jsonv.Object)
+	if !ok {
+		return money.Zero, false
+	}
+	return priceFrom(q, []string{"last", "ask", "bid", "close"})
+}
+
+// IsErrorEnvelope reports a tool reply whose status is "error" (any case).
+func IsErrorEnvelope(o *jsonv.Object) bool {
+	s, ok := rowString(o, "status")
+	return ok && strings.EqualFold(s, "error")
+}
+
+// EnvelopeError is the message of an error envelope: error, message or detail.
+func EnvelopeError(o *jsonv.Object, fallback string) string {
+	for _, k := range []string{"error", "message", "detail"} {
+		if s, ok := rowString(o, k); ok && s != "" {
+			return s
+		}
+	}
+	return fallback
+}
+
+// ExtractGeneric reads cockpit's own place_order arguments: symbol, side ("buy"/"sell"),
+// quantity or notional, optional type, limit_price, instrument_type (default equity) and
+// asset_class. Unusable fields leave the intent Invalid so CheckMandate denies it.
+func ExtractGeneric(args *jsonv.Object) (OrderIntent, OrderRequest) {
+	if args == nil {
+		args = jsonv.NewObject()
+	}
+	withDefault := jsonv.Clone(args).(*jsonv.Object)
+	if !withDefault.Has("instrument_type") {
+		withDefault.Set("instrument_type", string(Equity))
+	}
+	if !withDefault.Has("notional_usd") && withDefault.Has("notional") {
+		v, _ := withDefault.Get("notional")
+		withDefault.Set("notional_usd", v)
+	}
+	in := IntentFromJSON(withDefault)
+	in.Side = strings.ToLower(pystr.Strip(in.Side))
+	req := OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: Market,
+		Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice}
+	if t, ok := rowString(args, "type"); ok {
+		switch strings.ToLower(t) {
+		case "limit":
+			req.Type = Limit
+		case "market":
+		default:
+			in.Invalid = joinInvalid(in.Invalid, "type must be market or limit")
+		}
+	}
+	if req.Type == Limit && req.LimitPrice == nil {
+		in.Invalid = joinInvalid(in.Invalid, "a limit order needs limit_price")
+	}
+	if req.Type == Market && req.LimitPrice != nil {
+		in.Invalid = joinInvalid(in.Invalid, "limit_price on a market order")
+	}
+	return in, req
+}
+
+func joinInvalid(err error, msg string) error {
+	if err == nil {
+		return errString(msg)
+	}
+	return errString(err.Error() + "; " + msg)
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
