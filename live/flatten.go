@@ -128,6 +128,18 @@ func signed(a money.Amount) string {
 	return a.String()
 }
 
+// FlattenAllowed decides whether a halt closes positions: the explicit choice (the operator
+// asked), else the mandate's flatten_on_halt, else no (cancel-only).
+func FlattenAllowed(explicit *bool, m *Mandate) bool {
+	switch {
+	case explicit != nil:
+		return *explicit
+	case m != nil:
+		return m.FlattenOnHalt
+	}
+	return false
+}
+
 // Flatten is the halt action: cancel every resting order (each audited, never retried), then,
 // when asked, close every position with a reduce-only market order through the operator path,
 // then re-read the broker and report. Broker error replies are failures. It does not check the

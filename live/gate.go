@@ -388,8 +388,9 @@ func (r *run) forward(ctx context.Context) Decision {
 		r.finish(ctx, JournalAccepted, order.ID, "")
 		return r.record(ctx, KindOrderPlaced, OutcomeAccepted, "", order.Reply)
 	case errors.Is(err, ErrIndeterminate):
+		// Only a confirmed success consumes a count; the journal keeps the order indeterminate
+		// so reconciliation (at start-up, or by an operator) settles it.
 		r.d.Outcome, r.d.Reason = OutcomeIndeterminate, ReasonIndeterminate
-		r.count() // it may be live at the broker: the slot is spent until reconciled
 		r.finish(ctx, JournalIndeterminate, "", err.Error())
 		return r.record(ctx, KindOrderRejected, OutcomeIndeterminate, err.Error(), nil)
 	default:

@@ -1,20 +1,25 @@
 package main
 
+import (
+	"cockpit/live"
+	"cockpit/live/money"
+)
+
 // categories is every JSON path of the vector files the runner knows. Order is report order.
 var categories = []category{
 	// live.json
 	{file: "live.json", path: "check_mandate", each: checkMandateCase},
-	{file: "live.json", path: "mcp_gate", pending: "issue 3"},
-	{file: "live.json", path: "sdk_gate", pending: "issue 3"},
-	{file: "live.json", path: "sdk_live_action", pending: "issue 3"},
+	{file: "live.json", path: "mcp_gate", each: mcpGateCase},
+	{file: "live.json", path: "sdk_gate", each: sdkGateCase},
+	{file: "live.json", path: "sdk_live_action", each: sdkLiveActionCase},
 	{file: "live.json", path: "api_runner_lifecycle", skipped: "the reference's HTTP-started runner task; cockpit has no runner HTTP API"},
 	{file: "live.json", path: "audit_chain", pending: "issue 4"},
 	{file: "live.json", path: "file_permissions", pending: "issue 4"},
-	{file: "live.json", path: "extractor_robinhood", pending: "issue 3"},
-	{file: "live.json", path: "quote_parsing.mcp_broker_quote", pending: "issue 3"},
-	{file: "live.json", path: "quote_parsing.sdk_connector_quote", pending: "issue 3"},
+	{file: "live.json", path: "extractor_robinhood", each: extractorCase},
+	{file: "live.json", path: "quote_parsing.mcp_broker_quote", each: quoteCase(live.ParseMCPQuote)},
+	{file: "live.json", path: "quote_parsing.sdk_connector_quote", each: quoteCase(func(p any, _ string) (money.Amount, bool) { return live.ParseConnectorQuote(p) })},
 	{file: "live.json", path: "halt", each: haltCase},
-	{file: "live.json", path: "halt_actions", pending: "issue 3"},
+	{file: "live.json", path: "halt_actions", each: haltActionsCase},
 	{file: "live.json", path: "daily_count.reads_then_increment", each: dailyCountCase},
 	{file: "live.json", path: "classification", each: classificationCase},
 	{file: "live.json", path: "registry_wrapping", pending: "the MCP connectors issue, not yet filed"},
@@ -27,7 +32,7 @@ var categories = []category{
 	{file: "live.json", path: "scheduler", skipped: "the reference runner's job scheduler and jobs.json"},
 	{file: "live.json", path: "triggers", skipped: "the reference runner's market-hours triggers"},
 	{file: "live.json", path: "audit_redaction", each: auditRedactionCase},
-	{file: "live.json", path: "flatten", pending: "issue 3"},
+	{file: "live.json", path: "flatten", each: flattenCase},
 
 	// security.json
 	{file: "security.json", path: "scanner.rules", data: true},

@@ -48,16 +48,26 @@ func ObjectOf(kv ...any) *Object {
 	return o
 }
 
-// Len returns the number of members.
-func (o *Object) Len() int { return len(o.members) }
+// Len returns the number of members (0 for a nil object).
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.members)
+}
 
-// Members returns the members in order; the slice must not be modified.
-func (o *Object) Members() []Member { return o.members }
+// Members returns the members in order (none for a nil object); the slice must not be modified.
+func (o *Object) Members() []Member {
+	if o == nil {
+		return nil
+	}
+	return o.members
+}
 
 // Keys returns the keys in order.
 func (o *Object) Keys() []string {
-	keys := make([]string, len(o.members))
-	for i, m := range o.members {
+	keys := make([]string, o.Len())
+	for i, m := range o.Members() {
 		keys[i] = m.Key
 	}
 	return keys
