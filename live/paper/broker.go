@@ -15,34 +15,52 @@ import (
 // qtyStep is the smallest share fraction the paper broker trades (notional orders round down).
 var qtyStep = money.MustParse("0.000001")
 
+// State is the paper account: everything that must survive a restart. Prices are not part of
+// it; they follow from Seed and MarketStart.
+type State struct {
+	Seed        int64                     `json:"seed"`
+	MarketStart time.Time                 `json:"market_start"`
+	Cash        money.Amount              `json:"cash"`
+	Positions   map[string]*PositionState `json:"positions"`
+	Orders      map[string]*live.Order    `json:"orders"`
+	ByClient    map[string]string         `json:"by_client"`
+	Seq         int64                     `json:"seq"`
+}
+
+// PositionState is one holding of the paper account.
+type PositionState struct {
+	Qty      money.Amount `json:"qty"`
+	Avg      money.Amount `json:"avg_price"`
+	Realized money.Amount `json:"realized_pnl"`
+}
+
 // Config configures a paper broker.
 type Config struct {
 	Key    string       // broker key (default "paper")
-	Market MarketConfig // the simulated market
-	Cash   money.Amount // starting cash (default 100000)
+	Market MarketConfig // symbols, step and time scale (seed and start come from State when given)
+	Cash   money.Amount // starting cash for a new account (default 100000)
 	Now    func() time.Time
 	Faults *Faults // nil: no faults
+	// State restores an account; nil starts a new one at Now with Market.Seed.
+	State *State
+	// Persist, when set, is called with the account after every change, under the broker's
+	// lock; an error is kept for PersistErr and the change stands in memory.
+	Persist func(*State) error
 }
 
 // Broker is the paper broker. It implements live.Broker.
 type Broker struct {
-	key    string
-	mkt    *Market
-	now    func() time.Time
-	faults *Faults
+	key     string
+	mkt     *Market
+	now     func() time.Time
+	faults  *Faults
+	persist func(*State) error
 
-	mu        sync.Mutex
-	cash      money.Amount
-	positions map[string]*position
-	orders    map[string]*live.Order
-	byClient  map[string]string
-	seq       int64
-	updates   uint64
-	subs      []chan live.OrderUpdate
-}
-
-type position struct {
-	qty, avg, realized money.Amount
+	mu         sync.Mutex
+	st         *State
+	persistErr error
+	updates    uint64
+	subs       []chan live.OrderUpdate
 }
 
 var _ live.Broker = (*Broker)(nil)
@@ -55,15 +73,30 @@ func New(cfg Config) (*Broker, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Cash.Sign() <= 0 {
-		cfg.Cash = money.FromInt(100_000)
+	st := cfg.State
+	if st == nil {
+		cash := cfg.Cash
+		if cash.Sign() <= 0 {
+			cash = money.FromInt(100_000)
+		}
+		st = &State{Seed: cfg.Market.Seed, MarketStart: cfg.Now().UTC(), Cash: cash}
 	}
-	mkt, err := NewMarket(cfg.Market, cfg.Now())
+	if st.Positions == nil {
+		st.Positions = map[string]*PositionState{}
+	}
+	if st.Orders == nil {
+		st.Orders = map[string]*live.Order{}
+	}
+	if st.ByClient == nil {
+		st.ByClient = map[string]string{}
+	}
+	mc := cfg.Market
+	mc.Seed = st.Seed
+	mkt, err := NewMarket(mc, st.MarketStart)
 	if err != nil {
 		return nil, err
 	}
-	return &Broker{key: cfg.Key, mkt: mkt, now: cfg.Now, faults: cfg.Faults, cash: cfg.Cash,
-		positions: map[string]*position{}, orders: map[string]*live.Order{}, byClient: map[string]string{}}, nil
+	return &Broker{key: cfg.Key, mkt: mkt, now: cfg.Now, faults: cfg.Faults, persist: cfg.Persist, st: st}, nil
 }
 
 // Name implements live.Broker.
@@ -72,21 +105,38 @@ func (b *Broker) Name() string { return b.key }
 // Market returns the simulated market (for charts and the built-in strategy).
 func (b *Broker) Market() *Market { return b.mkt }
 
-// sync advances the market to now and fills resting orders it crossed. Callers hold b.mu.
-func (b *Broker) sync() {
-	b.mkt.AdvanceTo(b.now())
-	b.matchResting()
+// PersistErr returns the last persistence failure, or nil.
+func (b *Broker) PersistErr() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.persistErr
 }
 
-// Advance moves the market to the clock and fills what crossed; Run calls it on a timer.
+// changed persists the account after a change. Callers hold b.mu.
+func (b *Broker) changed() {
+	if b.persist != nil {
+		b.persistErr = b.persist(b.st)
+	}
+}
+
+// tick is the current top of book of sym. Callers hold b.mu.
+func (b *Broker) tick(sym string) (Tick, bool) { return b.mkt.TickAt(sym, b.now()) }
+
+// sync fills resting orders the market has crossed. Callers hold b.mu.
+func (b *Broker) sync() {
+	if b.matchResting() {
+		b.changed()
+	}
+}
+
+// Advance fills what crossed; Run calls it on a timer.
 func (b *Broker) Advance() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.sync()
 }
 
-// Run advances the market every interval until ctx ends, so resting orders fill and prices
-// move while nobody calls the broker.
+// Run fills crossed resting orders every interval until ctx ends.
 func (b *Broker) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -108,7 +158,7 @@ func (b *Broker) Quote(ctx context.Context, symbol string) (live.Quote, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.sync()
-	t, ok := b.mkt.Tick(symbol)
+	t, ok := b.tick(symbol)
 	if !ok {
 		return live.Quote{}, live.Rejected("unknown symbol " + symbol)
 	}
@@ -127,15 +177,15 @@ func (b *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 }
 
 func (b *Broker) positionsLocked() []live.Position {
-	out := make([]live.Position, 0, len(b.positions))
-	for sym, p := range b.positions {
-		if p.qty.IsZero() {
+	out := make([]live.Position, 0, len(b.st.Positions))
+	for sym, p := range b.st.Positions {
+		if p.Qty.IsZero() {
 			continue
 		}
-		t, _ := b.mkt.Tick(sym)
-		out = append(out, live.Position{Symbol: sym, Qty: p.qty, AvgPrice: p.avg,
-			MarketValue: p.qty.Mul(t.Last), RealizedPnL: p.realized,
-			UnrealizedPnL: t.Last.Sub(p.avg).Mul(p.qty)})
+		t, _ := b.tick(sym)
+		out = append(out, live.Position{Symbol: sym, Qty: p.Qty, AvgPrice: p.Avg,
+			MarketValue: p.Qty.Mul(t.Last), RealizedPnL: p.Realized,
+			UnrealizedPnL: t.Last.Sub(p.Avg).Mul(p.Qty)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Symbol < out[j].Symbol })
 	return out
@@ -150,11 +200,11 @@ func (b *Broker) Account(ctx context.Context) (live.Account, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.sync()
-	eq := b.cash
+	eq := b.st.Cash
 	for _, p := range b.positionsLocked() {
 		eq = eq.Add(p.MarketValue)
 	}
-	return live.Account{Cash: b.cash, Equity: eq, BuyingPower: money.Max(money.Zero, b.cash)}, nil
+	return live.Account{Cash: b.st.Cash, Equity: eq, BuyingPower: money.Max(money.Zero, b.st.Cash)}, nil
 }
 
 // OpenOrders implements live.Broker.
@@ -166,7 +216,7 @@ func (b *Broker) OpenOrders(ctx context.Context) ([]live.Order, error) {
 	defer b.mu.Unlock()
 	b.sync()
 	var out []live.Order
-	for _, o := range b.orders {
+	for _, o := range b.st.Orders {
 		if o.Status.Open() {
 			out = append(out, *o)
 		}
@@ -197,18 +247,18 @@ func (b *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 func (b *Broker) placeLocked(req live.OrderRequest) (live.Order, error) {
 	b.sync()
 	if req.ClientOrderID != "" {
-		if id, ok := b.byClient[req.ClientOrderID]; ok {
-			return *b.orders[id], nil
+		if id, ok := b.st.ByClient[req.ClientOrderID]; ok {
+			return *b.st.Orders[id], nil
 		}
 	}
-	t, ok := b.mkt.Tick(req.Symbol)
+	t, ok := b.tick(req.Symbol)
 	if !ok {
 		return live.Order{}, live.Rejected("unknown symbol " + req.Symbol)
 	}
 	if req.Side != live.Buy && req.Side != live.Sell {
 		return live.Order{}, live.Rejected("side must be buy or sell")
 	}
-	qty, err := b.quantity(req, t)
+	qty, err := quantity(req, t)
 	if err != nil {
 		return live.Order{}, err
 	}
@@ -218,39 +268,37 @@ func (b *Broker) placeLocked(req live.OrderRequest) (live.Order, error) {
 	if req.ReduceOnly && !b.reduces(req.Symbol, req.Side, qty) {
 		return live.Order{}, live.Rejected("reduce-only order would increase or flip the position")
 	}
-	b.seq++
 	now := b.now()
-	o := &live.Order{ID: fmt.Sprintf("P%06d", b.seq), ClientOrderID: req.ClientOrderID, Symbol: req.Symbol,
+	o := &live.Order{ID: fmt.Sprintf("P%06d", b.st.Seq+1), ClientOrderID: req.ClientOrderID, Symbol: req.Symbol,
 		Side: req.Side, Type: req.Type, Quantity: &qty, Notional: req.Notional, LimitPrice: req.LimitPrice,
 		ReduceOnly: req.ReduceOnly, Status: live.StatusAccepted, CreatedAt: now, UpdatedAt: now}
 	if o.Type == "" {
 		o.Type = live.Market
 	}
-	if px, ok := marketable(o, t); ok {
+	px, crosses := marketable(o, t)
+	if crosses {
 		if err := b.affordable(o, qty, px); err != nil {
 			return live.Order{}, err
 		}
-		b.register(o)
-		b.fill(o, qty, px)
-		return *o, nil
-	}
-	if o.Type == live.Market {
+	} else if o.Type == live.Market {
 		return live.Order{}, live.Rejected("no liquidity")
 	}
-	b.register(o)
-	b.publish(*o, money.Zero, money.Zero)
+	b.st.Seq++
+	b.st.Orders[o.ID] = o
+	if o.ClientOrderID != "" {
+		b.st.ByClient[o.ClientOrderID] = o.ID
+	}
+	if crosses {
+		b.fill(o, qty, px)
+	} else {
+		b.publish(*o, money.Zero, money.Zero)
+	}
+	b.changed()
 	return *o, nil
 }
 
-func (b *Broker) register(o *live.Order) {
-	b.orders[o.ID] = o
-	if o.ClientOrderID != "" {
-		b.byClient[o.ClientOrderID] = o.ID
-	}
-}
-
 // quantity resolves a quantity or a notional at the touch (rounded down to the share step).
-func (b *Broker) quantity(req live.OrderRequest, t Tick) (money.Amount, error) {
+func quantity(req live.OrderRequest, t Tick) (money.Amount, error) {
 	if req.Quantity != nil {
 		if req.Quantity.Sign() <= 0 {
 			return money.Zero, live.Rejected("quantity must be positive")
@@ -271,11 +319,15 @@ func (b *Broker) quantity(req live.OrderRequest, t Tick) (money.Amount, error) {
 	return q, nil
 }
 
-func (b *Broker) reduces(sym, side string, qty money.Amount) bool {
-	held := money.Zero
-	if p := b.positions[sym]; p != nil {
-		held = p.qty
+func (b *Broker) held(sym string) money.Amount {
+	if p := b.st.Positions[sym]; p != nil {
+		return p.Qty
 	}
+	return money.Zero
+}
+
+func (b *Broker) reduces(sym, side string, qty money.Amount) bool {
+	held := b.held(sym)
 	if side == live.Sell {
 		return held.Sign() > 0 && qty.Cmp(held) <= 0
 	}
@@ -284,8 +336,8 @@ func (b *Broker) reduces(sym, side string, qty money.Amount) bool {
 
 // affordable refuses a buy that costs more cash than the account holds.
 func (b *Broker) affordable(o *live.Order, qty, px money.Amount) error {
-	if o.Side == live.Buy && !o.ReduceOnly && qty.Mul(px).GreaterThan(b.cash) {
-		return live.Rejected(fmt.Sprintf("insufficient buying power: cost %s, cash %s", qty.Mul(px).Round(2), b.cash.Round(2)))
+	if o.Side == live.Buy && !o.ReduceOnly && qty.Mul(px).GreaterThan(b.st.Cash) {
+		return live.Rejected(fmt.Sprintf("insufficient buying power: cost %s, cash %s", qty.Mul(px).Round(2), b.st.Cash.Round(2)))
 	}
 	return nil
 }
@@ -297,80 +349,77 @@ func marketable(o *live.Order, t Tick) (money.Amount, bool) {
 	if o.Side == live.Sell {
 		touch = t.Bid
 	}
-	if o.Type != live.Limit {
+	switch {
+	case o.Type != live.Limit:
 		return touch, true
-	}
-	if o.Side == live.Buy && touch.Cmp(*o.LimitPrice) <= 0 {
+	case o.Side == live.Buy && touch.Cmp(*o.LimitPrice) <= 0:
 		return touch, true
-	}
-	if o.Side == live.Sell && touch.Cmp(*o.LimitPrice) >= 0 {
+	case o.Side == live.Sell && touch.Cmp(*o.LimitPrice) >= 0:
 		return touch, true
 	}
 	return money.Zero, false
 }
 
-// matchResting fills resting limit orders the market has crossed; a resting buy the account
-// can no longer afford is cancelled.
-func (b *Broker) matchResting() {
-	ids := make([]string, 0)
-	for id, o := range b.orders {
+// matchResting fills resting limit orders the market has crossed; a resting order the account
+// can no longer honour is cancelled. It reports whether anything changed.
+func (b *Broker) matchResting() bool {
+	var ids []string
+	for id, o := range b.st.Orders {
 		if o.Status.Open() {
 			ids = append(ids, id)
 		}
 	}
 	sort.Strings(ids)
+	changed := false
 	for _, id := range ids {
-		o := b.orders[id]
-		t, _ := b.mkt.Tick(o.Symbol)
+		o := b.st.Orders[id]
+		t, _ := b.tick(o.Symbol)
 		px, ok := marketable(o, t)
 		if !ok {
 			continue
 		}
+		changed = true
 		remaining := o.Quantity.Sub(o.FilledQty)
-		if o.ReduceOnly && !b.reduces(o.Symbol, o.Side, remaining) {
-			o.Status, o.UpdatedAt = live.StatusCancelled, b.now()
-			b.publish(*o, money.Zero, money.Zero)
-			continue
-		}
-		if err := b.affordable(o, remaining, px); err != nil {
+		if (o.ReduceOnly && !b.reduces(o.Symbol, o.Side, remaining)) || b.affordable(o, remaining, px) != nil {
 			o.Status, o.UpdatedAt = live.StatusCancelled, b.now()
 			b.publish(*o, money.Zero, money.Zero)
 			continue
 		}
 		b.fill(o, remaining, px)
 	}
+	return changed
 }
 
 // fill books a fill: cash, position (average price, realised P&L) and the order.
 func (b *Broker) fill(o *live.Order, qty, px money.Amount) {
-	p := b.positions[o.Symbol]
+	p := b.st.Positions[o.Symbol]
 	if p == nil {
-		p = &position{}
-		b.positions[o.Symbol] = p
+		p = &PositionState{}
+		b.st.Positions[o.Symbol] = p
 	}
 	signed := qty
 	if o.Side == live.Sell {
 		signed = qty.Neg()
 	}
-	b.cash = b.cash.Sub(signed.Mul(px))
+	b.st.Cash = b.st.Cash.Sub(signed.Mul(px))
 	switch {
-	case p.qty.IsZero() || p.qty.Sign() == signed.Sign(): // open or add
-		total := p.qty.Add(signed)
-		p.avg = p.avg.Mul(p.qty.Abs()).Add(px.Mul(qty)).Div(total.Abs())
-		p.qty = total
+	case p.Qty.IsZero() || p.Qty.Sign() == signed.Sign(): // open or add
+		total := p.Qty.Add(signed)
+		p.Avg = p.Avg.Mul(p.Qty.Abs()).Add(px.Mul(qty)).Div(total.Abs())
+		p.Qty = total
 	default: // reduce, close or flip
-		closing := money.Min(qty, p.qty.Abs())
-		pnl := px.Sub(p.avg).Mul(closing)
-		if p.qty.Sign() < 0 {
+		closing := money.Min(qty, p.Qty.Abs())
+		pnl := px.Sub(p.Avg).Mul(closing)
+		if p.Qty.Sign() < 0 {
 			pnl = pnl.Neg()
 		}
-		p.realized = p.realized.Add(pnl)
-		p.qty = p.qty.Add(signed)
+		p.Realized = p.Realized.Add(pnl)
+		p.Qty = p.Qty.Add(signed)
 		switch {
-		case p.qty.IsZero():
-			p.avg = money.Zero
-		case p.qty.Sign() == signed.Sign(): // flipped: the remainder opened at px
-			p.avg = px
+		case p.Qty.IsZero():
+			p.Avg = money.Zero
+		case p.Qty.Sign() == signed.Sign(): // flipped: the remainder opened at px
+			p.Avg = px
 		}
 	}
 	filledBefore := o.FilledQty
@@ -392,7 +441,7 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) error {
 		return live.Rejected("cancel rejected for " + orderID)
 	}
 	b.sync()
-	o, ok := b.orders[orderID]
+	o, ok := b.st.Orders[orderID]
 	if !ok {
 		return live.Rejected("unknown order " + orderID)
 	}
@@ -401,6 +450,7 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) error {
 	}
 	o.Status, o.UpdatedAt = live.StatusCancelled, b.now()
 	b.publish(*o, money.Zero, money.Zero)
+	b.changed()
 	return fault.post()
 }
 
@@ -408,11 +458,11 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) error {
 func (b *Broker) OrderByClientID(ctx context.Context, clientOrderID string) (live.Order, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	id, ok := b.byClient[clientOrderID]
+	id, ok := b.st.ByClient[clientOrderID]
 	if !ok {
 		return live.Order{}, live.ErrOrderNotFound
 	}
-	return *b.orders[id], nil
+	return *b.st.Orders[id], nil
 }
 
 // Subscribe implements live.Broker.

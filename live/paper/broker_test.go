@@ -2,6 +2,7 @@ package paper
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -22,30 +23,59 @@ func newBroker(t *testing.T, clock *livetest.Clock, faults *Faults) *Broker {
 	return b
 }
 
-func TestMarketIsDeterministic(t *testing.T) {
-	run := func() []string {
-		clock := livetest.NewClock(livetest.Epoch)
-		m, err := NewMarket(MarketConfig{Seed: 42, Symbols: DefaultSymbols()}, clock.Now())
+func TestMarketIsAPureFunctionOfSeedAndTime(t *testing.T) {
+	a, _ := NewMarket(MarketConfig{Seed: 42, Symbols: DefaultSymbols()}, livetest.Epoch)
+	b, _ := NewMarket(MarketConfig{Seed: 42, Symbols: DefaultSymbols()}, livetest.Epoch)
+	c, _ := NewMarket(MarketConfig{Seed: 43, Symbols: DefaultSymbols()}, livetest.Epoch)
+	moved, differs := false, false
+	first, _ := a.TickAt("NVDA", livetest.Epoch)
+	// Query b in reverse order: no history is needed to price a moment.
+	for i := 49; i >= 0; i-- {
+		at := livetest.Epoch.Add(time.Duration(i) * 1300 * time.Millisecond)
+		x, _ := a.TickAt("NVDA", at)
+		y, _ := b.TickAt("NVDA", at)
+		z, _ := c.TickAt("NVDA", at)
+		if !x.Last.Equal(y.Last) || !x.Bid.Equal(y.Bid) {
+			t.Fatalf("at %v: %s vs %s", at, x.Last, y.Last)
+		}
+		moved = moved || !x.Last.Equal(first.Last)
+		differs = differs || !x.Last.Equal(z.Last)
+	}
+	if !moved || !differs {
+		t.Fatalf("moved=%v, other seed differs=%v", moved, differs)
+	}
+	year, _ := a.TickAt("SPY", livetest.Epoch.Add(365*24*time.Hour))
+	if year.Last.Sign() <= 0 || year.Bid.GreaterThan(year.Ask) {
+		t.Fatalf("a year later: %+v", year)
+	}
+}
+
+func TestRestoreContinuesTheAccount(t *testing.T) {
+	ctx := context.Background()
+	clock := livetest.NewClock(livetest.Epoch)
+	var saved *State
+	persist := func(s *State) error {
+		data, err := json.Marshal(s)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		var out []string
-		for i := 0; i < 50; i++ {
-			clock.Advance(1300 * time.Millisecond)
-			m.AdvanceTo(clock.Now())
-			tk, _ := m.Tick("NVDA")
-			out = append(out, tk.Last.String())
-		}
-		return out
+		saved = &State{}
+		return json.Unmarshal(data, saved)
 	}
-	a, b := run(), run()
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("step %d: %s vs %s", i, a[i], b[i])
-		}
+	b, _ := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now, Persist: persist})
+	b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "x", Symbol: "AAPL", Side: live.Buy, Quantity: amt("3")})
+	clock.Advance(time.Hour)
+	before, _ := b.Positions(ctx)
+	again, err := New(Config{Market: MarketConfig{Symbols: DefaultSymbols()}, Now: clock.Now, State: saved})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if a[0] == a[len(a)-1] {
-		t.Error("the price never moved")
+	after, _ := again.Positions(ctx)
+	if len(after) != 1 || !after[0].Qty.Equal(before[0].Qty) || !after[0].MarketValue.Equal(before[0].MarketValue) {
+		t.Fatalf("restored %+v, before %+v", after, before)
+	}
+	if o, err := again.OrderByClientID(ctx, "x"); err != nil || o.Status != live.StatusFilled {
+		t.Fatalf("client id after restore: %+v %v", o, err)
 	}
 }
 

@@ -1,15 +1,19 @@
 // Package paper is cockpit's embedded paper broker: a simulated market per symbol (a seeded
 // random walk or a replay of bars), market orders filling at the touch, resting limit orders,
 // positions with average price and P&L, cash, idempotent client order ids, and fault injection
-// for tests. Given the same seed, clock and calls it behaves identically.
+// for tests.
+//
+// Prices are a pure function of the seed, the symbol and the time: the random walk is a
+// Brownian path evaluated by bisection from hashed normal draws, so any process, before or
+// after a restart, sees the same price at the same moment without replaying history.
 package paper
 
 import (
 	"bufio"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
-	"math/rand"
 	"sort"
 	"strings"
 	"sync"
@@ -21,7 +25,7 @@ import (
 // SymbolSpec describes one simulated instrument.
 type SymbolSpec struct {
 	Symbol    string
-	Start     money.Amount // first price
+	Start     money.Amount // price at the market's start
 	Drift     float64      // annualised drift of the log price
 	Vol       float64      // annualised volatility of the log price
 	SpreadBps float64      // bid/ask spread in basis points of the price
@@ -37,8 +41,6 @@ type MarketConfig struct {
 	TimeScale float64
 	// Bars, when set, replays these bars instead of the random walk (one bar per step, looping).
 	Bars map[string][]Bar
-	// History is how many recent prices per symbol are kept for charts (default 600).
-	History int
 }
 
 // Bar is one OHLCV bar of a replay.
@@ -54,25 +56,30 @@ type Tick struct {
 	Time           time.Time
 }
 
-// Market is a simulated set of symbols. It advances lazily: AdvanceTo steps the simulation
-// up to a clock time in fixed increments, so results depend only on the seed and the times.
+// Market is a simulated set of symbols starting at a fixed moment. It holds no history: the
+// price at any time is computed from the seed.
 type Market struct {
-	mu      sync.Mutex
-	cfg     MarketConfig
-	rng     *rand.Rand
-	specs   map[string]SymbolSpec
-	order   []string
-	logPx   map[string]float64
-	ticks   map[string]Tick
-	history map[string][]money.Amount
-	steps   int64
-	start   time.Time
-	simAt   time.Time
+	cfg   MarketConfig
+	specs map[string]SymbolSpec
+	index map[string]uint64
+	order []string
+	start time.Time
+
+	mu    sync.Mutex
+	cache map[string]cachedTick // the last computed tick per symbol
 }
 
-const secondsPerYear = 365 * 24 * 3600
+type cachedTick struct {
+	step uint64
+	tick Tick
+}
 
-// NewMarket builds a market starting at start.
+const (
+	secondsPerYear = 365 * 24 * 3600
+	horizonLevels  = 40 // the walk is defined on 2^40 steps (35,000 years of one-second steps)
+)
+
+// NewMarket builds a market whose step 0 is at start.
 func NewMarket(cfg MarketConfig, start time.Time) (*Market, error) {
 	if cfg.Step <= 0 {
 		cfg.Step = time.Second
@@ -80,94 +87,80 @@ func NewMarket(cfg MarketConfig, start time.Time) (*Market, error) {
 	if cfg.TimeScale <= 0 {
 		cfg.TimeScale = 1
 	}
-	if cfg.History <= 0 {
-		cfg.History = 600
-	}
-	m := &Market{cfg: cfg, rng: rand.New(rand.NewSource(cfg.Seed)), specs: map[string]SymbolSpec{},
-		logPx: map[string]float64{}, ticks: map[string]Tick{}, history: map[string][]money.Amount{},
-		start: start, simAt: start}
-	for _, s := range cfg.Symbols {
+	m := &Market{cfg: cfg, specs: map[string]SymbolSpec{}, index: map[string]uint64{}, start: start,
+		cache: map[string]cachedTick{}}
+	add := func(s SymbolSpec) error {
 		if s.Tick.Sign() <= 0 {
 			s.Tick = money.MustParse("0.01")
 		}
 		if s.Start.Sign() <= 0 {
-			return nil, fmt.Errorf("paper market: %s: start price must be positive", s.Symbol)
+			return fmt.Errorf("paper market: %s: start price must be positive", s.Symbol)
 		}
 		if _, dup := m.specs[s.Symbol]; dup {
-			return nil, fmt.Errorf("paper market: %s listed twice", s.Symbol)
+			return fmt.Errorf("paper market: %s listed twice", s.Symbol)
 		}
 		m.specs[s.Symbol] = s
 		m.order = append(m.order, s.Symbol)
-		m.logPx[s.Symbol] = math.Log(s.Start.Float64())
+		return nil
 	}
-	if cfg.Bars != nil {
-		for sym, bars := range cfg.Bars {
-			if len(bars) == 0 {
-				return nil, fmt.Errorf("paper market: %s has no bars", sym)
-			}
-			if _, ok := m.specs[sym]; !ok {
-				m.specs[sym] = SymbolSpec{Symbol: sym, Start: bars[0].Close, SpreadBps: 5, Tick: money.MustParse("0.01")}
-				m.order = append(m.order, sym)
+	for _, s := range cfg.Symbols {
+		if err := add(s); err != nil {
+			return nil, err
+		}
+	}
+	for sym, bars := range cfg.Bars {
+		if len(bars) == 0 {
+			return nil, fmt.Errorf("paper market: %s has no bars", sym)
+		}
+		if _, ok := m.specs[sym]; !ok {
+			if err := add(SymbolSpec{Symbol: sym, Start: bars[0].Close, SpreadBps: 5}); err != nil {
+				return nil, err
 			}
 		}
-		sort.Strings(m.order)
 	}
+	sort.Strings(m.order)
 	for _, sym := range m.order {
-		m.setTick(sym, m.priceAt(sym))
+		h := fnv.New64a()
+		h.Write([]byte(sym))
+		m.index[sym] = h.Sum64()
 	}
 	return m, nil
 }
 
+// Start returns the moment of step 0.
+func (m *Market) Start() time.Time { return m.start }
+
 // Symbols lists the simulated symbols in a stable order.
-func (m *Market) Symbols() []string {
+func (m *Market) Symbols() []string { return append([]string(nil), m.order...) }
+
+// step returns the simulation step at wall time t (never negative).
+func (m *Market) step(t time.Time) uint64 {
+	d := t.Sub(m.start)
+	if d <= 0 {
+		return 0
+	}
+	return uint64(float64(d) * m.cfg.TimeScale / float64(m.cfg.Step))
+}
+
+// stepTime maps a step back to wall time.
+func (m *Market) stepTime(n uint64) time.Time {
+	return m.start.Add(time.Duration(float64(n) * float64(m.cfg.Step) / m.cfg.TimeScale))
+}
+
+// TickAt returns a symbol's top of book at wall time t.
+func (m *Market) TickAt(sym string, t time.Time) (Tick, bool) {
+	s, ok := m.specs[sym]
+	if !ok {
+		return Tick{}, false
+	}
+	n := m.step(t)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.order...)
-}
-
-// AdvanceTo steps the simulation until simulated time covers wall time t.
-func (m *Market) AdvanceTo(t time.Time) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	target := m.start.Add(time.Duration(float64(t.Sub(m.start)) * m.cfg.TimeScale))
-	for !m.simAt.Add(m.cfg.Step).After(target) {
-		m.step()
+	c, hit := m.cache[sym]
+	m.mu.Unlock()
+	if hit && c.step == n {
+		return c.tick, true
 	}
-}
-
-// step moves every symbol one step, in a fixed order, from one random stream.
-func (m *Market) step() {
-	m.steps++
-	m.simAt = m.simAt.Add(m.cfg.Step)
-	dt := m.cfg.Step.Seconds() / secondsPerYear
-	for _, sym := range m.order {
-		if m.cfg.Bars == nil {
-			s := m.specs[sym]
-			z := m.rng.NormFloat64()
-			m.logPx[sym] += (s.Drift-0.5*s.Vol*s.Vol)*dt + s.Vol*math.Sqrt(dt)*z
-		}
-		m.setTick(sym, m.priceAt(sym))
-	}
-}
-
-func (m *Market) priceAt(sym string) money.Amount {
-	s := m.specs[sym]
-	if bars := m.cfg.Bars[sym]; bars != nil {
-		return bars[int(m.steps%int64(len(bars)))].Close
-	}
-	p, err := money.FromFloat(math.Exp(m.logPx[sym]))
-	if err != nil || p.Sign() <= 0 {
-		p = s.Tick
-	}
-	p = p.RoundToStep(s.Tick)
-	if p.Sign() <= 0 {
-		p = s.Tick
-	}
-	return p
-}
-
-func (m *Market) setTick(sym string, last money.Amount) {
-	s := m.specs[sym]
+	last := m.priceAtStep(sym, s, n)
 	half, _ := money.FromFloat(last.Float64() * s.SpreadBps / 20000)
 	half = half.RoundToStep(s.Tick)
 	if half.Sign() <= 0 {
@@ -177,40 +170,84 @@ func (m *Market) setTick(sym string, last money.Amount) {
 	if bid.Sign() <= 0 {
 		bid = s.Tick
 	}
-	m.ticks[sym] = Tick{Bid: bid, Ask: last.Add(half), Last: last, Time: m.wallTime()}
-	h := append(m.history[sym], last)
-	if len(h) > m.cfg.History {
-		h = h[len(h)-m.cfg.History:]
-	}
-	m.history[sym] = h
-}
-
-// wallTime maps simulated time back to the clock that drives the market.
-func (m *Market) wallTime() time.Time {
-	return m.start.Add(time.Duration(float64(m.simAt.Sub(m.start)) / m.cfg.TimeScale))
-}
-
-// Tick returns a symbol's current top of book.
-func (m *Market) Tick(sym string) (Tick, bool) {
+	tk := Tick{Bid: bid, Ask: last.Add(half), Last: last, Time: m.stepTime(n)}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	t, ok := m.ticks[sym]
-	return t, ok
+	m.cache[sym] = cachedTick{step: n, tick: tk}
+	m.mu.Unlock()
+	return tk, true
 }
 
-// History returns up to n recent last prices of sym, oldest first.
-func (m *Market) History(sym string, n int) []money.Amount {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	h := m.history[sym]
-	if n > 0 && len(h) > n {
-		h = h[len(h)-n:]
+// History returns n last prices of sym sampled every `every` up to t, oldest first.
+func (m *Market) History(sym string, t time.Time, n int, every time.Duration) []money.Amount {
+	s, ok := m.specs[sym]
+	if !ok || n <= 0 {
+		return nil
 	}
-	return append([]money.Amount(nil), h...)
+	out := make([]money.Amount, n)
+	for i := 0; i < n; i++ {
+		at := t.Add(-time.Duration(n-1-i) * every)
+		out[i] = m.priceAtStep(sym, s, m.step(at))
+	}
+	return out
+}
+
+func (m *Market) priceAtStep(sym string, s SymbolSpec, n uint64) money.Amount {
+	if bars := m.cfg.Bars[sym]; bars != nil {
+		return bars[int(n%uint64(len(bars)))].Close
+	}
+	dt := m.cfg.Step.Seconds() / secondsPerYear
+	logPx := math.Log(s.Start.Float64()) + (s.Drift-0.5*s.Vol*s.Vol)*dt*float64(n) +
+		s.Vol*math.Sqrt(dt)*m.brownian(m.index[sym], n)
+	p, err := money.FromFloat(math.Exp(logPx))
+	if err != nil || p.Sign() <= 0 {
+		return s.Tick
+	}
+	if p = p.RoundToStep(s.Tick); p.Sign() <= 0 {
+		p = s.Tick
+	}
+	return p
+}
+
+// brownian returns W(n) of a standard random walk with unit variance per step, evaluated by
+// bisection: W(0) = 0, W(2^40) is drawn, and every midpoint is drawn given its interval's
+// ends, each draw from a hash of (seed, symbol, interval). Cost: 40 draws per evaluation.
+func (m *Market) brownian(sym, n uint64) float64 {
+	lo, hi := uint64(0), uint64(1)<<horizonLevels
+	wlo := 0.0
+	whi := math.Sqrt(float64(hi)) * m.normal(sym, 0, hi)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		wmid := (wlo+whi)/2 + math.Sqrt(float64(hi-lo)/4)*m.normal(sym, lo, hi)
+		if n < mid {
+			hi, whi = mid, wmid
+		} else {
+			lo, wlo = mid, wmid
+		}
+	}
+	if n == hi {
+		return whi
+	}
+	return wlo
+}
+
+// normal is a standard normal draw keyed by (seed, symbol, interval) (Box–Muller on splitmix64).
+func (m *Market) normal(sym, lo, hi uint64) float64 {
+	x := splitmix(uint64(m.cfg.Seed) ^ splitmix(sym^splitmix(lo^splitmix(hi))))
+	u1 := (float64(x>>11) + 0.5) / (1 << 53)
+	u2 := (float64(splitmix(x)>>11) + 0.5) / (1 << 53)
+	return math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // ReadBarsCSV reads bars from CSV with the header time,symbol,open,high,low,close,volume
-// (time in RFC 3339). Bars are grouped by symbol and sorted by time.
+// (time in RFC 3339; lines starting with # are comments). Bars are grouped by symbol and
+// sorted by time.
 func ReadBarsCSV(r io.Reader) (map[string][]Bar, error) {
 	sc := bufio.NewScanner(r)
 	out := map[string][]Bar{}
