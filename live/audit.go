@@ -130,12 +130,13 @@ func (m *MemoryAudit) Records() []AuditRecord {
 	return append([]AuditRecord(nil), m.records...)
 }
 
-// RedactRecord returns r with its JSON payloads and error text redacted for storage.
+// RedactRecord returns r with its JSON payloads and texts redacted for storage.
 func RedactRecord(r AuditRecord) AuditRecord {
 	r.Request = redactAny(r.Request)
 	r.Response = redactAny(r.Response)
 	r.Detail = redactAny(r.Detail)
-	r.Error = RedactText(r.Error)
+	r.Error = RedactSecrets(r.Error)
+	r.Intent = RedactSecrets(r.Intent)
 	return r
 }
 
@@ -143,7 +144,7 @@ func redactAny(v any) any {
 	if v == nil {
 		return nil
 	}
-	return RedactPayload(toJSONValue(v), SinkArguments)
+	return RedactForStorage(toJSONValue(v))
 }
 
 // ---- write-ahead order journal

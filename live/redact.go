@@ -84,7 +84,13 @@ func containsAny(s string, subs []string) bool {
 // RedactPayload returns a redacted copy of a JSON value (jsonv form): values under sensitive
 // keys become "[redacted]" whatever their type, every string is text-redacted, and key order
 // is kept. The input is not modified.
-func RedactPayload(v any, sink Sink) any {
+func RedactPayload(v any, sink Sink) any { return redactWalk(v, sink, RedactText) }
+
+// RedactForStorage is RedactPayload with RedactSecrets on every string: what the audit trail,
+// the mirror and the log store.
+func RedactForStorage(v any) any { return redactWalk(v, SinkArguments, RedactSecrets) }
+
+func redactWalk(v any, sink Sink, text func(string) string) any {
 	switch t := v.(type) {
 	case *jsonv.Object:
 		out := jsonv.NewObject()
@@ -92,18 +98,18 @@ func RedactPayload(v any, sink Sink) any {
 			if IsSensitiveKey(m.Key, sink) {
 				out.Set(m.Key, Redacted)
 			} else {
-				out.Set(m.Key, RedactPayload(m.Value, sink))
+				out.Set(m.Key, redactWalk(m.Value, sink, text))
 			}
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = RedactPayload(e, sink)
+			out[i] = redactWalk(e, sink, text)
 		}
 		return out
 	case string:
-		return RedactText(t)
+		return text(t)
 	}
 	return v
 }

@@ -99,12 +99,32 @@ var kvNames = []kvName{
 	{"secret", ""}, {"token", ""},
 }
 
-func redactKeyValues(s string) string {
+func redactKeyValues(s string) string { return redactNamedValues(s, kvNames, "aipbrsct") }
+
+// piiNames are account and identity keys cockpit also scrubs from free text before storage
+// (the reference's text pass covers only credentials).
+var piiNames = []kvName{
+	{"bank_account", "number"}, {"brokerage_account", "number"}, {"brokerage_account", "id"},
+	{"account", "number"}, {"account", "num"}, {"account", "no"}, {"account", "id"},
+	{"routing", "number"}, {"social_security", "number"}, {"taxpayer", "id"}, {"tax", "id"}, {"ssn", ""},
+}
+
+// RedactSecrets is RedactText plus cockpit's pass for account numbers and identity numbers in
+// key=value text; it is what the audit store and the log apply.
+func RedactSecrets(s string) string {
+	s = RedactText(s)
+	if s == "" {
+		return s
+	}
+	return redactNamedValues(s, piiNames, "abrst")
+}
+
+func redactNamedValues(s string, names []kvName, firsts string) string {
 	var b strings.Builder
 	last := 0
 	for p := 0; p < len(s); {
 		_, size := pystr.RuneAt(s, p)
-		if end, repl, ok := matchKeyValue(s, p); ok {
+		if end, repl, ok := matchKeyValue(s, p, names, firsts); ok {
 			b.WriteString(s[last:p])
 			b.WriteString(repl)
 			last = end
@@ -121,7 +141,8 @@ func redactKeyValues(s string) string {
 }
 
 // matchKeyValue tries the key=value pattern at byte offset p, backtracking like Python's re.
-func matchKeyValue(s string, p int) (end int, replacement string, ok bool) {
+// firsts holds the first letters of the names, to skip positions quickly.
+func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, replacement string, ok bool) {
 	q := ""
 	start := p
 	if s[p] == '"' || s[p] == '\'' {
@@ -133,10 +154,10 @@ func matchKeyValue(s string, p int) (end int, replacement string, ok bool) {
 	if q == "" && !pystr.WordBoundary(s, start) {
 		return 0, "", false
 	}
-	if first, _ := pystr.RuneAt(s, start); first < 0 || !strings.ContainsRune("aipbrsct", pystr.FoldASCII(first)) {
+	if first, _ := pystr.RuneAt(s, start); first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
 		return 0, "", false
 	}
-	for _, name := range kvNames {
+	for _, name := range names {
 		for _, nameEnd := range name.match(s, start) {
 			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
 				return e, repl, true

@@ -11,7 +11,7 @@ import (
 // auditRedactionCase redacts a broker request the way the audit does before any write.
 func auditRedactionCase(e *env, c *jsonv.Object) outcome {
 	if c.Has("expected_key_order") {
-		return outcome{pending: "issue 4"} // the audit record's shape comes with the store
+		return recordShapeCase(e, c)
 	}
 	req, ok := c.Get("broker_request")
 	if !ok {

@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ApprovalState is where a review item stands.
+type ApprovalState string
+
+// Review item states.
+const (
+	ApprovalPending  ApprovalState = "pending"
+	ApprovalApproved ApprovalState = "approved"
+	ApprovalDenied   ApprovalState = "denied"
+	ApprovalTimedOut ApprovalState = "timed_out"
+	ApprovalVoided   ApprovalState = "voided"
+)
+
+// Approval is one item of the review queue.
+type Approval struct {
+	ID          string
+	SessionID   string
+	Broker      string
+	OrderJSON   string // the exact order the human sees (canonical JSON)
+	Digest      string // sha256 of OrderJSON
+	Why         string // "supervised" or "breach"
+	Limit       string
+	LimitValue  string
+	Attempted   string
+	Detail      string
+	AgentReason string // untrusted text from the agent
+	CreatedAt   time.Time
+	Deadline    time.Time
+	State       ApprovalState
+	ResolvedBy  string
+	ResolvedAt  time.Time
+	Resolution  string // the resolver's reason
+	Consumed    bool   // an approval grant is used once
+}
+
+// ErrNotPending reports an approval that was already resolved.
+var ErrNotPending = errors.New("review item is not pending")
+
+// ErrNoApproval reports an unknown review item.
+var ErrNoApproval = errors.New("no such review item")
+
+// CreateApproval inserts a pending review item.
+func (db *DB) CreateApproval(ctx context.Context, a Approval) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, session_id, broker, order_json, digest, why, limit_name,
+			limit_value, attempted, detail, agent_reason, created_at, deadline, state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, a.Why, a.Limit, a.LimitValue, a.Attempted, a.Detail,
+			a.AgentReason, a.CreatedAt.UnixNano(), a.Deadline.UnixNano(), string(ApprovalPending))
+		return err
+	})
+}
+
+// Resolve moves a pending item to approved, denied, timed_out or voided; it fails with
+// ErrNotPending when someone resolved it first (resolution is first-writer-wins).
+func (db *DB) Resolve(ctx context.Context, id string, state ApprovalState, by, why string) (Approval, error) {
+	var a Approval
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET state = ?, resolved_by = ?, resolved_at = ?, resolution = ?
+			WHERE id = ? AND state = ?`, string(state), by, db.now().UnixNano(), why, id, string(ApprovalPending))
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		got, err := getApproval(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		a = got
+		if n == 0 {
+			return fmt.Errorf("%w: %s is %s", ErrNotPending, id, got.State)
+		}
+		return nil
+	})
+	return a, err
+}
+
+// ConsumeGrant uses an approved item's one-use grant; it fails if the item is not approved,
+// was used already, or its digest does not match the order now being placed.
+func (db *DB) ConsumeGrant(ctx context.Context, id, digest string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET consumed = 1 WHERE id = ? AND state = ? AND consumed = 0 AND digest = ?`,
+			id, string(ApprovalApproved), digest)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("grant %s is not usable (not approved, already used, or for another order)", id)
+		}
+		return nil
+	})
+}
+
+// VoidPending voids every pending item (at start-up: nobody is waiting for them any more).
+func (db *DB) VoidPending(ctx context.Context, why string) (int64, error) {
+	var n int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET state = ?, resolved_by = 'system', resolved_at = ?, resolution = ?
+			WHERE state = ?`, string(ApprovalVoided), db.now().UnixNano(), why, string(ApprovalPending))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}
+
+// Approval returns one review item (from the writer, so a resolution by another process is
+// seen at once).
+func (db *DB) Approval(ctx context.Context, id string) (Approval, error) {
+	return getApproval(ctx, db.r, id)
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+const approvalColumns = `id, session_id, broker, order_json, digest, why, limit_name, limit_value, attempted, detail,
+	agent_reason, created_at, deadline, state, resolved_by, COALESCE(resolved_at, 0), resolution, consumed`
+
+func getApproval(ctx context.Context, q querier, id string) (Approval, error) {
+	a, err := scanApproval(q.QueryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Approval{}, fmt.Errorf("%w: %s", ErrNoApproval, id)
+	}
+	return a, wrap(err)
+}
+
+func scanApproval(row interface{ Scan(...any) error }) (Approval, error) {
+	var a Approval
+	var created, deadline, resolved int64
+	var state string
+	var consumed int
+	err := row.Scan(&a.ID, &a.SessionID, &a.Broker, &a.OrderJSON, &a.Digest, &a.Why, &a.Limit, &a.LimitValue,
+		&a.Attempted, &a.Detail, &a.AgentReason, &created, &deadline, &state, &a.ResolvedBy, &resolved, &a.Resolution, &consumed)
+	a.CreatedAt, a.Deadline, a.State, a.Consumed = time.Unix(0, created).UTC(), time.Unix(0, deadline).UTC(), ApprovalState(state), consumed == 1
+	if resolved > 0 {
+		a.ResolvedAt = time.Unix(0, resolved).UTC()
+	}
+	return a, err
+}
+
+// Approvals lists review items, newest first; state filters when non-empty.
+func (db *DB) Approvals(ctx context.Context, state ApprovalState, limit int) ([]Approval, error) {
+	if limit <= 0 {
+		limit = 200
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE (? = '' OR state = ?)
+		ORDER BY created_at DESC LIMIT ?`, string(state), string(state), limit)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var out []Approval
+	for rows.Next() {
+		a, err := scanApproval(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, wrap(rows.Err())
+}
+
+// WaitResolved polls an item until it is no longer pending, its deadline passes (then it is
+// resolved timed_out here), or ctx ends. Polling at most every poll means a resolution made
+// by another process is seen within that time.
+func (db *DB) WaitResolved(ctx context.Context, id string, poll time.Duration, now func() time.Time) (Approval, error) {
+	if poll <= 0 || poll > time.Second {
+		poll = 200 * time.Millisecond
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		a, err := db.Approval(ctx, id)
+		if err != nil {
+			return a, err
+		}
+		if a.State != ApprovalPending {
+			return a, nil
+		}
+		if !now().Before(a.Deadline) {
+			a, err := db.Resolve(ctx, id, ApprovalTimedOut, "system", "no answer by the deadline")
+			if errors.Is(err, ErrNotPending) {
+				return db.Approval(ctx, id)
+			}
+			return a, err
+		}
+		select {
+		case <-ctx.Done():
+			return a, ctx.Err()
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,361 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+)
+
+// GenesisHash is the prev_hash of the first event.
+const GenesisHash = "genesis"
+
+// Event is one row of the audit trail.
+type Event struct {
+	Seq           int64
+	Time          time.Time
+	SessionID     string
+	ActorKind     string
+	ActorID       string
+	TurnID        string
+	ToolCallID    string
+	Type          string
+	Outcome       string
+	Reason        string
+	Broker        string
+	Tool          string
+	OrderID       string
+	ClientOrderID string
+	ApprovalID    string
+	Summary       string
+	Payload       string // redacted JSON object, sorted keys
+	PrevHash      string
+	Hash          string
+}
+
+var _ live.AuditSink = (*DB)(nil)
+
+// Record implements live.AuditSink: the record is redacted first, then appended as one
+// durable event.
+func (db *DB) Record(ctx context.Context, r live.AuditRecord) error {
+	_, err := db.Append(ctx, EventFromRecord(r))
+	return err
+}
+
+// EventFromRecord redacts an audit record and lays it out as an event (no seq or hashes yet).
+func EventFromRecord(r live.AuditRecord) Event {
+	r = live.RedactRecord(r)
+	payload := jsonv.NewObject()
+	set := func(k string, v any) {
+		if v != nil && v != "" {
+			payload.Set(k, v)
+		}
+	}
+	set("intent", r.Intent)
+	set("mandate_ref", r.MandateRef)
+	set("consent_ref", r.ConsentRef)
+	set("request", r.Request)
+	set("response", r.Response)
+	if d := r.Decision; d != nil {
+		dec := jsonv.ObjectOf("allowed", d.Allowed, "decision", d.Decision)
+		checked := make([]any, len(d.Checked))
+		for i, c := range d.Checked {
+			checked[i] = c
+		}
+		dec.Set("checked", checked)
+		if d.Limit != "" {
+			dec.Set("limit", d.Limit)
+			dec.Set("kind", d.Kind)
+			if d.LimitValue != nil {
+				dec.Set("limit_value", live.EncodeAmount(*d.LimitValue))
+			}
+			if d.Attempted != nil {
+				dec.Set("attempted_value", live.EncodeAmount(*d.Attempted))
+			}
+		}
+		if d.Approved != "" {
+			dec.Set("approved_by_grant", d.Approved)
+		}
+		payload.Set("decision", dec)
+	}
+	set("error", r.Error)
+	set("detail", r.Detail)
+	text, err := jsonv.Canonical(payload)
+	if err != nil { // a non-finite number slipped in: keep the row, say so
+		text = jsonv.MustMarshal(jsonv.ObjectOf("unencodable_payload", err.Error()), jsonv.Compact)
+	}
+	return Event{Time: r.Time, SessionID: r.Actor.SessionID, ActorKind: string(r.Actor.Kind), ActorID: r.Actor.ID,
+		TurnID: r.Actor.TurnID, ToolCallID: r.Actor.ToolCallID, Type: r.Kind, Outcome: r.Outcome,
+		Reason: string(r.Reason), Broker: r.Broker, Tool: r.Tool, OrderID: r.OrderID,
+		ClientOrderID: r.ClientOrderID, ApprovalID: r.ApprovalID, Summary: r.Intent, Payload: string(text)}
+}
+
+// hashInput is the canonical encoding an event's hash covers: every column but the hash,
+// then the payload text as stored.
+func hashInput(e Event) []byte {
+	head := jsonv.ObjectOf(
+		"seq", jsonv.Number(fmt.Sprint(e.Seq)), "ts", jsonv.Number(fmt.Sprint(e.Time.UnixNano())),
+		"session_id", e.SessionID, "actor_kind", e.ActorKind, "actor_id", e.ActorID, "turn_id", e.TurnID,
+		"tool_call_id", e.ToolCallID, "type", e.Type, "outcome", e.Outcome, "reason", e.Reason,
+		"broker", e.Broker, "tool", e.Tool, "order_id", e.OrderID, "client_order_id", e.ClientOrderID,
+		"approval_id", e.ApprovalID, "summary", e.Summary, "prev_hash", e.PrevHash)
+	b, _ := jsonv.Canonical(head)
+	b = append(b, '\n')
+	return append(b, e.Payload...)
+}
+
+// HashEvent computes an event's hash.
+func HashEvent(e Event) string {
+	sum := sha256.Sum256(hashInput(e))
+	return hex.EncodeToString(sum[:])
+}
+
+// Append writes one event at the end of the chain, durably (synchronous=FULL), and returns it
+// with its seq and hashes. Concurrent writers in other processes wait on SQLite's lock.
+func (db *DB) Append(ctx context.Context, e Event) (Event, error) {
+	if e.Time.IsZero() {
+		e.Time = db.now()
+	}
+	e.Time = e.Time.UTC()
+	if e.SessionID == "" {
+		e.SessionID = db.Session
+	}
+	if e.ActorKind == "" {
+		e.ActorKind = string(live.ActorSystem)
+	}
+	if e.Payload == "" {
+		e.Payload = "{}"
+	}
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var last sql.NullInt64
+		var prev sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&last, &prev)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			e.Seq, e.PrevHash = 1, GenesisHash
+		case err != nil:
+			return err
+		default:
+			e.Seq, e.PrevHash = last.Int64+1, prev.String
+		}
+		e.Hash = HashEvent(e)
+		_, err = tx.ExecContext(ctx, `INSERT INTO events (seq, ts, session_id, actor_kind, actor_id, turn_id,
+			tool_call_id, type, outcome, reason, broker, tool, order_id, client_order_id, approval_id, summary,
+			payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			e.Seq, e.Time.UnixNano(), e.SessionID, e.ActorKind, e.ActorID, e.TurnID, e.ToolCallID, e.Type,
+			e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID, e.Summary,
+			e.Payload, e.PrevHash, e.Hash)
+		return err
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("append audit event: %w", err)
+	}
+	db.notify.wake()
+	return e, nil
+}
+
+const eventColumns = `seq, ts, session_id, actor_kind, actor_id, turn_id, tool_call_id, type, outcome, reason,
+	broker, tool, order_id, client_order_id, approval_id, summary, payload, prev_hash, hash`
+
+func scanEvent(row interface{ Scan(...any) error }) (Event, error) {
+	var e Event
+	var ts int64
+	err := row.Scan(&e.Seq, &ts, &e.SessionID, &e.ActorKind, &e.ActorID, &e.TurnID, &e.ToolCallID, &e.Type,
+		&e.Outcome, &e.Reason, &e.Broker, &e.Tool, &e.OrderID, &e.ClientOrderID, &e.ApprovalID, &e.Summary,
+		&e.Payload, &e.PrevHash, &e.Hash)
+	e.Time = time.Unix(0, ts).UTC()
+	return e, err
+}
+
+// Event returns one event by seq.
+func (db *DB) Event(ctx context.Context, seq int64) (Event, error) {
+	e, err := scanEvent(db.r.QueryRowContext(ctx, `SELECT `+eventColumns+` FROM events WHERE seq = ?`, seq))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Event{}, fmt.Errorf("no audit event %d", seq)
+	}
+	return e, wrap(err)
+}
+
+// ChainBreak is the first event whose hash or link does not check out.
+type ChainBreak struct {
+	Seq    int64
+	Reason string // hash_mismatch, prev_hash_mismatch, seq_gap
+	Detail string
+}
+
+// VerifyReport is the result of recomputing the chain.
+type VerifyReport struct {
+	Events int64
+	Last   string // hash of the last event
+	Break  *ChainBreak
+}
+
+// OK reports an intact chain.
+func (r VerifyReport) OK() bool { return r.Break == nil }
+
+// Verify recomputes the whole chain in seq order and reports the first bad row.
+func (db *DB) Verify(ctx context.Context, progress func(done int64)) (VerifyReport, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT `+eventColumns+` FROM events ORDER BY seq`)
+	if err != nil {
+		return VerifyReport{}, wrap(err)
+	}
+	defer rows.Close()
+	var rep VerifyReport
+	prev, want := GenesisHash, int64(1)
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return rep, err
+		}
+		switch {
+		case e.Seq != want:
+			rep.Break = &ChainBreak{Seq: e.Seq, Reason: "seq_gap", Detail: fmt.Sprintf("expected seq %d", want)}
+		case e.PrevHash != prev:
+			rep.Break = &ChainBreak{Seq: e.Seq, Reason: "prev_hash_mismatch", Detail: fmt.Sprintf("stored prev_hash %s, previous event's hash %s", e.PrevHash, prev)}
+		case HashEvent(e) != e.Hash:
+			rep.Break = &ChainBreak{Seq: e.Seq, Reason: "hash_mismatch", Detail: fmt.Sprintf("stored hash %s, recomputed %s", e.Hash, HashEvent(e))}
+		}
+		if rep.Break != nil {
+			return rep, nil
+		}
+		prev, want, rep.Last = e.Hash, want+1, e.Hash
+		rep.Events++
+		if progress != nil && rep.Events%50000 == 0 {
+			progress(rep.Events)
+		}
+	}
+	return rep, wrap(rows.Err())
+}
+
+// Filter selects events for listing; zero fields do not filter.
+type Filter struct {
+	Since     time.Time
+	Until     time.Time
+	Type      string
+	Reason    string
+	OrderID   string // matches order_id or client_order_id
+	Broker    string
+	Text      string // substring of the summary, type or reason
+	BeforeSeq int64  // keyset paging: only events older than this
+	AfterSeq  int64  // only events newer than this
+	Limit     int    // default 100
+	Ascending bool
+}
+
+// Events lists events newest first (or oldest first with Ascending), using the indexes on
+// time, type, order id and reason; paging is by seq.
+func (db *DB) Events(ctx context.Context, f Filter) ([]Event, error) {
+	var where []string
+	var args []any
+	add := func(cond string, v any) { where = append(where, cond); args = append(args, v) }
+	if !f.Since.IsZero() {
+		add("ts >= ?", f.Since.UnixNano())
+	}
+	if !f.Until.IsZero() {
+		add("ts < ?", f.Until.UnixNano())
+	}
+	if f.Type != "" {
+		add("type = ?", f.Type)
+	}
+	if f.Reason != "" {
+		add("reason = ?", f.Reason)
+	}
+	if f.Broker != "" {
+		add("broker = ?", f.Broker)
+	}
+	if f.OrderID != "" {
+		where = append(where, "(order_id = ? OR client_order_id = ?)")
+		args = append(args, f.OrderID, f.OrderID)
+	}
+	if f.Text != "" {
+		where = append(where, "(instr(summary, ?) > 0 OR instr(type, ?) > 0 OR instr(reason, ?) > 0)")
+		args = append(args, f.Text, f.Text, f.Text)
+	}
+	if f.BeforeSeq > 0 {
+		add("seq < ?", f.BeforeSeq)
+	}
+	if f.AfterSeq > 0 {
+		add("seq > ?", f.AfterSeq)
+	}
+	q := `SELECT ` + eventColumns + ` FROM events`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	if f.Ascending {
+		q += " ORDER BY seq ASC"
+	} else {
+		q += " ORDER BY seq DESC"
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	q += fmt.Sprintf(" LIMIT %d", limit)
+	rows, err := db.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, wrap(rows.Err())
+}
+
+// LastSeq returns the newest event's seq (0 when empty).
+func (db *DB) LastSeq(ctx context.Context) (int64, error) {
+	var n sql.NullInt64
+	err := db.r.QueryRowContext(ctx, `SELECT MAX(seq) FROM events`).Scan(&n)
+	return n.Int64, wrap(err)
+}
+
+// Tail streams events after afterSeq as they are appended — by this process (at once) or by
+// any other (within poll) — until ctx ends.
+func (db *DB) Tail(ctx context.Context, afterSeq int64, poll time.Duration) <-chan Event {
+	if poll <= 0 {
+		poll = 250 * time.Millisecond
+	}
+	out := make(chan Event, 256)
+	wake := db.notify.subscribe()
+	go func() {
+		defer close(out)
+		defer db.notify.unsubscribe(wake)
+		t := time.NewTicker(poll)
+		defer t.Stop()
+		for {
+			evs, err := db.Events(ctx, Filter{AfterSeq: afterSeq, Ascending: true, Limit: 500})
+			if err == nil {
+				for _, e := range evs {
+					select {
+					case out <- e:
+						afterSeq = e.Seq
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+			if len(evs) == 500 {
+				continue
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-wake:
+			case <-t.C:
+			}
+		}
+	}()
+	return out
+}

@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"cockpit/live"
+)
+
+var _ live.Journal = (*DB)(nil)
+
+// Begin implements live.Journal: the order's intent is written, durably, before the broker
+// call. A second Begin for the same client order id is refused.
+func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
+	req, err := json.Marshal(e.Request)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	at := e.Created
+	if at.IsZero() {
+		at = db.now()
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO order_journal (client_order_id, broker, actor_kind, actor_id,
+			session_id, request, state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
+			e.ClientOrderID, e.Broker, string(e.Actor.Kind), e.Actor.ID, e.Actor.SessionID, string(req),
+			string(live.JournalSubmitting), at.UnixNano(), at.UnixNano())
+		return err
+	})
+}
+
+// Finish implements live.Journal: the outcome of the broker call.
+func (db *DB) Finish(ctx context.Context, id string, state live.JournalState, orderID, detail string, at time.Time) error {
+	if at.IsZero() {
+		at = db.now()
+	}
+	var n int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE order_journal SET state = ?, order_id = ?, detail = ?, updated_at = ?
+			WHERE client_order_id = ?`, string(state), orderID, live.RedactText(detail), at.UnixNano(), id)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err == nil && n == 0 {
+		return fmt.Errorf("journal: no entry %s: %w", id, live.ErrOrderNotFound)
+	}
+	return err
+}
+
+// JournalEntries returns journal rows, newest first; states filters when non-empty.
+func (db *DB) JournalEntries(ctx context.Context, broker string, states ...live.JournalState) ([]live.JournalEntry, error) {
+	q := `SELECT client_order_id, broker, actor_kind, actor_id, session_id, request, state, order_id, detail,
+		created_at, updated_at FROM order_journal WHERE (? = '' OR broker = ?)`
+	args := []any{broker, broker}
+	if len(states) > 0 {
+		q += " AND state IN ("
+		for i, s := range states {
+			if i > 0 {
+				q += ","
+			}
+			q += "?"
+			args = append(args, string(s))
+		}
+		q += ")"
+	}
+	rows, err := db.r.QueryContext(ctx, q+" ORDER BY created_at DESC", args...)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer rows.Close()
+	var out []live.JournalEntry
+	for rows.Next() {
+		var e live.JournalEntry
+		var kind, req, state string
+		var created, updated int64
+		if err := rows.Scan(&e.ClientOrderID, &e.Broker, &kind, &e.Actor.ID, &e.Actor.SessionID, &req, &state,
+			&e.OrderID, &e.Detail, &created, &updated); err != nil {
+			return nil, err
+		}
+		e.Actor.Kind, e.State = live.ActorKind(kind), live.JournalState(state)
+		e.Created, e.Updated = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+		if err := json.Unmarshal([]byte(req), &e.Request); err != nil {
+			e.Detail = "unreadable request: " + err.Error()
+		}
+		out = append(out, e)
+	}
+	return out, wrap(rows.Err())
+}
+
+// ReconcileResult is what start-up reconciliation concluded about one journal row.
+type ReconcileResult struct {
+	ClientOrderID string
+	Was           live.JournalState
+	Now           live.JournalState
+	OrderID       string
+	Err           error
+}
+
+// Reconcile settles journal rows left submitting or indeterminate (a crash between the write
+// and the outcome, or a lost reply) by asking the broker for each client order id. Found means
+// accepted; not found means the broker never saw it; any other answer leaves the row
+// indeterminate. Every conclusion is audited; nothing is resent.
+func (db *DB) Reconcile(ctx context.Context, b live.Broker, broker string, actor live.Principal) ([]ReconcileResult, error) {
+	pending, err := db.JournalEntries(ctx, broker, live.JournalSubmitting, live.JournalIndeterminate)
+	if err != nil {
+		return nil, err
+	}
+	var out []ReconcileResult
+	for _, e := range pending {
+		res := ReconcileResult{ClientOrderID: e.ClientOrderID, Was: e.State, Now: live.JournalIndeterminate}
+		o, err := b.OrderByClientID(ctx, e.ClientOrderID)
+		switch {
+		case err == nil:
+			res.Now, res.OrderID = live.JournalAccepted, o.ID
+		case errors.Is(err, live.ErrOrderNotFound):
+			res.Now = live.JournalRejected
+		default:
+			res.Err = err
+		}
+		detail := "reconciled at start-up"
+		if res.Err != nil {
+			detail = "still unknown: " + res.Err.Error()
+		}
+		if err := db.Finish(ctx, e.ClientOrderID, res.Now, res.OrderID, detail, db.now()); err != nil {
+			return out, err
+		}
+		outcome := map[live.JournalState]string{live.JournalAccepted: live.OutcomeAccepted,
+			live.JournalRejected: live.OutcomeRejected, live.JournalIndeterminate: live.OutcomeIndeterminate}[res.Now]
+		if err := db.Record(ctx, live.AuditRecord{Time: db.now(), Actor: actor, Kind: live.KindReconciled, Outcome: outcome,
+			Broker: e.Broker, ClientOrderID: e.ClientOrderID, OrderID: res.OrderID, Request: e.Request,
+			Intent: fmt.Sprintf("reconcile %s (%s → %s)", e.ClientOrderID, e.State, res.Now), Error: errString(res.Err)}); err != nil {
+			return out, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
