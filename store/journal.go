@@ -9,14 +9,19 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/jsonv"
 )
 
 var _ live.Journal = (*DB)(nil)
 
-// Begin implements live.Journal: the order's intent is written, durably, before the broker
-// call. A second Begin for the same client order id is refused.
+// Begin implements live.Journal: the order's intent is written, redacted and durably, before
+// the broker call. A second Begin for the same client order id is refused.
 func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
-	req, err := json.Marshal(e.Request)
+	raw, err := jsonv.FromGo(e.Request)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	req, err := jsonv.Marshal(live.RedactForStorage(raw), jsonv.Compact)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}

@@ -182,3 +182,17 @@ func FromGo(v any) (any, error) {
 
 // MarshalJSON lets an *Object be embedded in values encoded by encoding/json.
 func (o *Object) MarshalJSON() ([]byte, error) { return Marshal(o, Compact) }
+
+// UnmarshalJSON lets an *Object be decoded by encoding/json (key order and numbers kept).
+func (o *Object) UnmarshalJSON(b []byte) error {
+	v, err := Parse(b, Options{NonFinite: true})
+	if err != nil {
+		return err
+	}
+	obj, ok := v.(*Object)
+	if !ok {
+		return &SyntaxError{Msg: "want a JSON object, got " + TypeName(v)}
+	}
+	*o = *obj
+	return nil
+}
