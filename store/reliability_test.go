@@ -214,4 +214,3 @@ func (f *fixedCaller) CallTool(_ context.Context, name string, args *jsonv.Objec
 	}
 	return jsonv.ObjectOf("status", "ok"), nil
 }
-
