@@ -140,6 +140,16 @@ func FlattenAllowed(explicit *bool, m *Mandate) bool {
 	return false
 }
 
+// HaltAction is the standard halt action for a watcher: flatten b, closing positions when the
+// broker's mandate says flatten_on_halt (a missing or unreadable mandate means cancel-only).
+func HaltAction(g *Gate, b Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
+	return func(ctx context.Context, broker string) any {
+		m, _ := LoadMandate(g.Root, broker)
+		return g.Flatten(ctx, b, broker, FlattenOptions{ClosePositions: FlattenAllowed(nil, m),
+			Actor: System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})
+	}
+}
+
 // Flatten is the halt action: cancel every resting order (each audited, never retried), then,
 // when asked, close every position with a reduce-only market order through the operator path,
 // then re-read the broker and report. Broker error replies are failures. It does not check the

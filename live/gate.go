@@ -72,6 +72,8 @@ type Submission struct {
 	// exact order; it returns the grant's id.
 	Approve func(b *Breach, intent OrderIntent) (string, bool)
 	Reason  string // the agent's stated reason (untrusted text), kept in the audit
+	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
+	DryRun bool
 }
 
 // Decision is the gate's answer and what happened at the broker.
@@ -194,6 +196,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
 	}
+	if r.s.DryRun {
+		return r.dryRun(ctx)
+	}
 	// 8: the lock, and everything from the count to the outcome inside it.
 	r.check("daily_order_lock")
 	lock, err := TrySubmitLock(g.Root, r.key)
@@ -237,6 +242,22 @@ func (r *run) submit(ctx context.Context) Decision {
 		}
 	}
 	return r.forward(ctx)
+}
+
+// dryRun decides like the locked step would, from today's count, and stops.
+func (r *run) dryRun(ctx context.Context) Decision {
+	count := ReadDailyCount(r.g.Root, r.key, r.g.now())
+	r.d.Count = count
+	r.check("mandate_limits")
+	in := r.intent
+	r.d.Intent = &in
+	b := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors})
+	if b != nil {
+		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, Reason(b.Limit), OutcomeBlocked
+		return r.d
+	}
+	r.d.Verdict, r.d.Outcome = Allow, "dry_run"
+	return r.d
 }
 
 // extract derives the intent and the request to forward.
@@ -439,6 +460,9 @@ func (r *run) finish(ctx context.Context, state JournalState, orderID, detail st
 // deny ends the run with a refusal before any forward.
 func (r *run) deny(den *Denial) Decision {
 	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = Deny, den, den.Code, OutcomeBlocked
+	if r.s.DryRun {
+		return r.d
+	}
 	return r.record(context.Background(), KindOrderRejected, OutcomeBlocked, den.Error(), nil)
 }
 

@@ -89,3 +89,9 @@ func (db *DB) Stats(ctx context.Context) (Stats, error) {
 	err = db.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM order_journal WHERE state IN ('submitting', 'indeterminate')`).Scan(&s.Journal)
 	return s, wrap(err)
 }
+
+// Checkpoint folds the write-ahead log into the database file.
+func (db *DB) Checkpoint(ctx context.Context) error {
+	_, err := db.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	return wrap(err)
+}

@@ -50,7 +50,11 @@ func verbs() []verb {
 		{"halt", "halt [--broker B] [--reason R] [--reduce-only]", "trip the kill switch (global unless --broker)", (*App).cmdHalt},
 		{"resume", "resume [--broker B] --reason R [--reduce-only]", "clear a halt (or reduce-only) sentinel", (*App).cmdResume},
 		{"mandate", "mandate show|validate|commit …", "inspect, validate and commit mandates", (*App).cmdMandate},
-		{"check", "check --broker B --symbol S --side buy|sell (--notional N | --qty Q --price P) | --batch FILE|-", "what-if: evaluate orders against a mandate", (*App).cmdCheck},
+		{"check", "check --broker B --symbol S --side buy|sell (--notional N | --qty Q [--price P]) [--live] | --batch FILE|-", "what-if: evaluate orders against a mandate", (*App).cmdCheck},
+		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
+		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay", "read and check the audit trail", (*App).cmdAudit},
+		{"approvals", "approvals list [--state S] | approve ID [--reason R] | deny ID [--reason R]", "the review queue, from another terminal", (*App).cmdApprovals},
+		{"init", "init", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},
 	}
 }
 
@@ -93,14 +97,30 @@ func (a *App) flags(name string) (*flag.FlagSet, *string) {
 	return fs, home
 }
 
-// parse parses flags; it returns false (and the exit code) on a usage error.
+// parse parses flags, which may come before or after positional arguments (`approvals deny
+// ID --reason R`); the positional arguments are left in fs.Args(). It returns false (and the
+// exit code) on a usage error.
 func (a *App) parse(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK, false
+			}
+			return exitUsage, false
 		}
-		return exitUsage, false
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] == "--" {
+			positional = append(positional, rest[1:]...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
+	fs.Parse(append([]string{"--"}, positional...))
 	return 0, true
 }
 

@@ -31,6 +31,7 @@ func (a *App) cmdCheck(args []string) int {
 	assetClass := fs.String("asset-class", "", "asset class (default: the instrument's bucket)")
 	positions := fs.String("positions", "[]", "current positions: a JSON payload or @FILE")
 	id := fs.String("id", "cli", "id echoed in the verdict")
+	liveMode := fs.Bool("live", false, "ask the broker: its quote values a quantity, its positions replace --positions (nothing is sent)")
 	human := fs.Bool("explain", false, "also print a sentence for people on stderr")
 	if code, ok := a.parse(fs, args); !ok {
 		return code
@@ -48,6 +49,9 @@ func (a *App) cmdCheck(args []string) int {
 	intent, err := cliIntent(*symbol, *side, *notional, *qty, *price, *instrument, *assetClass)
 	if err != nil {
 		return a.usageErr(fs, "%v", err)
+	}
+	if *liveMode {
+		return a.checkLive(*home, *broker, intent, *id, *human)
 	}
 	payload, err := a.positionsPayload(*positions)
 	if err != nil {
@@ -157,6 +161,44 @@ func evaluateOrder(root live.Root, broker string, intent live.OrderIntent, book 
 		return live.WhatIfResult{Verdict: live.Allow}
 	}
 	return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
+}
+
+// checkLive runs the gate in dry-run mode against the running broker: every step up to the
+// decision, with the broker's quote and positions; no lock, journal, order or audit record.
+func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string, explain_ bool) int {
+	rt, err := a.openRuntime(home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer rt.close()
+	key, err := live.NormalizeBroker(broker)
+	if err != nil {
+		return a.failf("--broker: %v", err)
+	}
+	b, release, err := rt.openBroker(key)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer release()
+	d := rt.gate().Submit(context.Background(), live.Submission{Broker: b, Intent: &intent,
+		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
+	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach}
+	if d.Denial != nil {
+		res.Breach = live.DenialBreach(d.Denial)
+	}
+	out := res.JSON()
+	if d.Intent != nil && d.Intent.NotionalUSD != nil {
+		out.Set("valued_notional", live.EncodeAmount(*d.Intent.NotionalUSD))
+	}
+	out.Set("orders_today", jsonv.Number(fmt.Sprint(d.Count)))
+	a.printJSON(out)
+	if explain_ {
+		fmt.Fprintln(a.Stderr, explain(res))
+	}
+	if res.Verdict != live.Allow {
+		return exitNotAllow
+	}
+	return exitOK
 }
 
 // checkBatch evaluates a JSONL file of what-ifs; a line that cannot be read is denied.

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"strings"
 
 	"cockpit/live"
+	"cockpit/live/jsonv"
 )
 
 // operatorName is who the sentinel attributes an operator action to.
@@ -60,6 +62,8 @@ func (a *App) cmdHalt(args []string) int {
 	}
 	log.Info("sentinel tripped", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason)
 	fmt.Fprintf(a.Stdout, "Trading %s (%s): %s\nSentinel: %s\n", pastTense(word), scope, *reason, path)
+	// The halt stands whatever happens next; the audit record is written after it.
+	a.auditSentinel(*home, live.KindHaltTripped, live.OutcomeBlocked, kind, scope, *reason)
 	fmt.Fprintf(a.Stdout, "Run `cockpit resume%s --reason …` to clear it.\n", brokerFlag(scope, *reduceOnly))
 	return exitOK
 }
@@ -87,6 +91,12 @@ func (a *App) cmdResume(args []string) int {
 	log, done := a.logger(root)
 	defer done()
 	kind, word := sentinelFlags(*reduceOnly)
+	// Resuming adds risk: it needs a working audit trail first.
+	rt, err := a.openRuntime(*home)
+	if err != nil {
+		return a.failf("cannot resume without the audit trail: %v", err)
+	}
+	defer rt.close()
 	existed, err := live.Clear(root, kind, scope)
 	if err != nil {
 		log.Error("clear failed", "sentinel", kind, "scope", scope.String(), "err", err)
@@ -97,6 +107,9 @@ func (a *App) cmdResume(args []string) int {
 	} else {
 		log.Info("sentinel cleared", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason)
 		fmt.Fprintf(a.Stdout, "Cleared the %s sentinel (%s): %s\n", word, scope, *reason)
+		if err := rt.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, *reason)); err != nil {
+			fmt.Fprintf(a.Stderr, "cockpit: warning: the resume was not audited: %v\n", err)
+		}
 	}
 	// Say what still stands in the way, so nobody believes trading resumed when it did not.
 	if scope.Global {
@@ -107,6 +120,28 @@ func (a *App) cmdResume(args []string) int {
 		fmt.Fprintf(a.Stdout, "Trading on %s is still halted by the global sentinel.\n", scope.Broker)
 	}
 	return exitOK
+}
+
+// auditSentinel records a sentinel change; a failure is reported but does not undo it.
+func (a *App) auditSentinel(home, auditKind, outcome string, kind live.Sentinel, scope live.Scope, reason string) {
+	rt, err := a.openRuntime(home)
+	if err == nil {
+		defer rt.close()
+		err = rt.record(sentinelRecord(auditKind, outcome, kind, scope, reason))
+	}
+	if err != nil {
+		fmt.Fprintf(a.Stderr, "cockpit: warning: the sentinel is set, but the audit record failed: %v\n", err)
+	}
+}
+
+func sentinelRecord(auditKind, outcome string, kind live.Sentinel, scope live.Scope, reason string) live.AuditRecord {
+	broker := scope.Broker
+	if scope.Global {
+		broker = ""
+	}
+	return live.AuditRecord{Kind: auditKind, Outcome: outcome, Broker: broker, Reason: live.Reason(kind),
+		Intent: fmt.Sprintf("%s %s (%s): %s", strings.ToLower(auditKind), kind, scope, reason),
+		Detail: jsonv.ObjectOf("sentinel", string(kind), "scope", scope.String(), "reason", reason)}
 }
 
 func (a *App) scope(broker string) (live.Scope, int) {

@@ -224,8 +224,12 @@ func (a *App) mandateCommit(args []string) int {
 			return exitFailure
 		}
 	}
-	log, done := a.logger(root)
-	defer done()
+	rt, err := a.openRuntime(*home)
+	if err != nil {
+		return a.failf("cannot commit without the audit trail: %v", err)
+	}
+	defer rt.close()
+	log := rt.log
 	res, err := live.CommitFile(live.FileCommit{
 		Root: root, Broker: key, Document: data, Source: *from, AccountRef: *accountRef,
 		SessionID: "cli", ConsentAck: true, Lifetime: time.Duration(*days) * 24 * time.Hour, Now: a.Now(),
@@ -236,6 +240,12 @@ func (a *App) mandateCommit(args []string) int {
 	}
 	log.Info("mandate committed", "broker", key, "mandate_id", res.MandateID, "consent_record_id", res.ConsentRecordID,
 		"expires_at", res.ExpiresAt, "by", operatorName())
+	if err := rt.record(live.AuditRecord{Kind: live.KindMandateCommitted, Outcome: live.OutcomeAccepted, Broker: key,
+		MandateRef: res.Mandate.Consent.ConsentTokenSHA256, ConsentRef: res.Mandate.Consent.AccountRef,
+		Intent:  fmt.Sprintf("commit mandate %s for %s until %s", res.MandateID, key, res.ExpiresAt),
+		Request: res.Mandate.Document(), Detail: jsonv.ObjectOf("consent_record_id", res.ConsentRecordID, "source", *from)}); err != nil {
+		fmt.Fprintf(a.Stderr, "cockpit: warning: the commit was not audited: %v\n", err)
+	}
 	fmt.Fprintf(a.Stdout, "Mandate %s active for %s until %s.\nConsent record %s; file %s\n",
 		res.MandateID, key, res.ExpiresAt, res.ConsentRecordID, root.MandatePath(key))
 	return exitOK

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -60,6 +62,7 @@ func (a *App) cmdStatus(args []string) int {
 	}
 	now := a.Now()
 	report := statusReport(root, brokersFor(root, key), now)
+	report.Set("store", a.storeStatus(*home))
 	if *asJSON {
 		a.printJSON(report)
 		return exitOK
@@ -153,10 +156,42 @@ func mandateSummary(m *live.Mandate, now time.Time) *jsonv.Object {
 	return o
 }
 
+// storeStatus summarises the audit store without creating one on a root that has none.
+func (a *App) storeStatus(home string) any {
+	root, err := a.root(home)
+	if err != nil {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(root.Dir(), "cockpit.db")); err != nil {
+		return jsonv.ObjectOf("events", jsonv.Number("0"), "pending_reviews", jsonv.Number("0"), "unsettled_orders", jsonv.Number("0"))
+	}
+	rt, err := a.openRuntime(home)
+	if err != nil {
+		return jsonv.ObjectOf("error", err.Error())
+	}
+	defer rt.close()
+	st, err := rt.db.Stats(context.Background())
+	if err != nil {
+		return jsonv.ObjectOf("error", err.Error())
+	}
+	return jsonv.ObjectOf("events", jsonv.Number(fmt.Sprint(st.Events)), "pending_reviews", jsonv.Number(fmt.Sprint(st.Pending)),
+		"unsettled_orders", jsonv.Number(fmt.Sprint(st.Journal)))
+}
+
 func (a *App) printStatus(r *jsonv.Object) {
 	w := a.Stdout
 	home, _ := r.Get("home")
 	fmt.Fprintf(w, "cockpit home: %s\n", home)
+	if st := obj(r, "store"); st != nil {
+		if e, ok := st.Get("error"); ok {
+			fmt.Fprintf(w, "Audit:    ERROR %v\n", e)
+		} else {
+			ev, _ := st.Get("events")
+			pr, _ := st.Get("pending_reviews")
+			un, _ := st.Get("unsettled_orders")
+			fmt.Fprintf(w, "Audit:    %v events, %v review items waiting, %v orders not settled\n", ev, pr, un)
+		}
+	}
 	g := obj(r, "global")
 	fmt.Fprintf(w, "Global:   %s\n", sentinelLine(g, "halt", "HALTED", "no global halt"))
 	if ro := obj(g, "reduce_only_sentinel"); ro != nil {

@@ -2,6 +2,7 @@ package paper
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -500,3 +501,18 @@ func (b *Broker) publish(o live.Order, qty, px money.Amount) {
 
 // ErrFault is returned by injected error replies.
 var ErrFault = errors.New("injected fault")
+
+// Snapshot returns a deep copy of the account.
+func (b *Broker) Snapshot() *State {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	data, err := json.Marshal(b.st)
+	if err != nil {
+		panic(err) // State holds only JSON-safe values
+	}
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		panic(err)
+	}
+	return &s
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"cockpit/engine/config"
+	"cockpit/live"
+)
+
+// cmdFlatten runs the halt action from a terminal: it halts the broker (so nothing new is
+// placed), cancels every resting order, closes positions when asked (or when the mandate says
+// so), re-reads the broker and prints the verified result. It stays halted afterwards.
+func (a *App) cmdFlatten(args []string) int {
+	fs, home := a.flags("flatten")
+	broker := fs.String("broker", live.PaperBroker, "broker to flatten")
+	closePos := fs.Bool("close-positions", false, "also close every position (default: the mandate's flatten_on_halt)")
+	reason := fs.String("reason", "operator flatten", "why (recorded)")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	key, err := live.NormalizeBroker(*broker)
+	if err != nil {
+		return a.usageErr(fs, "--broker: %v", err)
+	}
+	rt, err := a.openRuntime(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer rt.close()
+	if !live.IsHalted(rt.root, key) {
+		if _, err := live.Trip(rt.root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
+			return a.failf("could not halt %s before flattening: %v", key, err)
+		}
+		rt.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, live.BrokerScope(key), *reason))
+		fmt.Fprintf(a.Stdout, "1. Halted %s (nothing new will be placed).\n", key)
+	} else {
+		fmt.Fprintf(a.Stdout, "1. %s is already halted.\n", key)
+	}
+	b, release, err := rt.openBroker(key)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer release()
+	var explicit *bool
+	if *closePos {
+		explicit = closePos
+	}
+	m, _ := live.LoadMandate(rt.root, key)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep := rt.gate().Flatten(ctx, b, key, live.FlattenOptions{
+		ClosePositions: live.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
+		Progress: a.printProgress})
+	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
+	if !rep.Flat() {
+		return exitFailure
+	}
+	return exitOK
+}
+
+func (a *App) printProgress(p live.FlattenProgress) {
+	switch p.Phase {
+	case live.PhaseReadOrders, live.PhaseReadPositions:
+		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, p.Err)
+	case live.PhaseCancel, live.PhaseClose:
+		mark := "✓"
+		if !p.OK {
+			mark = "✗ " + p.Err
+		}
+		verb := map[live.FlattenPhase]string{live.PhaseCancel: "cancel", live.PhaseClose: "close"}[p.Phase]
+		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)
+	case live.PhaseVerify:
+		fmt.Fprintln(a.Stdout, "   verifying with the broker…")
+	}
+}
+
+// cmdInit creates the runtime root: a commented config.toml and, for the paper broker, a
+// default paper mandate (a live broker never gets one).
+func (a *App) cmdInit(args []string) int {
+	fs, home := a.flags("init")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	root, err := a.root(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	wrote, err := config.WriteTemplate(root)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	if wrote {
+		fmt.Fprintf(a.Stdout, "Wrote %s (every value is the default; edit it to change them).\n", config.Path(root))
+	} else {
+		fmt.Fprintf(a.Stdout, "%s already exists — left as it is.\n", config.Path(root))
+	}
+	rt, err := a.openRuntime(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer rt.close()
+	res, err := ensurePaperMandate(rt)
+	switch {
+	case err != nil:
+		return a.failf("%v", err)
+	case res != nil:
+		fmt.Fprintf(a.Stdout, "Committed the default paper mandate %s (until %s).\n", res.MandateID, res.ExpiresAt)
+	default:
+		fmt.Fprintln(a.Stdout, "The paper broker already has a mandate.")
+	}
+	fmt.Fprintf(a.Stdout, "Runtime root ready: %s\n", root.Dir())
+	return exitOK
+}
+
+// defaultPaperMandate is what a fresh paper account trades under: sized for the default
+// 100,000 paper account, US equities and ETFs, 40 orders a day, GME excluded, a one-second
+// quote age and a 50 bps price collar.
+const defaultPaperMandate = `{
+  "hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000, "max_total_exposure_usd": 60000,
+    "max_leverage": 1, "allowed_instruments": ["equity", "etf"], "max_trades_per_day": 40},
+  "universe": {"asset_classes": ["us_equity", "us_etf"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null,
+    "exclude_symbols": ["GME"]},
+  "flatten_on_halt": false,
+  "controls": {"max_quote_age_ms": 5000, "price_collar_bps": 50, "duplicate_window_ms": 2000,
+    "max_orders_per_minute": 12, "approval_timeout_s": 300}
+}`
+
+// ensurePaperMandate commits the default paper mandate when the paper broker has none (or an
+// expired one), audited as the system's.
+func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
+	m, err := live.LoadMandate(rt.root, live.PaperBroker)
+	if err == nil && !m.Expired(rt.app.Now()) {
+		return nil, nil
+	}
+	if err != nil && err != live.ErrNoMandate {
+		return nil, fmt.Errorf("the paper mandate on file is invalid (%v); fix or remove %s", err, rt.root.MandatePath(live.PaperBroker))
+	}
+	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: live.PaperBroker, Document: []byte(defaultPaperMandate),
+		Source: "default paper mandate", AccountRef: "paper", SessionID: "init", ConsentAck: true,
+		Lifetime: 30 * 24 * time.Hour, Now: rt.app.Now()})
+	if err != nil {
+		return nil, err
+	}
+	err = rt.audit.Record(context.Background(), live.AuditRecord{Time: rt.app.Now(), Actor: live.System("init", ""),
+		Kind: live.KindMandateCommitted, Outcome: live.OutcomeAccepted, Broker: live.PaperBroker,
+		MandateRef: res.Mandate.Consent.ConsentTokenSHA256, Intent: "commit the default paper mandate " + res.MandateID,
+		Request: res.Mandate.Document()})
+	return res, err
+}
