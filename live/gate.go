@@ -24,6 +24,7 @@ const (
 	ReasonNotReducing   Reason = "not_reducing"
 	ReasonBreach        Reason = "breach"
 	ReasonApproved      Reason = "approved"
+	ReasonCancelled     Reason = "cancelled"
 )
 
 // PriceSource is the market-data fallback for valuing an order when the broker has no quote.
@@ -44,6 +45,10 @@ type Gate struct {
 	NewClientOrderID func() string
 	// OnDecision, when set, sees every decision after it is audited (the engine's event stream).
 	OnDecision func(Decision)
+	// CountOpenOrders adds resting orders to the book the limits are checked against (worst
+	// direction per symbol), so orders that each fit a cap cannot together exceed it. The
+	// reference counts positions only; cockpit's runtime turns this on.
+	CountOpenOrders bool
 
 	mu     sync.Mutex
 	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
@@ -72,6 +77,9 @@ type Submission struct {
 	// exact order; it returns the grant's id.
 	Approve func(b *Breach, intent OrderIntent) (string, bool)
 	Reason  string // the agent's stated reason (untrusted text), kept in the audit
+	// Grant names an approval a human gave for this exact order (supervised autonomy); it is
+	// recorded on the decision.
+	Grant string
 	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
 	DryRun bool
 }
@@ -142,7 +150,7 @@ type run struct {
 // and on ALLOW the write-ahead journal, one forward with a client order id, the count (only
 // on success) and the outcome. Exactly one audit record is written per call.
 func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
-	r := &run{g: g, s: s, d: Decision{StartedAt: g.now()}}
+	r := &run{g: g, s: s, d: Decision{StartedAt: g.now(), ApprovalID: s.Grant}}
 	r.key = s.BrokerKey
 	if r.key == "" && s.Broker != nil {
 		r.key = s.Broker.Name()
@@ -372,6 +380,23 @@ func (r *run) read(ctx context.Context) {
 		}
 		r.book = BookFromExposures(rows)
 	}
+	if r.g.CountOpenOrders && r.book.Err == nil {
+		orders, err := r.s.Broker.OpenOrders(ctx)
+		if err != nil {
+			r.book = UnreadableBook(fmt.Errorf("open orders unreadable: %w", err))
+		} else {
+			r.book = r.book.WithOpenOrders(orders, func(sym string) (money.Amount, error) {
+				q, err := r.s.Broker.Quote(ctx, sym)
+				if err != nil {
+					return money.Zero, err
+				}
+				if p := q.ValuationPrice(Buy); p.Sign() > 0 {
+					return p, nil
+				}
+				return money.Zero, fmt.Errorf("no price for %s", sym)
+			})
+		}
+	}
 	r.account, _ = r.s.Broker.Account(ctx) // the balance is not a limit input (reference E12)
 }
 
@@ -391,6 +416,9 @@ func (r *run) forward(ctx context.Context) Decision {
 	entry := JournalEntry{ClientOrderID: r.req.ClientOrderID, Broker: r.key, Actor: r.s.Actor, Request: r.req, Created: g.now()}
 	if g.Journal == nil {
 		return r.deny(NewDenial(ReasonJournal, "error", "no journal attached"))
+	}
+	if err := ctx.Err(); err != nil { // the caller gave up: nothing is sent
+		return r.deny(NewDenial(ReasonCancelled, "error", err.Error()))
 	}
 	if err := g.Journal.Begin(ctx, entry); err != nil {
 		return r.deny(NewDenial(ReasonJournal, "error", err.Error()))
@@ -452,7 +480,7 @@ func (r *run) count() {
 }
 
 func (r *run) finish(ctx context.Context, state JournalState, orderID, detail string) {
-	if err := r.g.Journal.Finish(ctx, r.req.ClientOrderID, state, orderID, detail, r.g.now()); err != nil && r.d.AuditErr == nil {
+	if err := r.g.Journal.Finish(context.WithoutCancel(ctx), r.req.ClientOrderID, state, orderID, detail, r.g.now()); err != nil && r.d.AuditErr == nil {
 		r.d.AuditErr = fmt.Errorf("journal outcome: %w", err)
 	}
 }
@@ -500,7 +528,7 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 	}
 	if g.Audit == nil {
 		r.d.AuditErr = errors.New("no audit sink attached")
-	} else if err := g.Audit.Record(ctx, rec); err != nil {
+	} else if err := g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
 		r.d.AuditErr = err
 	}
 	return r.d

@@ -185,7 +185,7 @@ func (op operation) outcome(ctx context.Context, d Decision, order Order, err er
 		kind = KindOrderRejected
 	}
 	if op.req != nil && op.g.Journal != nil {
-		if jerr := op.g.Journal.Finish(ctx, op.req.ClientOrderID, state, order.ID, detail, op.g.now()); jerr != nil {
+		if jerr := op.g.Journal.Finish(context.WithoutCancel(ctx), op.req.ClientOrderID, state, order.ID, detail, op.g.now()); jerr != nil {
 			d.AuditErr = fmt.Errorf("journal outcome: %w", jerr)
 		}
 	}
@@ -229,7 +229,7 @@ func (op operation) audit(ctx context.Context, d Decision, kind, outcome, errTex
 	}
 	if op.g.Audit == nil {
 		d.AuditErr = errors.New("no audit sink attached")
-	} else if err := op.g.Audit.Record(ctx, rec); err != nil {
+	} else if err := op.g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
 		d.AuditErr = err
 	}
 	if op.g.OnDecision != nil {

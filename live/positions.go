@@ -69,6 +69,72 @@ func BookFromExposures(rows []Exposure) Book {
 	return b
 }
 
+// WithOpenOrders returns the book as if the resting orders filled in the worst direction:
+// per symbol the net exposure moves to whichever of net + resting buys and net − resting
+// sells is larger in absolute value, so two orders that each fit a cap cannot together
+// exceed it. An order that cannot be valued makes the book unreadable (fail-closed).
+func (b Book) WithOpenOrders(orders []Order, price func(symbol string) (money.Amount, error)) Book {
+	if b.Err != nil || len(orders) == 0 {
+		return b
+	}
+	buys, sells := map[string]money.Amount{}, map[string]money.Amount{}
+	var syms []string
+	for _, o := range orders {
+		if !o.Status.Open() {
+			continue
+		}
+		sym := pystr.Upper(pystr.Strip(o.Symbol))
+		v, err := restingValue(o, sym, price)
+		if err != nil {
+			return UnreadableBook(fmt.Errorf("%w: open order %s: %v", errPositions, o.ID, err))
+		}
+		if _, seen := buys[sym]; !seen {
+			if _, seen := sells[sym]; !seen {
+				syms = append(syms, sym)
+			}
+		}
+		if o.Side == Sell {
+			sells[sym] = sells[sym].Add(v)
+		} else {
+			buys[sym] = buys[sym].Add(v)
+		}
+	}
+	out := Book{Exposures: append([]Exposure(nil), b.Exposures...)}
+	for _, sym := range syms {
+		net := out.Net(sym)
+		up, down := net.Add(buys[sym]), net.Sub(sells[sym])
+		worst := up
+		if down.Abs().GreaterThan(up.Abs()) {
+			worst = down
+		}
+		out.add(sym, worst.Sub(net))
+	}
+	return out
+}
+
+// restingValue is the unfilled notional of an open order, at its limit price or, for a
+// market order, the current price.
+func restingValue(o Order, sym string, price func(string) (money.Amount, error)) (money.Amount, error) {
+	px := money.Zero
+	if o.LimitPrice != nil {
+		px = *o.LimitPrice
+	}
+	if px.Sign() <= 0 {
+		p, err := price(sym)
+		if err != nil {
+			return money.Zero, err
+		}
+		px = p
+	}
+	switch {
+	case o.Quantity != nil:
+		return money.Max(o.Quantity.Sub(o.FilledQty), money.Zero).Mul(px), nil
+	case o.Notional != nil:
+		return money.Max(o.Notional.Sub(o.FilledQty.Mul(o.AvgFillPrice)), money.Zero), nil
+	}
+	return money.Zero, errors.New("no quantity or notional")
+}
+
 // errPositions wraps every reason a positions payload is unreadable.
 var errPositions = errors.New("positions unreadable")
 

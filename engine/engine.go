@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"cockpit/engine/config"
+	"cockpit/live"
+)
+
+// Finding is one injection-scanner hit in external content.
+type Finding struct {
+	RuleID   string
+	Severity string
+	Message  string
+	Match    string // the matched text, whitespace-collapsed, at most 120 code points
+	Field    string
+	Source   string // the tool that read the content
+}
+
+// ScanFunc scans a tool's untrusted output: it returns the output with control tokens
+// neutralised and what it found.
+type ScanFunc func(source string, data any) (any, []Finding)
+
+// Agent drives one trading session: each turn it calls tools through the turn.
+type Agent interface {
+	Name() string
+	Turn(ctx context.Context, t *Turn) error
+}
+
+// Engine runs an agent in-process: every tool call passes Execute, orders pass the gate,
+// breaches wait in the review queue, and everything is published on the bus and audited.
+type Engine struct {
+	Root      live.Root
+	Gate      *live.Gate
+	Broker    live.Broker
+	BrokerKey string
+	Profile   string // policy profile: paper or live
+	Policy    config.Policy
+	Tools     *Registry
+	Reviews   ReviewStore // where breaches wait; nil means no approver
+	Approver  bool        // a human is attached (the TUI); without one, Ask becomes Deny
+	Bus       *Bus
+	Audit     live.AuditSink
+	Now       func() time.Time
+	Log       *slog.Logger
+	Scan      ScanFunc
+	Costs     *CostBudget
+	Session   string
+	// MaxPending bounds the review queue; the next request is denied (default 5).
+	MaxPending int
+	// DriftBps bounds how far the price may move between approval and execution (default:
+	// the mandate's price_collar_bps, else 100).
+	DriftBps int64
+
+	Limiter RateLimiter
+
+	// ReviewPoll is how often a waiting review checks the store (default 200 ms).
+	ReviewPoll time.Duration
+
+	turns    atomic.Int64
+	paused   atomic.Bool
+	mu       sync.Mutex
+	cancel   context.CancelFunc // cancels the running turn on a halt or a cool-down
+	started  time.Time
+	denials  []time.Time // denied write calls in the last minute
+	coolTill time.Time   // the agent is paused until then after too many denials
+	refusals map[string]priorDenial
+}
+
+func (e *Engine) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e *Engine) log() *slog.Logger {
+	if e.Log != nil {
+		return e.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// Paused reports whether the agent loop is paused (halted).
+func (e *Engine) Paused() bool { return e.paused.Load() }
+
+// SetHalted pauses the agent loop on a halt (and stops the running turn); it resumes only
+// when the halt is gone, which takes an operator's resume.
+func (e *Engine) SetHalted(halted bool) {
+	was := e.paused.Swap(halted)
+	if halted && !was {
+		e.mu.Lock()
+		if e.cancel != nil {
+			e.cancel()
+		}
+		e.mu.Unlock()
+	}
+}
+
+// Turn is one agent turn: its identity, whether it read flagged content, and the way to call
+// tools.
+type Turn struct {
+	ID      string
+	N       int
+	Agent   string
+	engine  *Engine
+	mu      sync.Mutex
+	tainted bool
+	calls   int
+}
+
+// Tainted reports whether the turn read external content the scanner flagged.
+func (t *Turn) Tainted() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tainted
+}
+
+func (t *Turn) taint() {
+	t.mu.Lock()
+	t.tainted = true
+	t.mu.Unlock()
+}
+
+// Call runs one tool call through the engine's chokepoint.
+func (t *Turn) Call(ctx context.Context, tool string, args map[string]any) Result {
+	return t.engine.Execute(ctx, t, tool, argsObject(args))
+}
+
+// Tools returns what the agent is offered: every registered tool its policy allows; in
+// ReadOnly, write tools are not offered at all.
+func (t *Turn) Tools() []*Tool {
+	var out []*Tool
+	for _, tool := range t.engine.Tools.All() {
+		p, err := t.engine.policyFor(t.Agent, tool.Name)
+		if err != nil {
+			continue
+		}
+		if ok, _ := p.Allows(tool.Name); !ok {
+			continue
+		}
+		if p.Autonomy == ReadOnly && tool.Effect != EffectRead {
+			continue
+		}
+		out = append(out, tool)
+	}
+	return out
+}
+
+// NewTurn starts a turn for agent (used by Run, and by tests driving the engine directly).
+func (e *Engine) NewTurn(agent string) *Turn {
+	n := int(e.turns.Add(1))
+	return &Turn{ID: fmt.Sprintf("%s-t%d", e.Session, n), N: n, Agent: agent, engine: e}
+}
+
+// policyFor resolves the effective policy of an agent calling a tool.
+func (e *Engine) policyFor(agent, tool string) (Policy, error) {
+	profile := e.Profile
+	if profile == "" {
+		profile = "live"
+		if live.IsPaperBroker(e.BrokerKey) {
+			profile = "paper"
+		}
+	}
+	layers, err := Layers(e.Policy, profile, agent, tool)
+	if err != nil {
+		return Policy{}, err
+	}
+	return Meet(layers...), nil
+}
+
+// Run plays the agent's turns every interval until ctx ends; a halt pauses the loop (and
+// stops the running turn), and it resumes when the halt is cleared. It reports how many turns
+// ran.
+func (e *Engine) Run(ctx context.Context, agent Agent, interval time.Duration) (int, error) {
+	e.started = e.now()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	turns := 0
+	for {
+		if !e.Paused() && e.coolingDown() <= 0 {
+			e.runTurn(ctx, agent)
+			turns++
+		}
+		select {
+		case <-ctx.Done():
+			return turns, nil
+		case <-t.C:
+		}
+	}
+}
+
+func (e *Engine) runTurn(ctx context.Context, agent Agent) {
+	turnCtx, cancel := context.WithCancel(ctx)
+	e.mu.Lock()
+	e.cancel = cancel
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		e.cancel = nil
+		e.mu.Unlock()
+		cancel()
+	}()
+	turn := e.NewTurn(agent.Name())
+	e.publish(Event{Kind: EvTurnStarted, Agent: turn.Agent, Turn: turn.N})
+	err := agent.Turn(turnCtx, turn)
+	msg := fmt.Sprintf("%d tool calls", turn.calls)
+	switch {
+	case err != nil && !errors.Is(err, context.Canceled):
+		e.publish(Event{Kind: EvError, Agent: turn.Agent, Turn: turn.N, Message: err.Error()})
+		e.log().Error("agent turn failed", "agent", turn.Agent, "turn", turn.N, "err", err)
+	case e.Paused():
+		msg += " (stopped: halted)"
+	}
+	e.publish(Event{Kind: EvTurnEnded, Agent: turn.Agent, Turn: turn.N, Message: msg})
+}
+
+func (e *Engine) publish(ev Event) {
+	if e.Bus != nil {
+		e.Bus.Publish(ev)
+	}
+}
+
+// FollowBroker publishes the broker's order updates until ctx ends.
+func (e *Engine) FollowBroker(ctx context.Context) {
+	for u := range e.Broker.Subscribe(ctx) {
+		u := u
+		e.publish(Event{Kind: EvOrderUpdate, Order: &u})
+	}
+}
+
+// FollowHalts pauses and resumes the agent from the watcher's states and publishes them.
+func (e *Engine) FollowHalts(ctx context.Context, states <-chan live.HaltState) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s, ok := <-states:
+			if !ok {
+				return
+			}
+			if s.Broker == e.BrokerKey {
+				e.SetHalted(s.Halted)
+			}
+			e.publish(Event{Kind: EvHalt, Halt: &s})
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// EventKind names an engine event.
+type EventKind string
+
+// Event kinds.
+const (
+	EvToolCall       EventKind = "tool_call"       // a tool call finished (Result set)
+	EvDecision       EventKind = "decision"        // the gate decided an order (Decision set)
+	EvOrderUpdate    EventKind = "order_update"    // the broker reported a fill, cancel or rejection
+	EvReviewCreated  EventKind = "review_created"  // a breach or supervised order waits for a human
+	EvReviewResolved EventKind = "review_resolved" // approved, denied, timed out or voided
+	EvHalt           EventKind = "halt"            // the trading state changed
+	EvFlatten        EventKind = "flatten"         // one step of the halt action
+	EvFinding        EventKind = "finding"         // the injection scanner flagged external content
+	EvTurnStarted    EventKind = "turn_started"
+	EvTurnEnded      EventKind = "turn_ended"
+	EvError          EventKind = "error"
+	EvLLM            EventKind = "llm" // an LLM request was made (usage and cost)
+)
+
+// Event is one thing that happened, for the screen and the headless log. Gen identifies the
+// engine run that produced it: a consumer drops events from an older generation.
+type Event struct {
+	Gen      uint64
+	Seq      uint64
+	Time     time.Time
+	Kind     EventKind
+	Agent    string
+	Turn     int
+	Tool     string
+	Result   *Result
+	Decision *live.Decision
+	Order    *live.OrderUpdate
+	Review   *ReviewItem
+	Halt     *live.HaltState
+	Flatten  *live.FlattenProgress
+	Report   *live.FlattenReport
+	Finding  *Finding
+	Cost     money.Amount
+	Message  string
+}
+
+// Bus fans events out to subscribers without ever blocking the publisher: a subscriber that
+// falls behind loses its oldest queued events.
+type Bus struct {
+	mu   sync.Mutex
+	gen  uint64
+	seq  uint64
+	subs []chan Event
+	now  func() time.Time
+}
+
+// NewBus returns a bus at generation 1.
+func NewBus(now func() time.Time) *Bus {
+	if now == nil {
+		now = time.Now
+	}
+	return &Bus{gen: 1, now: now}
+}
+
+// Subscribe returns a channel of events until ctx ends.
+func (b *Bus) Subscribe(ctx context.Context, buffer int) <-chan Event {
+	ch := make(chan Event, buffer)
+	b.mu.Lock()
+	b.subs = append(b.subs, ch)
+	b.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		b.mu.Lock()
+		for i, s := range b.subs {
+			if s == ch {
+				b.subs = append(b.subs[:i], b.subs[i+1:]...)
+				break
+			}
+		}
+		b.mu.Unlock()
+	}()
+	return ch
+}
+
+// NextGeneration starts a new generation (an engine restart or a broker switch) and returns it.
+func (b *Bus) NextGeneration() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.gen++
+	return b.gen
+}
+
+// Generation returns the current generation.
+func (b *Bus) Generation() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.gen
+}
+
+// Publish stamps and delivers an event.
+func (b *Bus) Publish(e Event) {
+	b.mu.Lock()
+	b.seq++
+	e.Gen, e.Seq = b.gen, b.seq
+	if e.Time.IsZero() {
+		e.Time = b.now()
+	}
+	subs := append([]chan Event(nil), b.subs...)
+	b.mu.Unlock()
+	for _, ch := range subs {
+		for {
+			select {
+			case ch <- e:
+			default:
+				select {
+				case <-ch:
+				default:
+				}
+				continue
+			}
+			break
+		}
+	}
+}
+
+// ReviewState is where a review item stands.
+type ReviewState string
+
+// Review states.
+const (
+	ReviewPending  ReviewState = "pending"
+	ReviewApproved ReviewState = "approved"
+	ReviewDenied   ReviewState = "denied"
+	ReviewTimedOut ReviewState = "timed_out"
+	ReviewVoided   ReviewState = "voided"
+)
+
+// ReviewItem is an order waiting for a human: the exact order and its digest, why it waits,
+// the breached limit with its values, the agent's stated reason (untrusted) and a deadline.
+type ReviewItem struct {
+	ID          string
+	SessionID   string
+	Broker      string
+	Order       *jsonv.Object // canonical order
+	Digest      string        // sha256 of the canonical order
+	Why         string        // supervised | breach | escalated
+	Limit       string
+	LimitValue  string
+	Attempted   string
+	Detail      string
+	AgentReason string
+	Created     time.Time
+	Deadline    time.Time
+	State       ReviewState
+	ResolvedBy  string
+	ResolvedAt  time.Time
+	Resolution  string
+}
+
+// ReviewStore keeps the review queue where another process can resolve it.
+type ReviewStore interface {
+	CreateReview(ctx context.Context, it ReviewItem) error
+	// WaitReview returns when the item is resolved (by anyone), or resolves it timed_out at its
+	// deadline, or fails when ctx ends. It must notice another process's resolution within poll.
+	WaitReview(ctx context.Context, id string, poll time.Duration, now func() time.Time) (ReviewItem, error)
+	ResolveReview(ctx context.Context, id string, state ReviewState, by, why string) (ReviewItem, error)
+	ConsumeGrant(ctx context.Context, id, digest string) error
+	PendingReviews(ctx context.Context) ([]ReviewItem, error)
+	VoidPendingReviews(ctx context.Context, why string) (int64, error)
+}

@@ -1,0 +1,341 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// CallJSON runs one tool call with JSON arguments (from an LLM or a replay script).
+func (t *Turn) CallJSON(ctx context.Context, tool string, args *jsonv.Object) Result {
+	return t.engine.Execute(ctx, t, tool, args)
+}
+
+// argsObject turns Go arguments into ordered JSON (keys sorted).
+func argsObject(m map[string]any) *jsonv.Object {
+	o := jsonv.NewObject()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o.Set(k, goValue(m[k]))
+	}
+	return o
+}
+
+func goValue(v any) any {
+	switch t := v.(type) {
+	case int:
+		return jsonv.Number(fmt.Sprint(t))
+	case int64:
+		return jsonv.Number(fmt.Sprint(t))
+	case float64:
+		return jsonv.Number(fmt.Sprint(t))
+	case money.Amount:
+		return jsonv.Number(t.String())
+	case map[string]any:
+		return argsObject(t)
+	}
+	return v
+}
+
+// cockpitTools is the curated classification of the engine's own tools.
+var cockpitTools = live.CuratedTools(live.PaperBroker)
+
+// Execute is the one path of every agent tool call: look the tool up, validate the
+// arguments, classify it, apply the policy (allow and deny lists, autonomy, the halt for
+// writes, the cool-down, rate limits), then run it — orders through the gate and, when a
+// human must decide, the review queue — scan external content, and audit. The agent always
+// gets a structured Result, and every call ends in exactly one terminal audit record.
+func (e *Engine) Execute(ctx context.Context, t *Turn, name string, args *jsonv.Object) Result {
+	t.mu.Lock()
+	t.calls++
+	callID := fmt.Sprintf("%s-c%d", t.ID, t.calls)
+	t.mu.Unlock()
+	actor := live.Principal{Kind: live.ActorAgent, ID: t.Agent, SessionID: e.Session, TurnID: t.ID, ToolCallID: callID}
+	c := &call{e: e, t: t, actor: actor, name: name, args: args}
+	r := c.execute(ctx)
+	if c.effect != EffectRead && r.Decision == "deny" {
+		e.noteDenial(name, r.Code)
+	}
+	e.publish(Event{Kind: EvToolCall, Agent: t.Agent, Turn: t.N, Tool: name, Result: &r})
+	return r
+}
+
+// call carries one Execute.
+type call struct {
+	e        *Engine
+	t        *Turn
+	actor    live.Principal
+	name     string
+	args     *jsonv.Object
+	tool     *Tool
+	effect   Effect
+	pol      Policy
+	findings []Finding
+	checked  []string
+}
+
+func (c *call) check(step string) { c.checked = append(c.checked, step) }
+
+func (c *call) execute(ctx context.Context) Result {
+	e := c.e
+	c.check("tool")
+	tool, ok := e.Tools.Get(c.name)
+	if !ok {
+		c.effect = EffectExternal // an unknown tool is a write until proven otherwise
+		return c.record(ctx, denied("unknown_tool", "there is no tool %q", c.name))
+	}
+	c.tool = tool
+	// The classification ladder: the curated map first; a tool it does not know is a write
+	// unless the tool itself declares it reads.
+	c.effect = tool.Effect
+	if c.effect == EffectUnknown {
+		c.effect = EffectExternal
+	}
+	if class := live.Classify(cockpitTools, c.name, tool.Effect == EffectRead); class.IsWrite() && c.effect == EffectRead {
+		c.effect = EffectExternal
+	}
+	c.check("arguments")
+	if err := tool.Validate(c.args); err != nil {
+		return c.record(ctx, denied("invalid_args", "%v", err))
+	}
+	c.check("policy")
+	pol, err := e.policyFor(c.t.Agent, c.name)
+	if err != nil {
+		return c.record(ctx, denied("policy_error", "%v", err))
+	}
+	c.pol = pol
+	if ok, why := pol.Allows(c.name); !ok {
+		return c.record(ctx, denied("tool_not_allowed", "%s is not allowed: %s", c.name, why))
+	}
+	if c.effect != EffectRead && pol.Autonomy == ReadOnly {
+		return c.record(ctx, denied("read_only", "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
+	}
+	if c.effect != EffectRead {
+		c.check("halt_flag")
+		if live.IsHalted(e.Root, e.BrokerKey) {
+			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
+		}
+		if wait := e.coolingDown(); wait > 0 {
+			r := denied("cooling_down", "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
+			r.RetryAfter = wait
+			return c.record(ctx, r)
+		}
+	}
+	c.check("rate_limits")
+	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, "tool")
+	if !ok {
+		r := denied("rate:"+scope, "rate limit %s reached; retry in %s", scope, retry.Round(100*time.Millisecond))
+		r.RetryAfter = retry
+		return c.record(ctx, r)
+	}
+	defer release()
+	if err := ctx.Err(); err != nil {
+		return c.record(ctx, denied("cancelled", "the call was cancelled before it ran: %v", err))
+	}
+	if c.effect == EffectTrade {
+		return c.trade(ctx)
+	}
+	if tool.Run == nil {
+		return c.record(ctx, denied("not_runnable", "%s has no implementation", c.name))
+	}
+	return c.run(ctx)
+}
+
+// run executes a read or external tool and scans untrusted output.
+func (c *call) run(ctx context.Context) Result {
+	data, err := c.tool.Run(ctx, c.args)
+	if err != nil {
+		return c.record(ctx, Result{Status: StatusError, Decision: "allow", Code: "tool_error", Detail: err.Error()})
+	}
+	if c.tool.Untrusted && c.e.Scan != nil {
+		data, c.findings = c.e.Scan(c.name, data)
+		if len(c.findings) > 0 {
+			c.t.taint()
+			for i := range c.findings {
+				c.e.publish(Event{Kind: EvFinding, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Finding: &c.findings[i]})
+			}
+		}
+	}
+	return c.record(ctx, Result{Status: StatusOK, Decision: "allow", Data: data, Findings: len(c.findings)})
+}
+
+// record writes the terminal audit record of a call the gate did not record itself.
+func (c *call) record(ctx context.Context, r Result) Result {
+	kind, outcome := "tool_call", live.OutcomeAccepted
+	gd := &live.GateDecision{Allowed: r.Decision != "deny", Decision: r.Decision, Checked: c.checked}
+	if gd.Decision == "" || gd.Decision == "ask" {
+		gd.Decision, gd.Allowed = "deny", false
+	}
+	switch r.Status {
+	case StatusDenied:
+		outcome = live.OutcomeBlocked
+		if c.effect == EffectTrade {
+			kind = live.KindOrderRejected
+		}
+	case StatusError:
+		outcome = live.OutcomeError
+	}
+	rec := live.AuditRecord{Time: c.e.now(), Actor: c.actor, Kind: kind, Outcome: outcome, Reason: live.Reason(r.Code),
+		Broker: c.e.BrokerKey, Tool: c.name, ApprovalID: r.ApprovalID, Request: c.args, Decision: gd}
+	if r.Status == StatusOK {
+		rec.Response = boundedResponse(r.Data)
+	} else {
+		rec.Error = r.Detail
+	}
+	if len(c.findings) > 0 {
+		fs := make([]any, len(c.findings))
+		for i, f := range c.findings {
+			fs[i] = jsonv.ObjectOf("rule_id", f.RuleID, "severity", f.Severity, "message", f.Message, "match", f.Match, "field", f.Field)
+		}
+		rec.Detail = jsonv.ObjectOf("security_warnings", fs)
+	}
+	if c.e.Audit == nil {
+		return r
+	}
+	if err := c.e.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
+		c.e.log().Error("audit write failed", "tool", c.name, "err", err)
+		if r.Status == StatusOK && c.effect != EffectRead {
+			// No record, no write: an external action whose audit failed is reported as failed.
+			return Result{Status: StatusError, Decision: "deny", Code: "audit_unavailable", Detail: err.Error()}
+		}
+	}
+	return r
+}
+
+// boundedResponse keeps a tool's output in the audit when it is small, and its size otherwise.
+func boundedResponse(v any) any {
+	if v == nil {
+		return nil
+	}
+	j, err := jsonv.FromGo(v)
+	if err != nil {
+		return nil
+	}
+	b, err := jsonv.Marshal(j, jsonv.Compact)
+	if err != nil || len(b) > 4096 {
+		return jsonv.ObjectOf("omitted_bytes", jsonv.Number(fmt.Sprint(len(b))))
+	}
+	return j
+}
+
+// trade runs place_order and cancel_order through the gate (and the review queue).
+func (c *call) trade(ctx context.Context) Result {
+	e := c.e
+	if c.name == "cancel_order" {
+		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
+	}
+	in, req := live.ExtractGeneric(c.args)
+	sub := live.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor,
+		Reason: sanitizeReason(argString(c.args, "reason"))}
+	tainted := c.pol.Escalate && c.t.Tainted()
+	if c.pol.Autonomy == Supervised || tainted {
+		// A human decides before anything is forwarded; the dry run refuses at once what no
+		// human could approve (halt, structure, a hard control) and values the order.
+		dry := sub
+		dry.DryRun = true
+		d := e.Gate.Submit(ctx, dry)
+		if d.Verdict == live.Deny {
+			return c.record(ctx, resultOf(d))
+		}
+		switch {
+		case c.pol.Autonomy == Supervised:
+			return c.review(ctx, sub, d, "supervised")
+		case !c.reduces(ctx, d):
+			return c.review(ctx, sub, d, "escalated")
+		}
+	}
+	d := e.Gate.Submit(ctx, sub)
+	c.publishDecision(d)
+	if d.Verdict == live.PauseForReauth {
+		return c.review(ctx, sub, d, "breach")
+	}
+	return c.gated(d)
+}
+
+// gated returns the result of a decision the gate audited itself; when the gate could not
+// write its record, the call reports the failure (the order's fate is in the journal).
+func (c *call) gated(d live.Decision) Result {
+	r := resultOf(d)
+	if d.AuditErr != nil {
+		c.e.log().Error("gate audit write failed", "tool", c.name, "err", d.AuditErr)
+		r.Detail += " (audit write failed: " + d.AuditErr.Error() + ")"
+	}
+	return r
+}
+
+func (c *call) publishDecision(d live.Decision) {
+	c.e.publish(Event{Kind: EvDecision, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Decision: &d})
+}
+
+// reduces reports whether a valued order only shrinks an existing position.
+func (c *call) reduces(ctx context.Context, d live.Decision) bool {
+	if d.Intent == nil {
+		return false
+	}
+	pos, err := c.e.Broker.Positions(ctx)
+	if err != nil {
+		return false
+	}
+	rows := make([]live.Exposure, len(pos))
+	for i, p := range pos {
+		rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
+	}
+	return live.ReducesPosition(live.BookFromExposures(rows), *d.Intent)
+}
+
+// resultOf turns a gate decision into what the agent sees.
+func resultOf(d live.Decision) Result {
+	switch {
+	case d.Verdict == live.Deny:
+		code := string(d.Reason)
+		if d.Breach != nil {
+			code = "mandate:" + d.Breach.Limit
+		}
+		return Result{Status: StatusDenied, Decision: "deny", Code: code, Detail: d.Message()}
+	case d.Verdict == live.PauseForReauth:
+		return Result{Status: StatusDenied, Decision: "ask", Code: "mandate:" + d.Breach.Limit, Detail: d.Message()}
+	case d.Outcome == live.OutcomeAccepted:
+		r := Result{Status: StatusOK, Decision: "allow", ApprovalID: d.ApprovalID}
+		if d.Order != nil {
+			r.Data = orderJSON(*d.Order)
+		} else {
+			r.Data = jsonv.ObjectOf("status", "cancelled")
+		}
+		return r
+	case d.Outcome == live.OutcomeIndeterminate:
+		return Result{Status: StatusError, Decision: "allow", Code: string(live.ReasonIndeterminate),
+			Detail: "the broker did not confirm the order; it is being reconciled, do not resend: " + d.Message()}
+	}
+	return Result{Status: StatusRejected, Decision: "allow", Code: string(live.ReasonBrokerReject), Detail: d.Message()}
+}
+
+func orderJSON(o live.Order) *jsonv.Object {
+	amt := func(a *money.Amount) any {
+		if a == nil {
+			return nil
+		}
+		return jsonv.Number(a.String())
+	}
+	return jsonv.ObjectOf("order_id", o.ID, "client_order_id", o.ClientOrderID, "symbol", o.Symbol, "side", o.Side,
+		"type", string(o.Type), "quantity", amt(o.Quantity), "limit_price", amt(o.LimitPrice), "status", string(o.Status),
+		"filled_qty", jsonv.Number(o.FilledQty.String()), "avg_fill_price", jsonv.Number(o.AvgFillPrice.String()))
+}
+
+// sanitizeReason keeps the agent's stated reason short and on one line.
+func sanitizeReason(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) > 500 {
+		s = string([]rune(s)[:500]) + "…"
+	}
+	return s
+}

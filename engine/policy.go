@@ -1,0 +1,309 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"cockpit/engine/config"
+	"cockpit/live/money"
+)
+
+// Autonomy is how much the agent may do on its own; lower is stricter.
+type Autonomy int8
+
+// Autonomy levels.
+const (
+	ReadOnly   Autonomy = iota // write tools are not offered and refused if called
+	Supervised                 // every order waits for a human, even inside the mandate
+	Full                       // inside the mandate orders go; quantitative breaches wait for a human
+)
+
+func (a Autonomy) String() string { return [...]string{"read_only", "supervised", "full"}[a] }
+
+// ParseAutonomy reads read_only, supervised or full.
+func ParseAutonomy(s string) (Autonomy, error) {
+	switch s {
+	case "read_only":
+		return ReadOnly, nil
+	case "supervised":
+		return Supervised, nil
+	case "full":
+		return Full, nil
+	}
+	return ReadOnly, fmt.Errorf("unknown autonomy %q", s)
+}
+
+// Set is an allow set. All means no restriction; All=false with no names allows nothing.
+type Set struct {
+	All   bool
+	Names map[string]bool
+}
+
+// AllowAll is the identity of the meet.
+var AllowAll = Set{All: true}
+
+// SetOf builds a restricting set (possibly empty: nothing allowed).
+func SetOf(names ...string) Set {
+	s := Set{Names: map[string]bool{}}
+	for _, n := range names {
+		s.Names[n] = true
+	}
+	return s
+}
+
+// Has reports whether name is allowed.
+func (s Set) Has(name string) bool { return s.All || s.Names[name] }
+
+// Sorted lists the names of a restricting set.
+func (s Set) Sorted() []string {
+	out := make([]string, 0, len(s.Names))
+	for n := range s.Names {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func meetSet(a, b Set) Set {
+	switch {
+	case a.All:
+		return b
+	case b.All:
+		return a
+	}
+	out := Set{Names: map[string]bool{}}
+	for n := range a.Names {
+		if b.Names[n] {
+			out.Names[n] = true
+		}
+	}
+	return out
+}
+
+// Limit is an optional bound; unset means "this layer says nothing"; 0 means zero.
+type Limit struct {
+	Set bool
+	N   int64
+}
+
+// MoneyLimit is an optional money bound.
+type MoneyLimit struct {
+	Set bool
+	V   money.Amount
+}
+
+func meetLimit(a, b Limit) Limit {
+	switch {
+	case !a.Set:
+		return b
+	case !b.Set || a.N <= b.N:
+		return a
+	}
+	return b
+}
+
+func meetMoney(a, b MoneyLimit) MoneyLimit {
+	switch {
+	case !a.Set:
+		return b
+	case !b.Set || a.V.Cmp(b.V) <= 0:
+		return a
+	}
+	return b
+}
+
+// Rates are the rate limits one layer sets, enforced against that layer's own scope
+// (global counts every call, a tool layer only calls of its tool).
+type Rates struct {
+	Scope         string
+	PerMinute     Limit
+	PerHour       Limit
+	MaxConcurrent Limit
+}
+
+func (r Rates) any() bool { return r.PerMinute.Set || r.PerHour.Set || r.MaxConcurrent.Set }
+
+// Layer is one resolved policy layer.
+type Layer struct {
+	Name           string // global, profile:paper, agent:strategy, group:trading, tool:place_order
+	Autonomy       *Autonomy
+	Allow          Set
+	Deny           map[string]bool
+	Workspace      Set
+	Commands       Set
+	Forbidden      map[string]bool
+	RequireSandbox *bool
+	Escalate       *bool
+	Rates          Rates
+	PerRequestUSD  MoneyLimit
+	PerHourUSD     MoneyLimit
+	PerDayUSD      MoneyLimit
+}
+
+// LayerFromConfig resolves a config layer.
+func LayerFromConfig(name string, c config.Layer) (Layer, error) {
+	l := Layer{Name: name, Allow: AllowAll, Workspace: AllowAll, Commands: AllowAll, Deny: map[string]bool{}, Forbidden: map[string]bool{}}
+	if c.Autonomy != nil {
+		a, err := ParseAutonomy(*c.Autonomy)
+		if err != nil {
+			return l, fmt.Errorf("%s: %w", name, err)
+		}
+		l.Autonomy = &a
+	}
+	if c.AllowTools != nil {
+		l.Allow = SetOf(*c.AllowTools...)
+	}
+	for _, d := range c.DenyTools {
+		l.Deny[d] = true
+	}
+	if c.WorkspaceRestrictions != nil {
+		l.Workspace = SetOf(*c.WorkspaceRestrictions...)
+	}
+	if c.AllowedCommands != nil {
+		l.Commands = SetOf(*c.AllowedCommands...)
+	}
+	for _, p := range c.ForbiddenPaths {
+		l.Forbidden[p] = true
+	}
+	l.RequireSandbox, l.Escalate = c.RequireSandbox, c.EscalateOnUntrustedInput
+	lim := func(p *int64) Limit {
+		if p == nil {
+			return Limit{}
+		}
+		return Limit{Set: true, N: *p}
+	}
+	l.Rates = Rates{Scope: name, PerMinute: lim(c.RateLimits.RequestsPerMinute), PerHour: lim(c.RateLimits.RequestsPerHour),
+		MaxConcurrent: lim(c.RateLimits.MaxConcurrent)}
+	cost := func(p *money.Amount) MoneyLimit {
+		if p == nil {
+			return MoneyLimit{}
+		}
+		return MoneyLimit{Set: true, V: *p}
+	}
+	l.PerRequestUSD, l.PerHourUSD, l.PerDayUSD = cost(c.CostLimits.MaxPerRequestUSD), cost(c.CostLimits.MaxPerHourUSD), cost(c.CostLimits.MaxPerDayUSD)
+	return l, nil
+}
+
+// Policy is the effective policy for one (agent, tool): the meet of its layers.
+type Policy struct {
+	Autonomy       Autonomy
+	Allow          Set
+	Deny           map[string]bool
+	Workspace      Set
+	Commands       Set
+	Forbidden      map[string]bool
+	RequireSandbox bool
+	Escalate       bool
+	Rates          []Rates // every layer's own limits, sorted by scope
+	PerRequestUSD  MoneyLimit
+	PerHourUSD     MoneyLimit
+	PerDayUSD      MoneyLimit
+	// Provenance names the layer whose value binds, per field (autonomy, allow, deny).
+	Provenance map[string]string
+}
+
+// Meet merges layers so each can only narrow: the lowest autonomy, the intersection of allow
+// sets, the union of deny lists, the smallest set limit, sandbox and escalation required if
+// any layer requires them. The result does not depend on the order of the layers. Fields no
+// layer sets take the strictest safe default: Supervised, sandbox required, no escalation.
+func Meet(layers ...Layer) Policy {
+	p := Policy{Autonomy: Supervised, Allow: AllowAll, Deny: map[string]bool{}, Workspace: AllowAll, Commands: AllowAll,
+		Forbidden: map[string]bool{}, RequireSandbox: true, Provenance: map[string]string{}}
+	autonomySet, sandboxSet := false, false
+	for _, l := range layers {
+		if l.Autonomy != nil && (!autonomySet || *l.Autonomy < p.Autonomy ||
+			(*l.Autonomy == p.Autonomy && l.Name < p.Provenance["autonomy"])) {
+			p.Autonomy, autonomySet = *l.Autonomy, true
+			p.Provenance["autonomy"] = l.Name
+		}
+		if !l.Allow.All {
+			p.Allow = meetSet(p.Allow, l.Allow)
+		}
+		p.Workspace = meetSet(p.Workspace, l.Workspace)
+		p.Commands = meetSet(p.Commands, l.Commands)
+		for d := range l.Deny {
+			p.Deny[d] = true
+		}
+		for f := range l.Forbidden {
+			p.Forbidden[f] = true
+		}
+		if l.RequireSandbox != nil {
+			if !sandboxSet {
+				p.RequireSandbox, sandboxSet = *l.RequireSandbox, true
+			} else {
+				p.RequireSandbox = p.RequireSandbox || *l.RequireSandbox
+			}
+		}
+		if l.Escalate != nil && *l.Escalate {
+			p.Escalate = true
+		}
+		if l.Rates.any() {
+			p.Rates = append(p.Rates, l.Rates)
+		}
+		p.PerRequestUSD = meetMoney(p.PerRequestUSD, l.PerRequestUSD)
+		p.PerHourUSD = meetMoney(p.PerHourUSD, l.PerHourUSD)
+		p.PerDayUSD = meetMoney(p.PerDayUSD, l.PerDayUSD)
+	}
+	sort.Slice(p.Rates, func(i, j int) bool { return p.Rates[i].Scope < p.Rates[j].Scope })
+	return p
+}
+
+// Allows reports whether the policy lets the agent call tool at all.
+func (p Policy) Allows(tool string) (bool, string) {
+	switch {
+	case p.Deny[tool]:
+		return false, "the tool is on a deny list"
+	case !p.Allow.Has(tool):
+		return false, "the tool is not in the allow list"
+	}
+	return true, ""
+}
+
+// Layers resolves the layers that apply to one agent calling one tool, in order:
+// global → profile → agent → groups containing the tool → tool.
+func Layers(cfg config.Policy, profile, agent, tool string) ([]Layer, error) {
+	var out []Layer
+	add := func(name string, c config.Layer, ok bool) error {
+		if !ok {
+			return nil
+		}
+		l, err := LayerFromConfig(name, c)
+		if err == nil {
+			out = append(out, l)
+		}
+		return err
+	}
+	if err := add("global", cfg.Global, true); err != nil {
+		return nil, err
+	}
+	if cfg.Profile != "" {
+		profile = cfg.Profile
+	}
+	c, ok := cfg.Profiles[profile]
+	if err := add("profile:"+profile, c, ok); err != nil {
+		return nil, err
+	}
+	c, ok = cfg.Agents[agent]
+	if err := add("agent:"+agent, c, ok); err != nil {
+		return nil, err
+	}
+	groups := make([]string, 0)
+	for g, tools := range cfg.ToolGroups {
+		for _, t := range tools {
+			if t == tool {
+				groups = append(groups, g)
+			}
+		}
+	}
+	sort.Strings(groups)
+	for _, g := range groups {
+		if err := add("group:"+g, cfg.Groups[g], true); err != nil {
+			return nil, err
+		}
+	}
+	c, ok = cfg.Tools[tool]
+	if err := add("tool:"+tool, c, ok); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// canonicalOrder is the exact order a human approves; its digest binds the grant.
+func canonicalOrder(broker string, in live.OrderIntent, req live.OrderRequest) (*jsonv.Object, string) {
+	amt := func(a *money.Amount) any {
+		if a == nil {
+			return nil
+		}
+		return jsonv.Number(a.String())
+	}
+	typ := req.Type
+	if typ == "" {
+		typ = live.Market
+	}
+	o := jsonv.ObjectOf("broker", broker, "symbol", in.NormalizedSymbol(), "side", in.Side, "type", string(typ),
+		"quantity", amt(req.Quantity), "notional", amt(req.Notional), "limit_price", amt(req.LimitPrice),
+		"instrument_type", string(in.InstrumentType), "asset_class", string(in.AssetClass))
+	b, _ := jsonv.Canonical(o)
+	sum := sha256.Sum256(b)
+	return o, hex.EncodeToString(sum[:])
+}
+
+// review puts an order in front of a human and acts on the answer: approve once (a one-use
+// grant bound to the order's digest, the gate run again before execution, waiving only the
+// breach that was shown), deny with a reason, or no answer by the deadline (denied). Without
+// an approver, or with the queue full, the order is denied at once; an order a human denied
+// in the last ten minutes gets that denial again without asking.
+func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision, why string) Result {
+	e := c.e
+	c.check("review")
+	var shown *live.Breach
+	if d.Verdict == live.PauseForReauth {
+		shown = d.Breach
+	}
+	if e.Reviews == nil || !e.Approver {
+		return c.record(ctx, denied("no_approver", "this order needs a human (%s) and none is attached", reviewWhy(why, shown)))
+	}
+	intent := *sub.Intent
+	if d.Intent != nil {
+		intent = *d.Intent
+	}
+	order, digest := canonicalOrder(e.BrokerKey, intent, sub.Order)
+	if prev, ok := e.recentDenial(digest); ok {
+		r := denied("approval_denied", "a human denied this exact order at %s: %s", prev.at.UTC().Format("15:04:05"), orDash(prev.why))
+		r.ApprovalID = prev.id
+		return c.record(ctx, r)
+	}
+	max := e.MaxPending
+	if max <= 0 {
+		max = 5
+	}
+	pending, err := e.Reviews.PendingReviews(ctx)
+	if err != nil {
+		return c.record(ctx, denied("review_unavailable", "%v", err))
+	}
+	if len(pending) >= max {
+		return c.record(ctx, denied("approval_queue_full", "%d orders already wait for review", len(pending)))
+	}
+	timeout := live.DefaultApprovalTimeout
+	if m, err := live.LoadMandate(e.Root, e.BrokerKey); err == nil {
+		timeout = m.Controls.ApprovalTimeout()
+	}
+	now := e.now()
+	it := ReviewItem{ID: live.RandomID("ap"), SessionID: e.Session, Broker: e.BrokerKey, Order: order, Digest: digest,
+		Why: why, AgentReason: sub.Reason, Created: now, Deadline: now.Add(timeout), State: ReviewPending}
+	if shown != nil {
+		it.Limit, it.LimitValue, it.Attempted, it.Detail = shown.Limit, shown.LimitValue.String(), shown.Attempted.String(), shown.Message()
+	} else {
+		it.Detail = reviewWhy(why, nil)
+	}
+	ref := c.refPrice(ctx, intent)
+	if err := e.Reviews.CreateReview(ctx, it); err != nil {
+		return c.record(ctx, denied("review_unavailable", "%v", err))
+	}
+	c.transition(ctx, it, "approval_requested", reviewWhy(why, shown))
+	e.publish(Event{Kind: EvReviewCreated, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it})
+	res, err := e.Reviews.WaitReview(ctx, it.ID, e.reviewPoll(), e.now)
+	if err != nil { // the turn was stopped (a halt, or cockpit quitting)
+		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, ReviewVoided, "system", "the turn was stopped: "+err.Error())
+		if res.ID == "" {
+			res = it
+			res.State, res.Resolution = ReviewVoided, err.Error()
+		}
+	}
+	e.publish(Event{Kind: EvReviewResolved, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &res})
+	bg := context.WithoutCancel(ctx)
+	var r Result
+	switch res.State {
+	case ReviewApproved:
+		return c.executeApproved(ctx, sub, res, shown, ref)
+	case ReviewDenied:
+		e.rememberDenial(digest, it.ID, res.Resolution)
+		r = denied("approval_denied", "a human denied the order: %s", orDash(res.Resolution))
+	case ReviewTimedOut:
+		c.transition(bg, res, "approval_timed_out", "no answer by the deadline")
+		r = denied("approval_timeout", "no human answered within %s", timeout)
+	default:
+		c.transition(bg, res, "approval_voided", res.Resolution)
+		r = denied("approval_voided", "the review was voided: %s", orDash(res.Resolution))
+	}
+	r.ApprovalID = it.ID
+	return c.record(bg, r)
+}
+
+// executeApproved runs an approved order: the price must not have drifted, the grant must be
+// unused and bound to this digest, and the gate runs again (halt, structure, lock, count),
+// waiving only the breach the human saw.
+func (c *call) executeApproved(ctx context.Context, sub live.Submission, it ReviewItem, shown *live.Breach, ref money.Amount) Result {
+	e := c.e
+	c.check("drift")
+	if now := c.refPrice(ctx, *sub.Intent); ref.Sign() > 0 && now.Sign() > 0 {
+		moved := now.Sub(ref).Abs().Mul(money.FromInt(10000)).Div(ref)
+		if moved.GreaterThan(money.FromInt(c.driftBps())) {
+			r := denied("stale_approval", "the price moved %s bps since the review (limit %d bps); ask again", moved.Round(1), c.driftBps())
+			r.ApprovalID = it.ID
+			return c.record(ctx, r)
+		}
+	}
+	c.check("grant")
+	if err := e.Reviews.ConsumeGrant(ctx, it.ID, it.Digest); err != nil {
+		r := denied("grant_unusable", "%v", err)
+		r.ApprovalID = it.ID
+		return c.record(ctx, r)
+	}
+	sub.Grant = it.ID
+	sub.Approve = func(b *live.Breach, _ live.OrderIntent) (string, bool) {
+		return it.ID, shown != nil && b.Kind == live.KindQuantitative && b.Limit == shown.Limit
+	}
+	d := e.Gate.Submit(ctx, sub)
+	c.publishDecision(d)
+	if d.Verdict == live.PauseForReauth {
+		r := denied("approval_does_not_cover:"+d.Breach.Limit, "the approval covered %s; the order now also breaches %s",
+			orDash(it.Limit), d.Breach.Message())
+		r.ApprovalID = it.ID
+		return c.record(ctx, r)
+	}
+	r := c.gated(d)
+	r.ApprovalID = it.ID
+	return r
+}
+
+func (c *call) driftBps() int64 {
+	if c.e.DriftBps > 0 {
+		return c.e.DriftBps
+	}
+	if m, err := live.LoadMandate(c.e.Root, c.e.BrokerKey); err == nil && m.Controls.PriceCollarBps != nil {
+		return m.Controls.PriceCollarBps.Int64()
+	}
+	return 100
+}
+
+// refPrice is the valuation price of the order's symbol now (zero when unknown).
+func (c *call) refPrice(ctx context.Context, in live.OrderIntent) money.Amount {
+	q, err := c.e.Broker.Quote(ctx, in.NormalizedSymbol())
+	if err != nil {
+		return money.Zero
+	}
+	return q.ValuationPrice(in.Side)
+}
+
+// transition audits a review's state change (the resolver of an approve or deny audits it
+// themselves; timeouts and voids are the system's).
+func (c *call) transition(ctx context.Context, it ReviewItem, kind, why string) {
+	if c.e.Audit == nil {
+		return
+	}
+	actor := c.actor
+	if kind != "approval_requested" {
+		actor = live.System("review", c.e.Session)
+	}
+	if err := c.e.Audit.Record(context.WithoutCancel(ctx), live.AuditRecord{Time: c.e.now(), Actor: actor, Kind: kind, Outcome: string(it.State),
+		Broker: it.Broker, Tool: c.name, ApprovalID: it.ID, Reason: live.Reason(it.Limit), Request: it.Order,
+		Intent: fmt.Sprintf("review %s: %s", it.ID, why),
+		Detail: jsonv.ObjectOf("digest", it.Digest, "why", it.Why, "deadline", live.FormatTimestamp(it.Deadline), "agent_reason", it.AgentReason)}); err != nil {
+		c.e.log().Error("audit write failed", "kind", kind, "err", err)
+	}
+}
+
+func reviewWhy(why string, b *live.Breach) string {
+	switch {
+	case b != nil:
+		return fmt.Sprintf("%s: %s > %s", b.Limit, b.Attempted, b.LimitValue)
+	case why == "escalated":
+		return "this turn read external content the scanner flagged"
+	}
+	return "every order waits for a human under supervised autonomy"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// ErrNoReviews reports an engine without a review store.
+var ErrNoReviews = errors.New("no review store")

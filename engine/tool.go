@@ -1,0 +1,259 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+)
+
+// Effect is what a tool can do to the world.
+type Effect int8
+
+// Effects, from harmless to consequential.
+const (
+	EffectUnknown  Effect = iota // not declared: treated as external (fail-closed)
+	EffectRead                   // quotes, positions, news, web reads
+	EffectTrade                  // place or cancel orders
+	EffectExternal               // shell, file writes, outbound messages
+)
+
+func (e Effect) String() string {
+	switch e {
+	case EffectRead:
+		return "read"
+	case EffectTrade:
+		return "trade"
+	case EffectExternal:
+		return "external"
+	}
+	return "unknown"
+}
+
+// ParamType is a JSON type an argument must have.
+type ParamType string
+
+// Argument types.
+const (
+	TypeString  ParamType = "string"
+	TypeNumber  ParamType = "number" // a JSON number or a plain decimal string
+	TypeInteger ParamType = "integer"
+	TypeBoolean ParamType = "boolean"
+)
+
+// Param is one argument of a tool.
+type Param struct {
+	Name        string
+	Type        ParamType
+	Required    bool
+	Enum        []string
+	Description string
+}
+
+// Tool is a capability offered to the agent.
+type Tool struct {
+	Name        string
+	Description string
+	Effect      Effect
+	Params      []Param
+	// Untrusted marks results that carry outside content (news, web pages, documents): they
+	// are scanned before the agent sees them and taint the turn when something is found.
+	Untrusted bool
+	// Run executes a read or external tool. Trade tools are executed by the engine through
+	// the gate and have no Run.
+	Run func(ctx context.Context, args *jsonv.Object) (any, error)
+}
+
+// reservedArgs can never come from the agent: they belong to the runtime (approvals,
+// idempotency, dry runs). A call carrying one is refused (the model cannot self-approve).
+var reservedArgs = map[string]bool{"approved": true, "approval_id": true, "grant": true, "client_order_id": true,
+	"dry_run": true, "principal": true, "actor": true}
+
+// Validate checks arguments against the tool's parameters: no unknown or reserved fields,
+// every required one present, every value of its type and within its enum.
+func (t *Tool) Validate(args *jsonv.Object) error {
+	if args == nil {
+		args = jsonv.NewObject()
+	}
+	known := map[string]Param{}
+	for _, p := range t.Params {
+		known[p.Name] = p
+	}
+	for _, m := range args.Members() {
+		if reservedArgs[m.Key] || strings.HasPrefix(m.Key, "_") {
+			return fmt.Errorf("argument %q is reserved for the runtime", m.Key)
+		}
+		p, ok := known[m.Key]
+		if !ok {
+			return fmt.Errorf("unknown argument %q (known: %s)", m.Key, strings.Join(paramNames(t.Params), ", "))
+		}
+		if err := checkType(p, m.Value); err != nil {
+			return err
+		}
+	}
+	for _, p := range t.Params {
+		if v, ok := args.Get(p.Name); p.Required && (!ok || v == nil) {
+			return fmt.Errorf("missing required argument %q", p.Name)
+		}
+	}
+	return nil
+}
+
+func paramNames(ps []Param) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name
+	}
+	sort.Strings(out)
+	return out
+}
+
+func checkType(p Param, v any) error {
+	if v == nil {
+		if p.Required {
+			return fmt.Errorf("argument %q is null", p.Name)
+		}
+		return nil
+	}
+	ok := false
+	switch p.Type {
+	case TypeString:
+		_, ok = v.(string)
+	case TypeBoolean:
+		_, ok = v.(bool)
+	case TypeNumber:
+		_, err := live.DecimalFromJSON(v)
+		ok = err == nil
+	case TypeInteger:
+		a, err := live.DecimalFromJSON(v)
+		ok = err == nil && a.IsInteger()
+	}
+	if !ok {
+		return fmt.Errorf("argument %q must be a %s, got %s", p.Name, p.Type, jsonv.TypeName(v))
+	}
+	if len(p.Enum) > 0 {
+		s, _ := v.(string)
+		for _, e := range p.Enum {
+			if s == e {
+				return nil
+			}
+		}
+		return fmt.Errorf("argument %q = %q: want one of %s", p.Name, s, strings.Join(p.Enum, ", "))
+	}
+	return nil
+}
+
+// Schema returns the JSON schema of the tool's parameters (for LLM function calling).
+func (t *Tool) Schema() *jsonv.Object {
+	props := jsonv.NewObject()
+	var required []any
+	for _, p := range t.Params {
+		typ := string(p.Type)
+		prop := jsonv.ObjectOf("type", typ, "description", p.Description)
+		if p.Type == TypeNumber {
+			prop.Set("type", []any{"number", "string"})
+		}
+		if len(p.Enum) > 0 {
+			enum := make([]any, len(p.Enum))
+			for i, e := range p.Enum {
+				enum[i] = e
+			}
+			prop.Set("enum", enum)
+		}
+		props.Set(p.Name, prop)
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	if required == nil {
+		required = []any{}
+	}
+	return jsonv.ObjectOf("type", "object", "properties", props, "required", required, "additionalProperties", false)
+}
+
+// Registry holds the tools the engine can execute.
+type Registry struct {
+	tools map[string]*Tool
+	order []string
+}
+
+// Add registers a tool; a second tool with the same name replaces the first.
+func (r *Registry) Add(t *Tool) {
+	if r.tools == nil {
+		r.tools = map[string]*Tool{}
+	}
+	if _, ok := r.tools[t.Name]; !ok {
+		r.order = append(r.order, t.Name)
+	}
+	r.tools[t.Name] = t
+}
+
+// Get returns a tool by name.
+func (r *Registry) Get(name string) (*Tool, bool) {
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// All returns the tools in registration order.
+func (r *Registry) All() []*Tool {
+	out := make([]*Tool, len(r.order))
+	for i, n := range r.order {
+		out[i] = r.tools[n]
+	}
+	return out
+}
+
+// Result is what the agent receives from a tool call: always structured, never a Go error.
+type Result struct {
+	Status     string // ok, denied, error, approved (executed after review), rejected (by the broker)
+	Decision   string // allow, deny, ask
+	Code       string // stable reason code ("" when ok)
+	Detail     string // a sentence for the model and the screen
+	Data       any    // the tool's output
+	RetryAfter time.Duration
+	Findings   int // scanner findings in the output
+	ApprovalID string
+}
+
+// Statuses.
+const (
+	StatusOK       = "ok"
+	StatusDenied   = "denied"
+	StatusError    = "error"
+	StatusRejected = "rejected"
+)
+
+// OK reports a successful call.
+func (r Result) OK() bool { return r.Status == StatusOK }
+
+// JSON renders the result for the agent.
+func (r Result) JSON() *jsonv.Object {
+	o := jsonv.ObjectOf("status", r.Status, "decision", r.Decision)
+	if r.Code != "" {
+		o.Set("reason_code", r.Code)
+	}
+	if r.Detail != "" {
+		o.Set("detail", r.Detail)
+	}
+	if r.RetryAfter > 0 {
+		o.Set("retry_after_seconds", jsonv.Number(fmt.Sprintf("%.1f", r.RetryAfter.Seconds())))
+	}
+	if r.ApprovalID != "" {
+		o.Set("approval_id", r.ApprovalID)
+	}
+	if r.Findings > 0 {
+		o.Set("security_warnings", jsonv.Number(fmt.Sprint(r.Findings)))
+	}
+	if r.Data != nil {
+		o.Set("data", r.Data)
+	}
+	return o
+}
+
+func denied(code, format string, args ...any) Result {
+	return Result{Status: StatusDenied, Decision: "deny", Code: code, Detail: fmt.Sprintf(format, args...)}
+}
