@@ -128,6 +128,14 @@ func (t *Turn) taint() {
 	t.mu.Unlock()
 }
 
+// Note publishes what the agent says (untrusted text, kept short and on one line).
+func (t *Turn) Note(text string) {
+	t.engine.publish(Event{Kind: EvNote, Agent: t.Agent, Turn: t.N, Message: sanitizeReason(text)})
+}
+
+// Engine returns the engine running the turn (agents use it for LLM requests).
+func (t *Turn) Engine() *Engine { return t.engine }
+
 // Call runs one tool call through the engine's chokepoint.
 func (t *Turn) Call(ctx context.Context, tool string, args map[string]any) Result {
 	return t.engine.Execute(ctx, t, tool, argsObject(args))

@@ -26,7 +26,8 @@ const (
 	EvTurnStarted    EventKind = "turn_started"
 	EvTurnEnded      EventKind = "turn_ended"
 	EvError          EventKind = "error"
-	EvLLM            EventKind = "llm" // an LLM request was made (usage and cost)
+	EvLLM            EventKind = "llm"  // an LLM request was made (usage and cost)
+	EvNote           EventKind = "note" // the agent said something (untrusted text)
 )
 
 // Event is one thing that happened, for the screen and the headless log. Gen identifies the

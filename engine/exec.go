@@ -17,6 +17,30 @@ func (t *Turn) CallJSON(ctx context.Context, tool string, args *jsonv.Object) Re
 	return t.engine.Execute(ctx, t, tool, args)
 }
 
+// CallRaw runs one tool call whose arguments are raw JSON text from a model; text that is not
+// a JSON object (or repeats a key) is denied invalid_args through the same audited path.
+func (t *Turn) CallRaw(ctx context.Context, tool string, raw []byte) Result {
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		raw = []byte("{}")
+	}
+	v, err := jsonv.Parse(raw, jsonv.Options{RejectDuplicates: true, MaxDepth: 32})
+	if err == nil {
+		if o, ok := v.(*jsonv.Object); ok {
+			return t.engine.Execute(ctx, t, tool, o)
+		}
+		err = fmt.Errorf("want a JSON object, got %s", jsonv.TypeName(v))
+	}
+	return t.engine.execute(ctx, t, tool, jsonv.ObjectOf("unparsed_arguments", truncate(string(raw), 2000)),
+		fmt.Errorf("the arguments are not valid JSON: %v", err))
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
 // argsObject turns Go arguments into ordered JSON (keys sorted).
 func argsObject(m map[string]any) *jsonv.Object {
 	o := jsonv.NewObject()
@@ -56,12 +80,16 @@ var cockpitTools = live.CuratedTools(live.PaperBroker)
 // human must decide, the review queue — scan external content, and audit. The agent always
 // gets a structured Result, and every call ends in exactly one terminal audit record.
 func (e *Engine) Execute(ctx context.Context, t *Turn, name string, args *jsonv.Object) Result {
+	return e.execute(ctx, t, name, args, nil)
+}
+
+func (e *Engine) execute(ctx context.Context, t *Turn, name string, args *jsonv.Object, parseErr error) Result {
 	t.mu.Lock()
 	t.calls++
 	callID := fmt.Sprintf("%s-c%d", t.ID, t.calls)
 	t.mu.Unlock()
 	actor := live.Principal{Kind: live.ActorAgent, ID: t.Agent, SessionID: e.Session, TurnID: t.ID, ToolCallID: callID}
-	c := &call{e: e, t: t, actor: actor, name: name, args: args}
+	c := &call{e: e, t: t, actor: actor, name: name, args: args, parseErr: parseErr}
 	r := c.execute(ctx)
 	if c.effect != EffectRead && r.Decision == "deny" {
 		e.noteDenial(name, r.Code)
@@ -82,6 +110,7 @@ type call struct {
 	pol      Policy
 	findings []Finding
 	checked  []string
+	parseErr error // the model's arguments did not parse
 }
 
 func (c *call) check(step string) { c.checked = append(c.checked, step) }
@@ -105,6 +134,9 @@ func (c *call) execute(ctx context.Context) Result {
 		c.effect = EffectExternal
 	}
 	c.check("arguments")
+	if c.parseErr != nil {
+		return c.record(ctx, denied("invalid_args", "%v", c.parseErr))
+	}
 	if err := tool.Validate(c.args); err != nil {
 		return c.record(ctx, denied("invalid_args", "%v", err))
 	}
@@ -235,7 +267,7 @@ func (c *call) trade(ctx context.Context) Result {
 		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
 	}
 	in, req := live.ExtractGeneric(c.args)
-	sub := live.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor,
+	sub := live.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
 		Reason: sanitizeReason(argString(c.args, "reason"))}
 	tainted := c.pol.Escalate && c.t.Tainted()
 	if c.pol.Autonomy == Supervised || tainted {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cockpit/engine"
+	"cockpit/engine/enginetest"
 	"cockpit/live"
 	"cockpit/store"
 )
@@ -20,56 +21,56 @@ func TestReviewOutcomes(t *testing.T) {
 		name     string
 		policy   string
 		order    map[string]any
-		answer   func(f *fixture) func(store.Approval)
+		answer   func(f *enginetest.Fixture) func(store.Approval)
 		status   string
 		code     string
 		forwards int
 		state    store.ApprovalState
 	}{
-		{"supervised approved", supervised, buy("AAPL", "100"),
-			func(f *fixture) func(store.Approval) { return f.resolve(store.ApprovalApproved, "") },
+		{"supervised approved", supervised, enginetest.Buy("AAPL", "100"),
+			func(f *enginetest.Fixture) func(store.Approval) { return f.Resolve(store.ApprovalApproved, "") },
 			engine.StatusOK, "", 1, store.ApprovalApproved},
-		{"breach approved", "", buy("AAPL", "6000"),
-			func(f *fixture) func(store.Approval) { return f.resolve(store.ApprovalApproved, "") },
+		{"breach approved", "", enginetest.Buy("AAPL", "6000"),
+			func(f *enginetest.Fixture) func(store.Approval) { return f.Resolve(store.ApprovalApproved, "") },
 			engine.StatusOK, "", 1, store.ApprovalApproved},
-		{"breach denied", "", buy("AAPL", "6000"),
-			func(f *fixture) func(store.Approval) { return f.resolve(store.ApprovalDenied, "too big") },
+		{"breach denied", "", enginetest.Buy("AAPL", "6000"),
+			func(f *enginetest.Fixture) func(store.Approval) { return f.Resolve(store.ApprovalDenied, "too big") },
 			engine.StatusDenied, "approval_denied", 0, store.ApprovalDenied},
-		{"no answer", "", buy("AAPL", "6000"),
-			func(f *fixture) func(store.Approval) {
-				return func(store.Approval) { f.clock.Advance(live.DefaultApprovalTimeout + time.Second) }
+		{"no answer", "", enginetest.Buy("AAPL", "6000"),
+			func(f *enginetest.Fixture) func(store.Approval) {
+				return func(store.Approval) { f.Clock.Advance(live.DefaultApprovalTimeout + time.Second) }
 			},
 			engine.StatusDenied, "approval_timeout", 0, store.ApprovalTimedOut},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var opts []option
+			var opts []enginetest.Option
 			if tt.policy != "" {
-				opts = append(opts, withPolicy(tt.policy))
+				opts = append(opts, enginetest.WithPolicy(tt.policy))
 			}
-			f := newFixture(t, opts...)
-			done := f.human(tt.answer(f))
-			r := f.call("place_order", tt.order)
+			f := enginetest.New(t, opts...)
+			done := f.Human(tt.answer(f))
+			r := f.Call("place_order", tt.order)
 			<-done
 			if r.Status != tt.status || r.Code != tt.code || r.ApprovalID == "" {
 				t.Errorf("got %s %q approval %q (%s), want %s %q with an approval id", r.Status, r.Code, r.ApprovalID, r.Detail, tt.status, tt.code)
 			}
-			if f.placed() != tt.forwards {
-				t.Errorf("forwards = %d, want %d", f.placed(), tt.forwards)
+			if f.Placed() != tt.forwards {
+				t.Errorf("forwards = %d, want %d", f.Placed(), tt.forwards)
 			}
-			a, err := f.db.Approval(context.Background(), r.ApprovalID)
+			a, err := f.DB.Approval(context.Background(), r.ApprovalID)
 			if err != nil || a.State != tt.state {
 				t.Fatalf("approval %s: %v %v, want %s", r.ApprovalID, a.State, err, tt.state)
 			}
 			if tt.state != store.ApprovalApproved && a.Consumed {
 				t.Error("a grant was minted for an unapproved item")
 			}
-			if pending, _ := f.eng.Reviews.PendingReviews(context.Background()); len(pending) != 0 {
+			if pending, _ := f.Engine.Reviews.PendingReviews(context.Background()); len(pending) != 0 {
 				t.Errorf("queue slot not freed: %d pending", len(pending))
 			}
 			if tt.forwards == 1 {
 				var placed store.Event
-				for _, e := range f.events() {
+				for _, e := range f.Events() {
 					if e.Type == live.KindOrderPlaced {
 						placed = e
 					}
@@ -84,13 +85,13 @@ func TestReviewOutcomes(t *testing.T) {
 
 // TestNoApproverDoesNotWait is case 15.
 func TestNoApproverDoesNotWait(t *testing.T) {
-	f := newFixture(t)
-	f.eng.Reviews = nil
-	r := f.call("place_order", buy("AAPL", "6000"))
+	f := enginetest.New(t)
+	f.Engine.Reviews = nil
+	r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	if r.Code != "no_approver" {
 		t.Errorf("got %+v", r)
 	}
-	if items, _ := f.db.Approvals(context.Background(), "", 10); len(items) != 0 {
+	if items, _ := f.DB.Approvals(context.Background(), "", 10); len(items) != 0 {
 		t.Errorf("review items created: %d", len(items))
 	}
 }
@@ -98,13 +99,13 @@ func TestNoApproverDoesNotWait(t *testing.T) {
 // TestGrantSingleUse is case 17: a grant is used once, only for its digest, and never when
 // the item timed out.
 func TestGrantSingleUse(t *testing.T) {
-	f := newFixture(t)
-	f.checkTerminal = false
-	rv := store.Reviews{DB: f.db}
+	f := enginetest.New(t)
+	f.CheckTerminal = false
+	rv := store.Reviews{DB: f.DB}
 	ctx := context.Background()
 	mk := func(id string) {
-		if err := rv.CreateReview(ctx, engine.ReviewItem{ID: id, Broker: "paper", Digest: "A", Created: f.clock.Now(),
-			Deadline: f.clock.Now().Add(time.Minute)}); err != nil {
+		if err := rv.CreateReview(ctx, engine.ReviewItem{ID: id, Broker: "paper", Digest: "A", Created: f.Clock.Now(),
+			Deadline: f.Clock.Now().Add(time.Minute)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,8 +123,8 @@ func TestGrantSingleUse(t *testing.T) {
 		t.Error("grant replayed")
 	}
 	mk("ap2")
-	f.clock.Advance(2 * time.Minute)
-	it, err := rv.WaitReview(ctx, "ap2", time.Millisecond, f.clock.Now)
+	f.Clock.Advance(2 * time.Minute)
+	it, err := rv.WaitReview(ctx, "ap2", time.Millisecond, f.Clock.Now)
 	if err != nil || it.State != engine.ReviewTimedOut {
 		t.Fatalf("wait: %v %v", it.State, err)
 	}
@@ -138,37 +139,37 @@ func TestGrantSingleUse(t *testing.T) {
 // TestStaleApproval is case 18: the price moved beyond the drift limit between the review
 // and the execution.
 func TestStaleApproval(t *testing.T) {
-	f := newFixture(t)
-	f.eng.DriftBps = 50
-	done := f.human(func(a store.Approval) {
-		f.broker.bps.Store(120) // +1.2 %
-		f.resolve(store.ApprovalApproved, "")(a)
+	f := enginetest.New(t)
+	f.Engine.DriftBps = 50
+	done := f.Human(func(a store.Approval) {
+		f.Broker.Bps.Store(120) // +1.2 %
+		f.Resolve(store.ApprovalApproved, "")(a)
 	})
-	r := f.call("place_order", buy("AAPL", "6000"))
+	r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	<-done
-	if r.Code != "stale_approval" || f.placed() != 0 {
-		t.Errorf("got %+v, %d forwards; want stale_approval and none", r, f.placed())
+	if r.Code != "stale_approval" || f.Placed() != 0 {
+		t.Errorf("got %+v, %d forwards; want stale_approval and none", r, f.Placed())
 	}
 }
 
 // TestRepeatedAskAfterDenial is case 19: the same order again within ten minutes gets the
 // earlier denial with no new review item.
 func TestRepeatedAskAfterDenial(t *testing.T) {
-	f := newFixture(t)
-	done := f.human(f.resolve(store.ApprovalDenied, "no"))
-	first := f.call("place_order", buy("AAPL", "6000"))
+	f := enginetest.New(t)
+	done := f.Human(f.Resolve(store.ApprovalDenied, "no"))
+	first := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	<-done
-	f.clock.Advance(5 * time.Minute)
-	second := f.call("place_order", buy("AAPL", "6000"))
+	f.Clock.Advance(5 * time.Minute)
+	second := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	if second.Code != "approval_denied" || second.ApprovalID != first.ApprovalID {
 		t.Errorf("second ask: %+v, want the earlier denial %s", second, first.ApprovalID)
 	}
-	if items, _ := f.db.Approvals(context.Background(), "", 10); len(items) != 1 {
+	if items, _ := f.DB.Approvals(context.Background(), "", 10); len(items) != 1 {
 		t.Errorf("review items = %d, want 1", len(items))
 	}
-	f.clock.Advance(6 * time.Minute)
-	done = f.human(f.resolve(store.ApprovalDenied, "still no"))
-	third := f.call("place_order", buy("AAPL", "6000"))
+	f.Clock.Advance(6 * time.Minute)
+	done = f.Human(f.Resolve(store.ApprovalDenied, "still no"))
+	third := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	<-done
 	if third.ApprovalID == first.ApprovalID {
 		t.Error("a denial older than ten minutes was reused")
@@ -177,14 +178,14 @@ func TestRepeatedAskAfterDenial(t *testing.T) {
 
 // TestQueueFull is case 20: with five items pending the sixth is denied at once.
 func TestQueueFull(t *testing.T) {
-	f := newFixture(t)
+	f := enginetest.New(t)
 	for i := 0; i < 5; i++ {
-		if err := f.eng.Reviews.CreateReview(context.Background(), engine.ReviewItem{ID: "other" + string(rune('a'+i)), Broker: "paper",
-			Created: f.clock.Now(), Deadline: f.clock.Now().Add(time.Hour)}); err != nil {
+		if err := f.Engine.Reviews.CreateReview(context.Background(), engine.ReviewItem{ID: "other" + string(rune('a'+i)), Broker: "paper",
+			Created: f.Clock.Now(), Deadline: f.Clock.Now().Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if r := f.call("place_order", buy("AAPL", "6000")); r.Code != "approval_queue_full" {
+	if r := f.Call("place_order", enginetest.Buy("AAPL", "6000")); r.Code != "approval_queue_full" {
 		t.Errorf("got %+v", r)
 	}
 }
@@ -195,33 +196,33 @@ func TestApprovalCoversOnlyTheShownBreach(t *testing.T) {
 	doc := `{"hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000,
  "max_total_exposure_usd": 100000, "max_leverage": 1, "allowed_instruments": ["equity", "etf"], "max_trades_per_day": 1},
  "universe": {"asset_classes": ["us_equity", "us_etf"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null, "exclude_symbols": []}}`
-	f := newFixture(t, withMandate(doc))
-	done := f.human(func(a store.Approval) {
+	f := enginetest.New(t, enginetest.WithMandate(doc))
+	done := f.Human(func(a store.Approval) {
 		// Another order uses the day's only trade while the human reads.
-		if _, err := live.IncrementDailyCount(f.root, live.PaperBroker, f.clock.Now()); err != nil {
+		if _, err := live.IncrementDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); err != nil {
 			t.Error(err)
 		}
-		f.resolve(store.ApprovalApproved, "")(a)
+		f.Resolve(store.ApprovalApproved, "")(a)
 	})
-	r := f.call("place_order", buy("AAPL", "6000"))
+	r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	<-done
-	if !strings.HasPrefix(r.Code, "approval_does_not_cover:max_trades_per_day") || f.placed() != 0 {
-		t.Errorf("got %+v, %d forwards", r, f.placed())
+	if !strings.HasPrefix(r.Code, "approval_does_not_cover:max_trades_per_day") || f.Placed() != 0 {
+		t.Errorf("got %+v, %d forwards", r, f.Placed())
 	}
 }
 
 // TestHaltVoidsWaitingReview: a halt stops the turn; its waiting review is voided, the
 // order never goes.
 func TestHaltVoidsWaitingReview(t *testing.T) {
-	f := newFixture(t)
+	f := enginetest.New(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := f.human(func(store.Approval) { cancel() })
-	r := f.eng.NewTurn("strategy").Call(ctx, "place_order", buy("AAPL", "6000"))
+	done := f.Human(func(store.Approval) { cancel() })
+	r := f.Engine.NewTurn("strategy").Call(ctx, "place_order", enginetest.Buy("AAPL", "6000"))
 	<-done
-	if r.Code != "approval_voided" || f.placed() != 0 {
+	if r.Code != "approval_voided" || f.Placed() != 0 {
 		t.Errorf("got %+v", r)
 	}
-	a, _ := f.db.Approval(context.Background(), r.ApprovalID)
+	a, _ := f.DB.Approval(context.Background(), r.ApprovalID)
 	if a.State != store.ApprovalVoided {
 		t.Errorf("state = %s", a.State)
 	}

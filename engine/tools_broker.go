@@ -95,12 +95,19 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			{Name: "notional", Type: TypeNumber, Description: "order size in USD; give quantity or notional"},
 			{Name: "type", Type: TypeString, Enum: []string{"market", "limit"}, Description: "default market"},
 			{Name: "limit_price", Type: TypeNumber, Description: "required for limit orders"},
-			{Name: "instrument_type", Type: TypeString, Enum: []string{"equity", "etf", "crypto", "future", "option", "cfd", "fx"},
-				Description: "default equity"},
+			{Name: "instrument_type", Type: TypeString, Enum: instrumentTypes(), Description: "default equity"},
 			{Name: "reason", Type: TypeString, Description: "why, in one sentence (shown to the human reviewer)"},
 		}})
 	r.Add(&Tool{Name: "cancel_order", Description: "Cancel an open order by its order_id.", Effect: EffectTrade,
 		Params: []Param{{Name: "order_id", Type: TypeString, Required: true}}})
+}
+
+func instrumentTypes() []string {
+	out := make([]string, len(live.InstrumentTypes))
+	for i, t := range live.InstrumentTypes {
+		out[i] = string(t)
+	}
+	return out
 }
 
 // PaperBars reads bars from a paper market's price function.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"
@@ -242,19 +243,31 @@ func exportEvents(ctx context.Context, db *store.DB, format string, w io.Writer)
 }
 
 // replayLine turns an agent's tool call recorded in the audit into a replay-script line:
-// {"t": seconds since the first call, "tool": name, "args": {...}}.
+// {"ts": when it was called, "tool": name, "args": {...}}. Only a call's terminal record
+// counts (breach and review records of the same call are skipped), and LLM requests are not
+// tool calls.
 func replayLine(e store.Event) ([]byte, bool) {
-	if e.ActorKind != string(live.ActorAgent) || e.Tool == "" || e.Tool == "cli" {
+	if e.ActorKind != string(live.ActorAgent) || e.Tool == "" || e.Tool == "cli" || e.Tool == engine.LLMTool {
 		return nil, false
 	}
 	payload, err := jsonv.ParseString(e.Payload, jsonv.Options{NonFinite: true})
 	if err != nil {
 		return nil, false
 	}
+	dec, _ := payload.(*jsonv.Object).Get("decision")
+	if d, ok := dec.(*jsonv.Object); ok {
+		if v, _ := d.Get("decision"); v != "allow" && v != "deny" && v != "cancel" {
+			return nil, false
+		}
+	}
 	req, _ := payload.(*jsonv.Object).Get("request")
 	args, ok := req.(*jsonv.Object)
 	if !ok {
 		args = jsonv.NewObject()
+	}
+	if e.Tool == "cancel_order" { // the gate records {action, order_id}; the tool takes order_id
+		id, _ := args.Get("order_id")
+		args = jsonv.ObjectOf("order_id", id)
 	}
 	line := jsonv.ObjectOf("ts", live.FormatTimestamp(e.Time), "tool", e.Tool, "args", args)
 	b, err := jsonv.Marshal(line, jsonv.Compact)

@@ -144,7 +144,7 @@ func openPaper(root live.Root, cfg config.Config, db *store.DB, now func() time.
 		lock.Unlock()
 		return nil, nil, err
 	}
-	b, err := paper.New(paper.Config{Key: key, Market: mc, Cash: cfg.Paper.Cash, Now: now, State: state,
+	b, err := paper.New(paper.Config{Key: key, Market: mc, Cash: cfg.Paper.Cash, Now: now, State: state, History: 2 * time.Hour,
 		Persist: func(s *paper.State) error {
 			data, err := json.Marshal(s)
 			if err != nil {

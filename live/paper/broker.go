@@ -44,6 +44,9 @@ type Config struct {
 	Faults *Faults // nil: no faults
 	// State restores an account; nil starts a new one at Now with Market.Seed.
 	State *State
+	// History starts a new account's market this long before Now, so price history exists
+	// from the first moment (bars, signals). Ignored when State is given.
+	History time.Duration
 	// Persist, when set, is called with the account after every change, under the broker's
 	// lock; an error is kept for PersistErr and the change stands in memory.
 	Persist func(*State) error
@@ -80,7 +83,7 @@ func New(cfg Config) (*Broker, error) {
 		if cash.Sign() <= 0 {
 			cash = money.FromInt(100_000)
 		}
-		st = &State{Seed: cfg.Market.Seed, MarketStart: cfg.Now().UTC(), Cash: cash}
+		st = &State{Seed: cfg.Market.Seed, MarketStart: cfg.Now().UTC().Add(-cfg.History), Cash: cash}
 	}
 	if st.Positions == nil {
 		st.Positions = map[string]*PositionState{}
