@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"errors"
+
 	"fmt"
 	"log/slog"
 	"sync"
@@ -183,9 +183,12 @@ func (e *Engine) policyFor(agent, tool string) (Policy, error) {
 	return Meet(layers...), nil
 }
 
-// Run plays the agent's turns every interval until ctx ends; a halt pauses the loop (and
-// stops the running turn), and it resumes when the halt is cleared. It reports how many turns
-// ran.
+// Finisher is an agent with an end (a replay script).
+type Finisher interface{ Done() bool }
+
+// Run plays the agent's turns every interval until ctx ends or a Finisher is done; a halt
+// pauses the loop (and stops the running turn), and it resumes when the halt is cleared. It
+// reports how many turns ran.
 func (e *Engine) Run(ctx context.Context, agent Agent, interval time.Duration) (int, error) {
 	e.started = e.now()
 	t := time.NewTicker(interval)
@@ -195,6 +198,9 @@ func (e *Engine) Run(ctx context.Context, agent Agent, interval time.Duration) (
 		if !e.Paused() && e.coolingDown() <= 0 {
 			e.runTurn(ctx, agent)
 			turns++
+		}
+		if f, ok := agent.(Finisher); ok && f.Done() {
+			return turns, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -220,7 +226,7 @@ func (e *Engine) runTurn(ctx context.Context, agent Agent) {
 	err := agent.Turn(turnCtx, turn)
 	msg := fmt.Sprintf("%d tool calls", turn.calls)
 	switch {
-	case err != nil && !errors.Is(err, context.Canceled):
+	case err != nil && turnCtx.Err() == nil:
 		e.publish(Event{Kind: EvError, Agent: turn.Agent, Turn: turn.N, Message: err.Error()})
 		e.log().Error("agent turn failed", "agent", turn.Agent, "turn", turn.N, "err", err)
 	case e.Paused():

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -355,3 +356,55 @@ func TestEventsStream(t *testing.T) {
 var _ = store.ApprovalPending
 
 func mustAmount(s string) money.Amount { return money.MustParse(s) }
+
+// blockingAgent counts turns and blocks in each until its context ends.
+type blockingAgent struct{ turns, stopped atomic.Int64 }
+
+func (a *blockingAgent) Name() string { return "blocker" }
+
+func (a *blockingAgent) Turn(ctx context.Context, _ *engine.Turn) error {
+	a.turns.Add(1)
+	<-ctx.Done()
+	a.stopped.Add(1)
+	return ctx.Err()
+}
+
+// TestHaltPausesTheLoop: a halt stops the running turn and no new turn starts until the halt
+// is cleared.
+func TestHaltPausesTheLoop(t *testing.T) {
+	f := enginetest.New(t)
+	a := &blockingAgent{}
+	states := make(chan live.HaltState, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.Engine.FollowHalts(ctx, states)
+	done := make(chan struct{})
+	go func() { f.Engine.Run(ctx, a, time.Millisecond); close(done) }()
+	waitFor(t, func() bool { return a.turns.Load() == 1 })
+	states <- live.HaltState{Broker: live.PaperBroker, Halted: true}
+	waitFor(t, func() bool { return a.stopped.Load() == 1 && f.Engine.Paused() })
+	time.Sleep(50 * time.Millisecond)
+	if n := a.turns.Load(); n != 1 {
+		t.Fatalf("turns while halted = %d, want 1", n)
+	}
+	states <- live.HaltState{Broker: "other", Halted: false}
+	time.Sleep(20 * time.Millisecond)
+	if !f.Engine.Paused() {
+		t.Fatal("another broker's state resumed the agent")
+	}
+	states <- live.HaltState{Broker: live.PaperBroker, Halted: false}
+	waitFor(t, func() bool { return a.turns.Load() == 2 })
+	cancel()
+	<-done
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -329,13 +329,13 @@ func (c *call) reduces(ctx context.Context, d live.Decision) bool {
 func resultOf(d live.Decision) Result {
 	switch {
 	case d.Verdict == live.Deny:
-		code := string(d.Reason)
+		code, limit := string(d.Reason), ""
 		if d.Breach != nil {
-			code = "mandate:" + d.Breach.Limit
+			code, limit = "mandate:"+d.Breach.Limit, d.Breach.Limit
 		}
-		return Result{Status: StatusDenied, Decision: "deny", Code: code, Detail: d.Message()}
+		return Result{Status: StatusDenied, Decision: "deny", Code: code, Detail: d.Message(), Limit: limit}
 	case d.Verdict == live.PauseForReauth:
-		return Result{Status: StatusDenied, Decision: "ask", Code: "mandate:" + d.Breach.Limit, Detail: d.Message()}
+		return Result{Status: StatusDenied, Decision: "ask", Code: "mandate:" + d.Breach.Limit, Detail: d.Message(), Limit: d.Breach.Limit}
 	case d.Outcome == live.OutcomeAccepted:
 		r := Result{Status: StatusOK, Decision: "allow", ApprovalID: d.ApprovalID}
 		if d.Order != nil {

@@ -44,8 +44,14 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	if d.Verdict == live.PauseForReauth {
 		shown = d.Breach
 	}
+	limit := ""
+	if shown != nil {
+		limit = shown.Limit
+	}
 	if e.Reviews == nil || !e.Approver {
-		return c.record(ctx, denied("no_approver", "this order needs a human (%s) and none is attached", reviewWhy(why, shown)))
+		r := denied("no_approver", "this order needs a human (%s) and none is attached", reviewWhy(why, shown))
+		r.Limit = limit
+		return c.record(ctx, r)
 	}
 	intent := *sub.Intent
 	if d.Intent != nil {
@@ -110,7 +116,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 		c.transition(bg, res, "approval_voided", res.Resolution)
 		r = denied("approval_voided", "the review was voided: %s", orDash(res.Resolution))
 	}
-	r.ApprovalID = it.ID
+	r.ApprovalID, r.Limit = it.ID, limit
 	return c.record(bg, r)
 }
 

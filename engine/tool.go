@@ -217,6 +217,7 @@ type Result struct {
 	RetryAfter time.Duration
 	Findings   int // scanner findings in the output
 	ApprovalID string
+	Limit      string // the mandate limit behind a refusal or a review, when one applies
 }
 
 // Statuses.
@@ -244,6 +245,9 @@ func (r Result) JSON() *jsonv.Object {
 	}
 	if r.ApprovalID != "" {
 		o.Set("approval_id", r.ApprovalID)
+	}
+	if r.Limit != "" {
+		o.Set("limit", r.Limit)
 	}
 	if r.Findings > 0 {
 		o.Set("security_warnings", jsonv.Number(fmt.Sprint(r.Findings)))

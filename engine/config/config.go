@@ -33,7 +33,7 @@ type Cockpit struct {
 	Broker    string `toml:"broker"`    // broker key; "paper" is the embedded paper broker
 	Agent     string `toml:"agent"`     // strategy | replay | llm | none
 	Approvals string `toml:"approvals"` // tui (a human answers) | none (no approver: breaches are denied)
-	OnQuit    string `toml:"on_quit"`   // halt | leave: what happens to resting orders when cockpit stops
+	OnQuit    string `toml:"on_quit"`   // halt | leave | "" (halt for live brokers, leave for paper)
 }
 
 // Paper configures the embedded paper broker.
@@ -56,10 +56,10 @@ type TUI struct {
 }
 
 // Default is the configuration of a fresh runtime root: the paper broker, the built-in
-// strategy agent, a human approver, and halting on quit.
+// strategy agent, a human approver, and on quit halting live brokers (leaving paper orders).
 func Default() Config {
 	return Config{
-		Cockpit: Cockpit{Broker: live.PaperBroker, Agent: "strategy", Approvals: "tui", OnQuit: "halt"},
+		Cockpit: Cockpit{Broker: live.PaperBroker, Agent: "strategy", Approvals: "tui"},
 		Paper:   Paper{Seed: 1, Cash: money.FromInt(100_000), TimeScale: 30},
 		Policy:  DefaultPolicy(),
 		Agents:  DefaultAgents(),
@@ -120,9 +120,9 @@ func (c Config) Validate() error {
 		return bad("cockpit.approvals", fmt.Sprintf("%q", c.Cockpit.Approvals), "want tui or none")
 	}
 	switch c.Cockpit.OnQuit {
-	case "halt", "leave":
+	case "halt", "leave", "":
 	default:
-		return bad("cockpit.on_quit", fmt.Sprintf("%q", c.Cockpit.OnQuit), "want halt or leave")
+		return bad("cockpit.on_quit", fmt.Sprintf("%q", c.Cockpit.OnQuit), "want halt, leave, or empty (halt for live brokers, leave for paper)")
 	}
 	if c.Paper.Cash.Sign() <= 0 {
 		return bad("paper.cash", c.Paper.Cash, "must be positive")

@@ -10,7 +10,8 @@ const Template = `# cockpit configuration. Every value shown is the default.
 broker = "paper"       # "paper" is the embedded paper broker
 agent = "strategy"     # strategy | replay | llm | none
 approvals = "tui"      # tui: a human answers breaches | none: no approver, breaches are denied
-on_quit = "halt"       # halt: quitting trips HALT and cancels resting orders | leave: they stay
+on_quit = ""           # halt: quitting trips HALT and cancels resting orders | leave: they stay
+                       # empty: halt for live brokers, leave for the paper broker
 
 [paper]
 seed = 1

@@ -14,6 +14,7 @@ import (
 	"math/rand/v2"
 
 	"cockpit/engine"
+	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -77,9 +78,6 @@ func (a *Agent) Turn(ctx context.Context, t *engine.Turn) error {
 	}
 	return ctx.Err()
 }
-
-// Done implements the engine's optional end-of-script check: the strategy never ends.
-func (a *Agent) Done() bool { return false }
 
 func offered(t *engine.Turn, name string) bool {
 	for _, tool := range t.Tools() {
@@ -172,8 +170,7 @@ func (a *Agent) read(ctx context.Context, t *engine.Turn, sym string) (signal, b
 
 // trade acts on one symbol: take profit or cut a faded position, buy momentum, or rest a
 // limit order under a stretched price. A conviction order is sized 2.4 × the usual notional.
-// Entries stop for ten turns after a refused order, and for good on a symbol the mandate
-// excludes.
+// After a refused entry the strategy backs off (see learn).
 func (a *Agent) trade(ctx context.Context, t *engine.Turn, rng *rand.Rand, sym string, qty money.Amount, conviction bool) {
 	if a.barred[sym] && qty.Sign() <= 0 {
 		return
@@ -193,13 +190,13 @@ func (a *Agent) trade(ctx context.Context, t *engine.Turn, rng *rand.Rand, sym s
 		t.Call(ctx, "place_order", map[string]any{"symbol": sym, "side": "sell", "quantity": qty.String(),
 			"reason": fmt.Sprintf("exit: z=%.2f fast=%.2f slow=%.2f", s.z, s.fast, s.slow)})
 	case entering && s.z < -1.2:
-		px := s.last.Mul(money.MustParse("0.995")).Round(2)
+		px := s.last.Mul(money.MustParse("0.997")).Round(2)
 		q := size.Div(px).Truncate(0)
 		if q.Sign() <= 0 {
 			return
 		}
 		r := t.Call(ctx, "place_order", map[string]any{"symbol": sym, "side": "buy", "type": "limit", "quantity": q.String(),
-			"limit_price": px.String(), "reason": fmt.Sprintf("mean reversion: z=%.2f, resting 0.5%% under %s", s.z, s.last)})
+			"limit_price": px.String(), "reason": fmt.Sprintf("mean reversion: z=%.2f, resting 0.3%% under %s", s.z, s.last)})
 		if o, ok := r.Data.(*jsonv.Object); ok && r.OK() {
 			if id, _ := o.Get("order_id"); id != nil {
 				a.placed[fmt.Sprint(id)] = a.turn
@@ -214,16 +211,19 @@ func (a *Agent) trade(ctx context.Context, t *engine.Turn, rng *rand.Rand, sym s
 }
 
 // learn backs off after a refused entry: the symbol for good when the mandate excludes it,
-// every entry for ten turns otherwise.
+// every entry for thirty turns when the day's order count is used up or the book is at its
+// exposure cap, and for two turns otherwise.
 func (a *Agent) learn(sym string, r engine.Result) {
 	if r.Decision != "deny" {
 		return
 	}
-	switch r.Code {
-	case "mandate:exclude_symbols", "mandate:allowed_instruments", "mandate:asset_classes":
+	switch r.Limit {
+	case live.LimitExcludeSymbols, live.LimitAllowedInstruments, live.LimitAssetClasses:
 		a.barred[sym] = true
+	case live.LimitTradesPerDay, live.LimitTotalExposure, live.LimitFunding, live.LimitLeverage:
+		a.quietTo = a.turn + 30
 	default:
-		a.quietTo = a.turn + 10
+		a.quietTo = a.turn + 2
 	}
 }
 

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"cockpit/engine"
+	"cockpit/live"
+	"cockpit/live/money"
+)
+
+// cmdRun runs the engine, the broker and the agent. With --headless it prints one line per
+// engine event and a summary at the end; SIGINT (or --for) stops it without asking anything,
+// and on_quit decides what happens to resting orders.
+func (a *App) cmdRun(args []string) int {
+	fs, home := a.flags("run")
+	headless := fs.Bool("headless", false, "no screen: one log line per event on stdout")
+	agent := fs.String("agent", "", "strategy, replay, llm or none (default: cockpit.agent in config.toml)")
+	script := fs.String("script", "", "the replay agent's JSONL script (default: agents.replay.script)")
+	dur := fs.Duration("for", 0, "stop after this long, e.g. 30s (default: until interrupted)")
+	approvals := fs.String("approvals", "none", "headless: none (review items are denied no_approver) or cli (answer with `cockpit approvals` from another terminal)")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	if !*headless {
+		return a.failf("the screen is not built yet: use `cockpit run --headless`")
+	}
+	if *approvals != "none" && *approvals != "cli" {
+		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
+	}
+	if *dur < 0 {
+		return a.usageErr(fs, "--for %s: cannot be negative", *dur)
+	}
+	s, err := a.openSession(*home, sessionOptions{Agent: *agent, Script: *script, Approvals: *approvals, Mode: "headless"})
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer s.close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *dur > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *dur)
+		defer cancel()
+	}
+	tally := &tally{reviews: map[string]int{}, denials: map[string]int{}}
+	printing, quiet := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	events := s.eng.Bus.Subscribe(printing, 4096)
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case ev := <-events:
+				tally.add(ev)
+				fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
+			case <-printing.Done():
+				for len(events) > 0 {
+					ev := <-events
+					tally.add(ev)
+					fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
+				}
+				return
+			}
+		}
+	}()
+	agentName := "none"
+	if s.agent != nil {
+		agentName = s.agent.Name()
+	}
+	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
+		"headless", s.key, agentName, *approvals, s.onQuit, s.id)
+	if s.voided > 0 {
+		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.voided)
+	}
+	started := a.Now()
+	turns := s.run(ctx)
+	why := "stopped"
+	switch {
+	case ctx.Err() == nil:
+		why = "the agent finished"
+	case *dur > 0 && a.Now().Sub(started) >= *dur:
+		why = fmt.Sprintf("--for %s elapsed", *dur)
+	default:
+		why = "interrupted"
+	}
+	rep, halted := s.quit("cockpit stopped: " + why)
+	time.Sleep(50 * time.Millisecond) // let the last broker updates reach the bus
+	quiet()
+	<-done
+	a.summary(s, tally, turns, why, a.Now().Sub(started), rep, halted)
+	return exitOK
+}
+
+// tally counts what the engine did, from its events.
+type tally struct {
+	calls, ok, orders, fills, findings, errors int
+	reviews                                    map[string]int
+	denials                                    map[string]int
+	llm                                        money.Amount
+}
+
+func (t *tally) add(ev engine.Event) {
+	switch ev.Kind {
+	case engine.EvToolCall:
+		t.calls++
+		if r := ev.Result; r != nil {
+			if r.OK() {
+				t.ok++
+			} else if r.Decision == "deny" || r.Decision == "ask" {
+				t.denials[r.Code]++
+			}
+		}
+	case engine.EvDecision:
+		if d := ev.Decision; d != nil && d.Verdict == live.Allow && d.Outcome == live.OutcomeAccepted && d.Order != nil {
+			t.orders++
+		}
+	case engine.EvOrderUpdate:
+		if ev.Order != nil && ev.Order.FillQty.Sign() > 0 {
+			t.fills++
+		}
+	case engine.EvReviewCreated:
+		t.reviews["created"]++
+	case engine.EvReviewResolved:
+		if ev.Review != nil {
+			t.reviews[string(ev.Review.State)]++
+		}
+	case engine.EvFinding:
+		t.findings++
+	case engine.EvError:
+		t.errors++
+	case engine.EvLLM:
+		t.llm = t.llm.Add(ev.Cost)
+	}
+}
+
+func (a *App) summary(s *session, t *tally, turns int, why string, took time.Duration, rep live.FlattenReport, halted bool) {
+	w := a.Stdout
+	fmt.Fprintf(w, "\n── summary (%s after %s) ──\n", why, took.Round(100*time.Millisecond))
+	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok) · orders placed %d · fills %d · errors %d\n",
+		turns, t.calls, t.ok, t.orders, t.fills, t.errors)
+	if len(t.denials) > 0 {
+		fmt.Fprintf(w, "refused: %s\n", counts(t.denials))
+	}
+	if len(t.reviews) > 0 {
+		fmt.Fprintf(w, "reviews: %s\n", counts(t.reviews))
+	}
+	if t.findings > 0 {
+		fmt.Fprintf(w, "scanner findings: %d\n", t.findings)
+	}
+	if t.llm.Sign() > 0 {
+		fmt.Fprintf(w, "LLM spend: $%s\n", t.llm.Round(4))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	fmt.Fprintf(w, "orders today: %d\n", live.ReadDailyCount(s.rt.root, s.key, a.Now()))
+	if pos, err := s.broker.Positions(ctx); err == nil {
+		gross := money.Zero
+		for _, p := range pos {
+			gross = gross.Add(p.MarketValue.Abs())
+		}
+		fmt.Fprintf(w, "positions: %d (gross $%s)\n", len(pos), gross.Round(2))
+	}
+	if acct, err := s.broker.Account(ctx); err == nil {
+		fmt.Fprintf(w, "cash $%s · equity $%s\n", acct.Cash.Round(2), acct.Equity.Round(2))
+	}
+	switch {
+	case halted:
+		fmt.Fprintf(w, "on quit: HALT %s — %s (resume with `cockpit resume --broker %s --reason …`)\n", s.key, rep.Summary(), s.key)
+	default:
+		if open, err := s.broker.OpenOrders(ctx); err == nil {
+			fmt.Fprintf(w, "on quit: left %d resting orders (on_quit = leave)\n", len(open))
+		}
+	}
+	if st, err := s.rt.db.Stats(ctx); err == nil {
+		fmt.Fprintf(w, "audit: %d events in %s — check with `cockpit audit verify`\n", st.Events, s.rt.db.Path())
+	}
+}
+
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"cockpit/engine"
+	"cockpit/engine/agents/llm"
+	"cockpit/engine/agents/replay"
+	"cockpit/engine/agents/strategy"
+	"cockpit/live"
+	"cockpit/live/paper"
+	"cockpit/store"
+)
+
+// sessionOptions shape one run of the engine.
+type sessionOptions struct {
+	Agent     string // strategy | replay | llm | none ("" = config)
+	Script    string // replay script ("" = config)
+	Approvals string // tui | cli | none: who answers review items
+	Mode      string // tui | headless
+}
+
+// session is a running cockpit: the runtime, the broker, the gate, the engine, the halt
+// watcher and the agent, wired together.
+type session struct {
+	rt       *runtime
+	id       string
+	key      string
+	broker   live.Broker
+	paper    *paper.Broker
+	gate     *live.Gate
+	eng      *engine.Engine
+	watcher  *live.Watcher
+	agent    engine.Agent // nil: no agent
+	interval time.Duration
+	onQuit   string
+	voided   int64
+	closers  []func()
+}
+
+// openSession starts everything but the loops: the paper mandate is ensured, review items
+// left by an earlier run are voided, the order journal is reconciled, and the day's LLM
+// spend is restored from the audit trail.
+func (a *App) openSession(home string, o sessionOptions) (*session, error) {
+	rt, err := a.openRuntime(home)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{rt: rt, id: live.RandomID("sess")}
+	s.closers = append(s.closers, rt.close)
+	fail := func(err error) (*session, error) {
+		s.close()
+		return nil, err
+	}
+	cfg := rt.cfg
+	key, err := live.NormalizeBroker(cfg.Cockpit.Broker)
+	if err != nil {
+		return fail(fmt.Errorf("config: cockpit.broker = %q: %v", cfg.Cockpit.Broker, err))
+	}
+	s.key = key
+	if live.IsPaperBroker(key) {
+		if res, err := ensurePaperMandate(rt); err != nil {
+			return fail(err)
+		} else if res != nil {
+			fmt.Fprintf(a.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
+		}
+	}
+	s.onQuit = cfg.Cockpit.OnQuit
+	if s.onQuit == "" {
+		s.onQuit = "halt"
+		if live.IsPaperBroker(key) {
+			s.onQuit = "leave"
+		}
+	}
+	ctx := context.Background()
+	mode := "live"
+	if live.IsPaperBroker(key) {
+		mode = "paper"
+	}
+	agentName := o.Agent
+	if agentName == "" {
+		agentName = cfg.Cockpit.Agent
+	}
+	if err := rt.db.StartSession(ctx, store.Session{ID: s.id, Mode: mode, Broker: key, Agent: agentName}); err != nil {
+		return fail(err)
+	}
+	s.closers = append(s.closers, func() { rt.db.EndSession(context.Background(), s.id) })
+	if s.voided, err = rt.db.VoidPending(ctx, "cockpit restarted: the agent that asked is gone"); err != nil {
+		return fail(err)
+	} else if s.voided > 0 {
+		rt.audit.Record(ctx, live.AuditRecord{Time: a.Now(), Actor: live.System("review", s.id), Kind: "approval_voided",
+			Outcome: "voided", Broker: key, Intent: fmt.Sprintf("voided %d review items left pending by an earlier run", s.voided)})
+	}
+	b, release, err := rt.openBroker(key)
+	if err != nil {
+		return fail(err)
+	}
+	s.closers = append(s.closers, release)
+	s.broker = b
+	s.paper, _ = b.(*paper.Broker)
+	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, CountOpenOrders: true}
+	reg := &engine.Registry{}
+	var bars engine.BarSource
+	if s.paper != nil {
+		bars = engine.PaperBars(s.paper.Market().History, a.Now)
+	}
+	engine.BrokerTools(reg, b, bars)
+	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.Prices}
+	now := a.Now().UTC()
+	if _, err := store.RestoreSpend(ctx, rt.db, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
+		return fail(fmt.Errorf("restore today's LLM spend: %w", err))
+	}
+	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: cfg.Policy, Tools: reg,
+		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
+		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
+	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{}}
+	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
+	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
+		res := act(ctx, broker)
+		if rep, ok := res.(live.FlattenReport); ok {
+			s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
+		}
+		return res
+	})
+	if err := s.buildAgent(agentName, o.Script); err != nil {
+		return fail(err)
+	}
+	return s, nil
+}
+
+// buildAgent makes the configured agent.
+func (s *session) buildAgent(name, script string) error {
+	cfg := s.rt.cfg.Agents
+	switch name {
+	case "none":
+		return nil
+	case "strategy":
+		a, err := strategy.New(strategy.Config{Seed: cfg.Strategy.Seed, Symbols: cfg.Strategy.Symbols, Notional: cfg.Strategy.Notional})
+		s.agent, s.interval = a, cfg.Strategy.Interval.Duration
+		return err
+	case "replay":
+		if script == "" {
+			script = cfg.Replay.Script
+		}
+		if script == "" {
+			return errors.New("the replay agent needs a script: --script FILE or agents.replay.script")
+		}
+		steps, err := replay.Load(script)
+		if err != nil {
+			return err
+		}
+		s.agent, s.interval = &replay.Agent{Steps: steps, Speed: cfg.Replay.Speed}, 200*time.Millisecond
+		return nil
+	case "llm":
+		if _, ok := cfg.LLM.Prices[cfg.LLM.Model]; !ok {
+			return fmt.Errorf("config: agents.llm.prices.%s is not set: cockpit will not send requests it cannot price", cfg.LLM.Model)
+		}
+		key := s.rt.app.Getenv(cfg.LLM.APIKeyEnv)
+		if key == "" {
+			return fmt.Errorf("the LLM agent needs an API key in $%s (agents.llm.api_key_env)", cfg.LLM.APIKeyEnv)
+		}
+		m, _ := live.LoadMandate(s.rt.root, s.key)
+		a, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: key, Timeout: cfg.LLM.Timeout.Duration,
+			MaxOutput: cfg.LLM.MaxOutputTokens, Mandate: llm.Summary(m), Now: s.rt.app.Now})
+		s.agent, s.interval = a, cfg.LLM.Interval.Duration
+		return err
+	}
+	return fmt.Errorf("unknown agent %q (strategy, replay, llm or none)", name)
+}
+
+// run starts the loops and returns when ctx ends or the agent has nothing left to do.
+func (s *session) run(ctx context.Context) int {
+	var wg sync.WaitGroup
+	loops, stop := context.WithCancel(ctx)
+	defer func() {
+		stop()
+		wg.Wait()
+	}()
+	start := func(fn func()) {
+		wg.Add(1)
+		go func() { defer wg.Done(); fn() }()
+	}
+	states := s.watcher.Subscribe()
+	start(func() {
+		if err := s.watcher.Run(loops); err != nil && loops.Err() == nil {
+			s.rt.log.Error("halt watcher stopped", "err", err)
+		}
+	})
+	start(func() { s.eng.FollowHalts(loops, states) })
+	start(func() { s.eng.FollowBroker(loops) })
+	if s.paper != nil {
+		start(func() { s.paper.Run(loops, 250*time.Millisecond) })
+	}
+	if s.agent == nil {
+		<-ctx.Done()
+		return 0
+	}
+	turns, _ := s.eng.Run(ctx, s.agent, s.interval)
+	return turns
+}
+
+// quit applies on_quit: "halt" trips the broker's HALT and cancels its resting orders
+// (closing positions too when the mandate says flatten_on_halt); "leave" leaves them.
+func (s *session) quit(why string) (live.FlattenReport, bool) {
+	if s.onQuit != "halt" {
+		return live.FlattenReport{}, false
+	}
+	now := s.rt.app.Now()
+	if _, err := live.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
+		s.rt.log.Error("on_quit halt failed", "err", err)
+	}
+	s.rt.audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
+		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
+	m, _ := live.LoadMandate(s.rt.root, s.key)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return s.gate.Flatten(ctx, s.broker, s.key, live.FlattenOptions{ClosePositions: live.FlattenAllowed(nil, m),
+		Actor: live.System("on_quit", s.id), Why: why}), true
+}
+
+func (s *session) close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}

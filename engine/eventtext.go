@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"cockpit/live"
+)
+
+// Text renders an event as one line of plain text (the headless log, the alerts pane).
+// Agent text is collapsed to one line; nothing here carries secrets (tool results and
+// arguments are not printed).
+func (e Event) Text() string {
+	switch e.Kind {
+	case EvToolCall:
+		if e.Result == nil {
+			return fmt.Sprintf("call    %s", e.Tool)
+		}
+		r := e.Result
+		switch {
+		case r.Status == StatusOK:
+			return fmt.Sprintf("call    %-15s ok", e.Tool)
+		case r.Decision == "ask" || strings.HasPrefix(r.Code, "approval_") || r.Code == "no_approver":
+			return fmt.Sprintf("call    %-15s %s: %s", e.Tool, r.Code, oneLine(r.Detail))
+		}
+		return fmt.Sprintf("call    %-15s %s %s: %s", e.Tool, strings.ToUpper(r.Status), r.Code, oneLine(r.Detail))
+	case EvDecision:
+		return decisionText(e.Decision)
+	case EvOrderUpdate:
+		if e.Order == nil {
+			return "order   update"
+		}
+		o := e.Order.Order
+		if e.Order.FillQty.Sign() > 0 {
+			return fmt.Sprintf("fill    %s %s %s @ %s (order %s, %s)", o.Side, e.Order.FillQty, o.Symbol, e.Order.FillPx, o.ID, o.Status)
+		}
+		return fmt.Sprintf("order   %s %s %s (%s)", o.ID, o.Side, o.Symbol, o.Status)
+	case EvReviewCreated, EvReviewResolved:
+		it := e.Review
+		if it == nil {
+			return "review"
+		}
+		if e.Kind == EvReviewCreated {
+			return fmt.Sprintf("REVIEW  %s waits for a human until %s: %s %s",
+				it.ID, it.Deadline.UTC().Format("15:04:05"), orderText(it), oneLine(it.Detail))
+		}
+		by := ""
+		if it.ResolvedBy != "" {
+			by = " by " + it.ResolvedBy
+		}
+		return fmt.Sprintf("review  %s %s%s %s", it.ID, strings.ToUpper(string(it.State)), by, oneLine(it.Resolution))
+	case EvHalt:
+		if e.Halt == nil {
+			return "halt"
+		}
+		switch {
+		case e.Halt.Halted:
+			return fmt.Sprintf("HALT    %s is halted (%s): agent paused", e.Halt.Broker, e.Halt.Cause)
+		case e.Halt.ReduceOnly:
+			return fmt.Sprintf("state   %s is reduce-only", e.Halt.Broker)
+		}
+		return fmt.Sprintf("state   %s is trading", e.Halt.Broker)
+	case EvFlatten:
+		if p := e.Flatten; p != nil {
+			mark := "ok"
+			if !p.OK {
+				mark = "FAILED " + p.Err
+			}
+			return fmt.Sprintf("flatten %s %d/%d %s %s", p.Phase, p.Done, p.Total, p.Item, mark)
+		}
+		if e.Report != nil {
+			return "flatten " + e.Report.Summary()
+		}
+	case EvFinding:
+		if f := e.Finding; f != nil {
+			return fmt.Sprintf("WARN    %s in %s (%s): %q", f.RuleID, e.Tool, f.Severity, f.Match)
+		}
+	case EvTurnStarted:
+		return fmt.Sprintf("turn    %d started (%s)", e.Turn, e.Agent)
+	case EvTurnEnded:
+		return fmt.Sprintf("turn    %d ended: %s", e.Turn, e.Message)
+	case EvLLM:
+		return "llm     " + e.Message
+	case EvNote:
+		return fmt.Sprintf("agent   %q", e.Message)
+	case EvError:
+		return "ERROR   " + oneLine(e.Message)
+	}
+	return fmt.Sprintf("%-7s %s", e.Kind, oneLine(e.Message))
+}
+
+func decisionText(d *live.Decision) string {
+	if d == nil {
+		return "decision"
+	}
+	intent := "order"
+	if d.Intent != nil {
+		intent = d.Intent.Describe()
+	}
+	switch d.Verdict {
+	case live.Allow:
+		switch d.Outcome {
+		case live.OutcomeAccepted:
+			id := ""
+			if d.Order != nil {
+				id = " → order " + d.Order.ID
+			}
+			grant := ""
+			if d.ApprovalID != "" {
+				grant = " (approved " + d.ApprovalID + ")"
+			}
+			return fmt.Sprintf("ALLOW   %s%s%s [%d today]", intent, grant, id, d.Count)
+		case live.OutcomeIndeterminate:
+			return fmt.Sprintf("ALLOW   %s → INDETERMINATE, reconciling: %s", intent, oneLine(d.Message()))
+		}
+		return fmt.Sprintf("ALLOW   %s → broker %s: %s", intent, d.Outcome, oneLine(d.Message()))
+	case live.PauseForReauth:
+		return fmt.Sprintf("ASK     %s: %s", intent, oneLine(d.Message()))
+	}
+	return fmt.Sprintf("DENY    %s: %s", intent, oneLine(d.Message()))
+}
+
+func orderText(it *ReviewItem) string {
+	if it.Order == nil {
+		return ""
+	}
+	get := func(k string) string {
+		v, _ := it.Order.Get(k)
+		if v == nil {
+			return ""
+		}
+		return fmt.Sprint(v)
+	}
+	size := get("quantity")
+	if n := get("notional"); n != "" {
+		size = "$" + n
+	}
+	s := fmt.Sprintf("%s %s %s", get("side"), size, get("symbol"))
+	if lp := get("limit_price"); lp != "" {
+		s += " @ " + lp
+	}
+	return s + " —"
+}
+
+// oneLine collapses whitespace and bounds the length of text shown on one line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "…"
+	}
+	return s
+}
