@@ -70,9 +70,9 @@ func NewBus(now func() time.Time) *Bus {
 	return &Bus{gen: 1, now: now}
 }
 
-// Subscribe returns a channel of events until ctx ends.
+// Subscribe returns a channel of events; it is closed when ctx ends.
 func (b *Bus) Subscribe(ctx context.Context, buffer int) <-chan Event {
-	ch := make(chan Event, buffer)
+	ch := make(chan Event, max(buffer, 1))
 	b.mu.Lock()
 	b.subs = append(b.subs, ch)
 	b.mu.Unlock()
@@ -85,6 +85,7 @@ func (b *Bus) Subscribe(ctx context.Context, buffer int) <-chan Event {
 				break
 			}
 		}
+		close(ch)
 		b.mu.Unlock()
 	}()
 	return ch
@@ -105,17 +106,17 @@ func (b *Bus) Generation() uint64 {
 	return b.gen
 }
 
-// Publish stamps and delivers an event.
+// Publish stamps and delivers an event. Sends never block (a full subscriber loses its
+// oldest event), so they happen under the lock, which keeps them off closed channels.
 func (b *Bus) Publish(e Event) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.seq++
 	e.Gen, e.Seq = b.gen, b.seq
 	if e.Time.IsZero() {
 		e.Time = b.now()
 	}
-	subs := append([]chan Event(nil), b.subs...)
-	b.mu.Unlock()
-	for _, ch := range subs {
+	for _, ch := range b.subs {
 		for {
 			select {
 			case ch <- e:

@@ -60,3 +60,21 @@ func TestEventText(t *testing.T) {
 		}
 	}
 }
+
+// TestBusClosesOnCancel: a subscriber's channel is closed when its context ends, after what
+// was already queued; publishing afterwards is safe.
+func TestBusClosesOnCancel(t *testing.T) {
+	b := NewBus(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := b.Subscribe(ctx, 4)
+	b.Publish(Event{Kind: EvNote})
+	cancel()
+	n := 0
+	for range ch {
+		n++
+	}
+	if n != 1 {
+		t.Errorf("received %d events, want 1", n)
+	}
+	b.Publish(Event{Kind: EvNote}) // must not panic
+}

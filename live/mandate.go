@@ -207,6 +207,15 @@ func (u Universe) document() *jsonv.Object {
 	)
 }
 
+// Fields lists the controls that are set, as name and value, in schema order.
+func (c Controls) Fields() [][2]string {
+	var out [][2]string
+	for _, m := range c.document().Members() {
+		out = append(out, [2]string{m.Key, fmt.Sprint(m.Value)})
+	}
+	return out
+}
+
 func (c Controls) document() *jsonv.Object {
 	o := jsonv.NewObject()
 	if c.MaxOrderQuantity != nil {

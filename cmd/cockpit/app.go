@@ -46,7 +46,7 @@ type verb struct {
 
 func verbs() []verb {
 	return []verb{
-		{"run", "run --headless [--agent strategy|replay|llm|none] [--for 30s] [--approvals none|cli] [--script FILE]", "run the engine, the broker and the agent", (*App).cmdRun},
+		{"run", "run [--headless] [--agent strategy|replay|llm|none] [--for 30s] [--approvals none|cli] [--script FILE]", "the screen (or --headless) over the engine, the broker and the agent; also `cockpit` alone", (*App).cmdRun},
 		{"status", "status [--broker B] [--json]", "halt and reduce-only state, mandates and today's order counts", (*App).cmdStatus},
 		{"halt", "halt [--broker B] [--reason R] [--reduce-only]", "trip the kill switch (global unless --broker)", (*App).cmdHalt},
 		{"resume", "resume [--broker B] --reason R [--reduce-only]", "clear a halt (or reduce-only) sentinel", (*App).cmdResume},
@@ -62,7 +62,7 @@ func verbs() []verb {
 // Run dispatches a command line and returns the exit code.
 func (a *App) Run(args []string) int {
 	if len(args) == 0 {
-		return a.cmdStatus(nil)
+		return a.cmdRun(nil)
 	}
 	switch args[0] {
 	case "-h", "--help", "help":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 
 func (a *App) cmdMandate(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(a.Stderr, "usage: cockpit mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE")
+		fmt.Fprintln(a.Stderr, "usage: cockpit mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE | new [--broker B]")
 		return exitUsage
 	}
 	switch args[0] {
@@ -25,8 +26,10 @@ func (a *App) cmdMandate(args []string) int {
 		return a.mandateValidate(args[1:])
 	case "commit":
 		return a.mandateCommit(args[1:])
+	case "new":
+		return a.mandateNew(args[1:])
 	}
-	fmt.Fprintf(a.Stderr, "cockpit mandate: unknown subcommand %q (show, validate, commit)\n", args[0])
+	fmt.Fprintf(a.Stderr, "cockpit mandate: unknown subcommand %q (show, validate, commit, new)\n", args[0])
 	return exitUsage
 }
 
@@ -229,24 +232,35 @@ func (a *App) mandateCommit(args []string) int {
 		return a.failf("cannot commit without the audit trail: %v", err)
 	}
 	defer rt.close()
-	log := rt.log
-	res, err := live.CommitFile(live.FileCommit{
-		Root: root, Broker: key, Document: data, Source: *from, AccountRef: *accountRef,
-		SessionID: "cli", ConsentAck: true, Lifetime: time.Duration(*days) * 24 * time.Hour, Now: a.Now(),
-	})
-	if err != nil {
-		log.Error("mandate commit failed", "broker", key, "err", err)
+	res, err := commitMandate(rt, key, data, *from, *days, *accountRef, live.Operator(operatorName(), "cli"))
+	switch {
+	case res == nil:
 		return a.failf("commit failed: %v", err)
-	}
-	log.Info("mandate committed", "broker", key, "mandate_id", res.MandateID, "consent_record_id", res.ConsentRecordID,
-		"expires_at", res.ExpiresAt, "by", operatorName())
-	if err := rt.record(live.AuditRecord{Kind: live.KindMandateCommitted, Outcome: live.OutcomeAccepted, Broker: key,
-		MandateRef: res.Mandate.Consent.ConsentTokenSHA256, ConsentRef: res.Mandate.Consent.AccountRef,
-		Intent:  fmt.Sprintf("commit mandate %s for %s until %s", res.MandateID, key, res.ExpiresAt),
-		Request: res.Mandate.Document(), Detail: jsonv.ObjectOf("consent_record_id", res.ConsentRecordID, "source", *from)}); err != nil {
-		fmt.Fprintf(a.Stderr, "cockpit: warning: the commit was not audited: %v\n", err)
+	case err != nil:
+		fmt.Fprintf(a.Stderr, "cockpit: warning: %v\n", err)
 	}
 	fmt.Fprintf(a.Stdout, "Mandate %s active for %s until %s.\nConsent record %s; file %s\n",
 		res.MandateID, key, res.ExpiresAt, res.ConsentRecordID, root.MandatePath(key))
 	return exitOK
+}
+
+// commitMandate commits a mandate document for broker and audits the commit as actor's. The
+// mandate stands once committed; a failed audit write is logged and reported.
+func commitMandate(rt *runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*live.CommitResult, error) {
+	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
+		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(days) * 24 * time.Hour, Now: rt.app.Now()})
+	if err != nil {
+		rt.log.Error("mandate commit failed", "broker", key, "err", err)
+		return nil, err
+	}
+	rt.log.Info("mandate committed", "broker", key, "mandate_id", res.MandateID, "consent_record_id", res.ConsentRecordID,
+		"expires_at", res.ExpiresAt, "by", actor.ID)
+	if err := rt.audit.Record(context.Background(), live.AuditRecord{Time: rt.app.Now(), Actor: actor, Kind: live.KindMandateCommitted,
+		Outcome: live.OutcomeAccepted, Broker: key, Tool: "cli", MandateRef: res.Mandate.Consent.ConsentTokenSHA256,
+		ConsentRef: res.Mandate.Consent.AccountRef, Intent: fmt.Sprintf("commit mandate %s for %s until %s", res.MandateID, key, res.ExpiresAt),
+		Request: res.Mandate.Document(), Detail: jsonv.ObjectOf("consent_record_id", res.ConsentRecordID, "source", source)}); err != nil {
+		rt.log.Error("mandate commit not audited", "err", err)
+		return res, fmt.Errorf("committed %s, but the audit record failed: %w", res.MandateID, err)
+	}
+	return res, nil
 }

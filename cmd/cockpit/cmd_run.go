@@ -29,7 +29,7 @@ func (a *App) cmdRun(args []string) int {
 		return code
 	}
 	if !*headless {
-		return a.failf("the screen is not built yet: use `cockpit run --headless`")
+		return a.runScreen(*home, *agent, *script)
 	}
 	if *approvals != "none" && *approvals != "cli" {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
@@ -55,19 +55,9 @@ func (a *App) cmdRun(args []string) int {
 	events := s.eng.Bus.Subscribe(printing, 4096)
 	go func() {
 		defer close(done)
-		for {
-			select {
-			case ev := <-events:
-				tally.add(ev)
-				fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
-			case <-printing.Done():
-				for len(events) > 0 {
-					ev := <-events
-					tally.add(ev)
-					fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
-				}
-				return
-			}
+		for ev := range events { // closed when printing ends, after what was queued
+			tally.add(ev)
+			fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
 		}
 	}()
 	agentName := "none"

@@ -20,7 +20,7 @@ import (
 type sessionOptions struct {
 	Agent     string // strategy | replay | llm | none ("" = config)
 	Script    string // replay script ("" = config)
-	Approvals string // tui | cli | none: who answers review items
+	Approvals string // tui | cli | none: who answers review items ("" = cockpit.approvals)
 	Mode      string // tui | headless
 }
 
@@ -40,6 +40,9 @@ type session struct {
 	onQuit   string
 	voided   int64
 	closers  []func()
+	// flattenMu serialises flattens: the watcher's halt action and an operator's flatten
+	// never cancel and close the same orders at once.
+	flattenMu sync.Mutex
 }
 
 // openSession starts everything but the loops: the paper mandate is ensured, review items
@@ -57,6 +60,9 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		return nil, err
 	}
 	cfg := rt.cfg
+	if o.Approvals == "" {
+		o.Approvals = cfg.Cockpit.Approvals
+	}
 	key, err := live.NormalizeBroker(cfg.Cockpit.Broker)
 	if err != nil {
 		return fail(fmt.Errorf("config: cockpit.broker = %q: %v", cfg.Cockpit.Broker, err))
@@ -120,6 +126,8 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{}}
 	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
+		s.flattenMu.Lock()
+		defer s.flattenMu.Unlock()
 		res := act(ctx, broker)
 		if rep, ok := res.(live.FlattenReport); ok {
 			s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})

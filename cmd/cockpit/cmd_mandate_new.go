@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"cockpit/live"
+	"cockpit/tui"
+)
+
+// mandateNew drafts a mandate in an interactive form (every cap, universe field and control,
+// with what each means) and commits it after the typed consent.
+func (a *App) mandateNew(args []string) int {
+	fs, home := a.flags("mandate new")
+	broker := fs.String("broker", live.PaperBroker, "broker the mandate binds")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	key, err := live.NormalizeBroker(*broker)
+	if err != nil {
+		return a.usageErr(fs, "--broker: %v", err)
+	}
+	out, ok := a.Stdout.(*os.File)
+	if !ok || !term.IsTerminal(out.Fd()) {
+		return a.failf("the form needs a terminal; write the mandate to a file and use `cockpit mandate commit --from FILE`")
+	}
+	rt, err := a.openRuntime(*home)
+	if err != nil {
+		return a.failf("cannot commit without the audit trail: %v", err)
+	}
+	defer rt.close()
+	cur, _ := live.LoadMandate(rt.root, key)
+	form := tui.NewMandateForm(key, cur)
+	actor := live.Operator(operatorName(), "cli")
+	form.Commit = func(doc []byte, days int, typed string) tea.Cmd {
+		return func() tea.Msg {
+			if typed != key {
+				return tui.CommitDoneMsg{Err: fmt.Errorf("typed %q, not %q", typed, key)}
+			}
+			res, err := commitMandate(rt, key, doc, "form", days, "", actor)
+			return tui.CommitDoneMsg{Result: res, Err: err}
+		}
+	}
+	prog, err := tui.NewFormProgram(form, rt.cfg.TUI.Theme, a.Getenv)
+	if err != nil {
+		return a.failf("config: %v", err)
+	}
+	if _, err := tea.NewProgram(prog, tea.WithContext(context.Background()), tea.WithOutput(out)).Run(); err != nil {
+		return a.failf("the form stopped: %v", err)
+	}
+	if form.Result == nil {
+		fmt.Fprintln(a.Stdout, "Nothing was committed.")
+		return exitFailure
+	}
+	fmt.Fprintf(a.Stdout, "Mandate %s active for %s until %s.\n", form.Result.MandateID, key, form.Result.ExpiresAt)
+	return exitOK
+}

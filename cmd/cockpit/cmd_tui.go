@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"cockpit/tui"
+)
+
+// runScreen runs the cockpit screen over a session: the engine, the broker and the agent in
+// the background, the human in front. Nothing is written to stdout or stderr while the screen
+// is up; logs go to cockpit.log. On quit the operator's choice decides the resting orders
+// (on_quit applies when the program ends another way, e.g. SIGTERM).
+func (a *App) runScreen(home, agent, script string) int {
+	out, ok := a.Stdout.(*os.File)
+	if !ok || !term.IsTerminal(out.Fd()) {
+		return a.failf("the screen needs a terminal; use `cockpit run --headless` to run without one")
+	}
+	s, err := a.openSession(home, sessionOptions{Agent: agent, Script: script, Mode: "tui"})
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer s.close()
+	be := newScreenBackend(s)
+	cfg := s.rt.cfg
+	model, err := tui.New(tui.Options{Backend: be, Now: a.Now, Theme: cfg.TUI.Theme, Keys: cfg.TUI.Keys, Getenv: a.Getenv,
+		Generation: s.eng.Bus.Generation()})
+	if err != nil {
+		return a.failf("config: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out))
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); be.follow(ctx, func(m any) { p.Send(m) }) }()
+	go func() { defer wg.Done(); s.run(ctx) }()
+	_, runErr := p.Run()
+	cancel()
+	wg.Wait()
+	switch model.QuitChoice() {
+	case tui.QuitHalt:
+		s.onQuit = "halt"
+	case tui.QuitLeave:
+		s.onQuit = "leave"
+	}
+	rep, halted := s.quit("cockpit quit from the screen")
+	if runErr != nil && runErr != tea.ErrProgramKilled {
+		s.rt.log.Error("screen stopped", "err", runErr)
+		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %v\n", runErr)
+	}
+	if halted {
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.key, rep.Summary(), s.key)
+	} else if open, err := s.broker.OpenOrders(context.Background()); err == nil {
+		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.key)
+	}
+	return exitOK
+}

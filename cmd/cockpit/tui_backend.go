@@ -1,0 +1,407 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"cockpit/engine"
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+	"cockpit/store"
+	"cockpit/tui"
+)
+
+// screenBackend is the screen's view of a running session: it reads the broker, the
+// sentinels, the mandate and the store, and carries out the operator's actions, each audited
+// as the operator's.
+type screenBackend struct {
+	s        *session
+	operator live.Principal
+
+	mu      sync.Mutex
+	largest money.Amount      // the largest order accepted today
+	day     string            // the UTC day largest belongs to
+	origins map[string]string // client order id → who placed it
+}
+
+var _ tui.Backend = (*screenBackend)(nil)
+
+func newScreenBackend(s *session) *screenBackend {
+	b := &screenBackend{s: s, operator: live.Operator(strings.Replace(operatorName(), "cli", "tui", 1), s.id), origins: map[string]string{}}
+	b.scanLargest(context.Background())
+	return b
+}
+
+var dollars = regexp.MustCompile(`\$([0-9]+(?:\.[0-9]+)?)`)
+
+// scanLargest seeds today's largest accepted order from the audit trail (the intents the gate
+// recorded read "buy $1500 AAPL (equity)").
+func (b *screenBackend) scanLargest(ctx context.Context) {
+	now := b.s.rt.app.Now().UTC()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	largest := money.Zero
+	var after int64
+	for {
+		evs, err := b.s.rt.db.Events(ctx, store.Filter{Type: live.KindOrderPlaced, Since: day, AfterSeq: after, Ascending: true, Limit: 1000})
+		if err != nil {
+			break
+		}
+		for _, e := range evs {
+			after = e.Seq
+			if m := dollars.FindStringSubmatch(e.Summary); m != nil && e.Broker == b.s.key {
+				if a, err := money.Parse(m[1]); err == nil && a.GreaterThan(largest) {
+					largest = a
+				}
+			}
+		}
+		if len(evs) < 1000 {
+			break
+		}
+	}
+	b.mu.Lock()
+	b.largest, b.day = largest, day.Format("2006-01-02")
+	b.mu.Unlock()
+}
+
+// noteDecision keeps the largest accepted order of the day current from engine events.
+func (b *screenBackend) noteDecision(d *live.Decision) {
+	if d == nil || d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Intent == nil || d.Intent.NotionalUSD == nil {
+		return
+	}
+	today := b.s.rt.app.Now().UTC().Format("2006-01-02")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.day != today {
+		b.largest, b.day = money.Zero, today
+	}
+	if d.Intent.NotionalUSD.GreaterThan(b.largest) {
+		b.largest = *d.Intent.NotionalUSD
+	}
+}
+
+// Snapshot implements tui.Backend.
+func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
+	s, rt := b.s, b.s.rt
+	now := rt.app.Now()
+	snap := tui.Snapshot{Taken: now, Broker: s.key, Live: !live.IsPaperBroker(s.key), Paused: s.eng.Paused(),
+		HaltFile: rt.root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
+	if s.agent != nil {
+		snap.Agent = s.agent.Name()
+	}
+	snap.State = live.StateOf(rt.root, s.key)
+	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {
+		if _, err := os.Stat(rt.root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			snap.HaltFileOK = false
+		}
+		if a, err := live.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
+			snap.HaltReason = fmt.Sprintf("%s by %s at %s: %s", scope, orUnknown(a.By), orUnknown(a.TrippedAt), orUnknown(a.Reason))
+		}
+	}
+	if m, err := live.LoadMandate(rt.root, s.key); err != nil {
+		if !errors.Is(err, live.ErrNoMandate) {
+			snap.MandateErr = err.Error()
+		}
+	} else {
+		snap.Mandate = m
+		snap.Expires, _ = m.Expiry()
+		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
+	}
+	snap.OrdersToday = live.ReadDailyCount(rt.root, s.key, now)
+	b.mu.Lock()
+	snap.LargestOrder = b.largest
+	b.mu.Unlock()
+	b.readBroker(ctx, &snap)
+	if items, err := rt.db.Approvals(ctx, store.ApprovalPending, 200); err == nil {
+		for _, a := range items {
+			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))
+		}
+	}
+	// The tail leaves out successful reads (the full view, L, has everything).
+	if evs, err := rt.db.Events(ctx, store.Filter{Limit: 300}); err == nil {
+		for _, e := range evs {
+			if e.Type == "tool_call" && e.Outcome == live.OutcomeAccepted {
+				continue
+			}
+			if snap.Audit = append(snap.Audit, auditRow(e)); len(snap.Audit) == 60 {
+				break
+			}
+		}
+		if len(evs) > 0 {
+			snap.AuditTotal = evs[0].Seq
+		}
+	}
+	return snap
+}
+
+// readBroker reads positions, open orders, the account and quotes, timing the round trip.
+func (b *screenBackend) readBroker(ctx context.Context, snap *tui.Snapshot) {
+	br := b.s.broker
+	start := time.Now()
+	pos, err := br.Positions(ctx)
+	if err != nil {
+		snap.BrokerErr = err.Error()
+		return
+	}
+	snap.Latency = time.Since(start)
+	snap.Positions = pos
+	if snap.Orders, err = br.OpenOrders(ctx); err != nil {
+		snap.BrokerErr = err.Error()
+	}
+	if snap.Account, err = br.Account(ctx); err != nil {
+		snap.BrokerErr = err.Error()
+	}
+	syms := map[string]bool{}
+	if b.s.paper != nil {
+		for _, sym := range b.s.paper.Market().Symbols() {
+			syms[sym] = true
+		}
+	}
+	for _, p := range pos {
+		syms[p.Symbol] = true
+	}
+	for _, o := range snap.Orders {
+		syms[o.Symbol] = true
+	}
+	for sym := range syms {
+		if q, err := br.Quote(ctx, sym); err == nil {
+			snap.Quotes[sym] = q
+		}
+	}
+	snap.Origins = b.originsFor(ctx, snap.Orders)
+}
+
+// originsFor names who placed each open order, from the order journal.
+func (b *screenBackend) originsFor(ctx context.Context, orders []live.Order) map[string]string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	missing := false
+	for _, o := range orders {
+		if _, ok := b.origins[o.ClientOrderID]; !ok && o.ClientOrderID != "" {
+			missing = true
+		}
+	}
+	if missing {
+		if entries, err := b.s.rt.db.JournalEntries(ctx, b.s.key, live.JournalAccepted); err == nil {
+			for _, e := range entries {
+				b.origins[e.ClientOrderID] = string(e.Actor.Kind) + ":" + e.Actor.ID
+			}
+		}
+		for _, o := range orders {
+			if _, ok := b.origins[o.ClientOrderID]; !ok {
+				b.origins[o.ClientOrderID] = "?"
+			}
+		}
+	}
+	out := make(map[string]string, len(orders))
+	for _, o := range orders {
+		out[o.ClientOrderID] = b.origins[o.ClientOrderID]
+	}
+	return out
+}
+
+func auditRow(e store.Event) tui.AuditRow {
+	return tui.AuditRow{Seq: e.Seq, Time: e.Time, Actor: e.ActorKind + ":" + e.ActorID, Type: e.Type, Outcome: e.Outcome,
+		Reason: e.Reason, Tool: e.Tool, OrderID: e.OrderID, Summary: e.Summary}
+}
+
+// record audits an operator action taken on the screen.
+func (b *screenBackend) record(r live.AuditRecord) error {
+	r.Time, r.Actor = b.s.rt.app.Now(), b.operator
+	if r.Tool == "" {
+		r.Tool = "tui"
+	}
+	if r.Broker == "" {
+		r.Broker = b.s.key
+	}
+	err := b.s.rt.audit.Record(context.Background(), r)
+	if err != nil {
+		b.s.rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
+	}
+	return err
+}
+
+// Halt implements tui.Backend: the sentinel first (the halt stands whatever follows), then
+// the agent is paused at once; the watcher's halt action cancels resting orders.
+func (b *screenBackend) Halt(_ context.Context, reason string) error {
+	scope := live.Scope{Broker: b.s.key}
+	if a, _ := live.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
+		b.s.eng.SetHalted(true) // already halted: the first attribution stands
+		return nil
+	}
+	if _, err := live.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+		return fmt.Errorf("write the HALT file: %w", err)
+	}
+	b.s.eng.SetHalted(true)
+	b.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
+	return nil
+}
+
+// ReduceOnly implements tui.Backend.
+func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
+	scope := live.Scope{Broker: b.s.key}
+	if _, err := live.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+		return err
+	}
+	return b.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
+}
+
+// Resume implements tui.Backend: every sentinel that stops this broker is removed (the
+// broker's and the global ones), each removal audited. Resuming adds risk, so an audit
+// trail that cannot be written refuses it.
+func (b *screenBackend) Resume(_ context.Context, reason string) error {
+	root := b.s.rt.root
+	var cleared []string
+	for _, scope := range []live.Scope{live.GlobalScope, {Broker: b.s.key}} {
+		for _, kind := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
+			if a, _ := live.ReadSentinel(root, kind, scope); a == nil {
+				continue
+			}
+			if err := b.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
+				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
+			}
+			if _, err := live.Clear(root, kind, scope); err != nil {
+				return fmt.Errorf("clear %s (%s): %w", kind, scope, err)
+			}
+			cleared = append(cleared, fmt.Sprintf("%s (%s)", kind, scope))
+		}
+	}
+	if len(cleared) == 0 {
+		return errors.New("nothing to resume: no HALT or REDUCE_ONLY file stops " + b.s.key)
+	}
+	b.s.rt.log.Info("resumed from the screen", "cleared", strings.Join(cleared, ", "), "reason", reason)
+	return nil
+}
+
+// Flatten implements tui.Backend.
+func (b *screenBackend) Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport {
+	if err := b.Halt(ctx, "flatten from the screen"); err != nil {
+		return live.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
+	}
+	b.s.flattenMu.Lock()
+	defer b.s.flattenMu.Unlock()
+	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, live.FlattenOptions{ClosePositions: true, Actor: b.operator,
+		Why: "operator flatten from the screen", Progress: progress})
+}
+
+// Approve implements tui.Backend.
+func (b *screenBackend) Approve(ctx context.Context, id, reason string) error {
+	return b.resolve(ctx, id, store.ApprovalApproved, reason)
+}
+
+// Deny implements tui.Backend.
+func (b *screenBackend) Deny(ctx context.Context, id, reason string) error {
+	return b.resolve(ctx, id, store.ApprovalDenied, reason)
+}
+
+func (b *screenBackend) resolve(ctx context.Context, id string, state store.ApprovalState, reason string) error {
+	it, err := b.s.rt.db.Resolve(ctx, id, state, b.operator.ID, reason)
+	if err != nil {
+		return err
+	}
+	order, _ := jsonv.ParseString(it.OrderJSON, jsonv.Options{})
+	return b.record(live.AuditRecord{Kind: "approval_" + string(state), Outcome: string(state), ApprovalID: id,
+		Request: order, Intent: fmt.Sprintf("%s review item %s: %s", verbFor(state), id, reason),
+		Detail: jsonv.ObjectOf("digest", it.Digest, "why", it.Why, "limit", it.Limit)})
+}
+
+func verbFor(s store.ApprovalState) string {
+	if s == store.ApprovalApproved {
+		return "approve"
+	}
+	return "deny"
+}
+
+// Cancel implements tui.Backend (the gate's cancel path audits it).
+func (b *screenBackend) Cancel(ctx context.Context, orderID string) error {
+	d := b.s.gate.Cancel(ctx, b.s.broker, b.s.key, orderID, b.operator)
+	if d.BrokerErr != nil {
+		return d.BrokerErr
+	}
+	if d.Verdict != live.Allow {
+		return errors.New(d.Message())
+	}
+	return nil
+}
+
+// ClosePosition implements tui.Backend: a reduce-only market order through the gate's
+// operator path.
+func (b *screenBackend) ClosePosition(ctx context.Context, symbol string) error {
+	pos, err := b.s.broker.Positions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range pos {
+		if p.Symbol != symbol || p.Qty.Sign() == 0 {
+			continue
+		}
+		side := live.Sell
+		if p.Qty.Sign() < 0 {
+			side = live.Buy
+		}
+		d := b.s.gate.SubmitReducing(ctx, live.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
+			Quantity: p.Qty.Abs(), Actor: b.operator, Why: "operator closed the position from the screen"})
+		if d.Verdict != live.Allow || d.BrokerErr != nil {
+			return errors.New(d.Message())
+		}
+		return nil
+	}
+	return fmt.Errorf("no open position in %s", symbol)
+}
+
+// Audit implements tui.Backend.
+func (b *screenBackend) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
+	evs, err := b.s.rt.db.Events(ctx, store.Filter{Text: f.Text, BeforeSeq: f.BeforeSeq, Limit: f.Limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tui.AuditRow, len(evs))
+	for i, e := range evs {
+		out[i] = auditRow(e)
+	}
+	return out, nil
+}
+
+// ExportAudit implements tui.Backend: JSONL under <root>/exports.
+func (b *screenBackend) ExportAudit(ctx context.Context) (string, error) {
+	dir := filepath.Join(b.s.rt.root.Dir(), "exports")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "audit-"+b.s.rt.app.Now().UTC().Format("20060102-150405")+".jsonl")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := exportEvents(ctx, b.s.rt.db, "jsonl", f); err != nil {
+		return "", err
+	}
+	return path, f.Sync()
+}
+
+// CommitMandate implements tui.Backend.
+func (b *screenBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
+	if typed != b.s.key {
+		return nil, fmt.Errorf("typed %q, not the broker name %q: nothing was committed", typed, b.s.key)
+	}
+	return commitMandate(b.s.rt, b.s.key, doc, "screen", days, "", b.operator)
+}
+
+// follow feeds engine events to the screen and keeps the day's largest order.
+func (b *screenBackend) follow(ctx context.Context, send func(any)) {
+	for ev := range b.s.eng.Bus.Subscribe(ctx, 1024) {
+		if ev.Kind == engine.EvDecision {
+			b.noteDecision(ev.Decision)
+		}
+		send(tui.EventMsg{Event: ev})
+	}
+}

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"cockpit/engine"
+	"cockpit/live"
+	"cockpit/live/money"
+)
+
+// Backend is everything the screen reads and does. The screen never touches the broker, the
+// store or the sentinels itself: cmd/cockpit implements Backend over a running session, and
+// tests use a fake. Every action is audited by the backend as the operator's.
+type Backend interface {
+	// Snapshot reads the state the screen shows; it runs off the UI goroutine.
+	Snapshot(ctx context.Context) Snapshot
+	// Halt writes the broker's HALT sentinel, pauses the agent and lets the halt action
+	// cancel resting orders.
+	Halt(ctx context.Context, reason string) error
+	// ReduceOnly writes the broker's REDUCE_ONLY sentinel.
+	ReduceOnly(ctx context.Context, reason string) error
+	// Resume removes the HALT (and REDUCE_ONLY) sentinels that stop this broker, global ones
+	// included.
+	Resume(ctx context.Context, reason string) error
+	// Flatten halts, cancels every resting order, closes every position (reduce-only,
+	// through the gate's operator path) and verifies with the broker.
+	Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport
+	// Approve resolves a review item approved (a one-use grant); Deny resolves it denied.
+	Approve(ctx context.Context, id, reason string) error
+	Deny(ctx context.Context, id, reason string) error
+	// Cancel cancels one resting order; ClosePosition closes one position (reduce-only).
+	Cancel(ctx context.Context, orderID string) error
+	ClosePosition(ctx context.Context, symbol string) error
+	// Audit reads a page of the audit trail.
+	Audit(ctx context.Context, f AuditFilter) ([]AuditRow, error)
+	// ExportAudit writes the audit trail to a file and returns its path.
+	ExportAudit(ctx context.Context) (string, error)
+	// CommitMandate commits a mandate document after the typed consent.
+	CommitMandate(ctx context.Context, doc []byte, days int, typed string) (*live.CommitResult, error)
+}
+
+// Snapshot is the state on screen at one moment.
+type Snapshot struct {
+	Taken  time.Time
+	Broker string
+	Live   bool // a live broker (the LIVE badge), else paper
+
+	State      live.TradingState // from the sentinels
+	HaltReason string            // who, why and when, from the sentinel, when halted
+	HaltFile   string            // the sentinel path shown in the status bar
+	HaltFileOK bool              // false: the sentinel could not be read (shown as ERROR, and halted)
+	Paused     bool              // the agent loop is paused
+	Agent      string            // the agent's name, "" when none runs
+
+	Mandate    *live.Mandate
+	MandateErr string
+	Committed  time.Time // when the mandate was committed (start of the expiry gauge)
+	Expires    time.Time
+
+	OrdersToday  int
+	LargestOrder money.Amount // the largest order notional accepted today
+
+	BrokerErr string // the last broker read error, "" when healthy
+	Latency   time.Duration
+	Positions []live.Position
+	Orders    []live.Order      // open orders
+	Origins   map[string]string // client order id → who placed it (agent, operator)
+	Account   live.Account
+	Quotes    map[string]live.Quote
+
+	Reviews    []engine.ReviewItem // pending
+	Audit      []AuditRow          // the newest events, newest first
+	AuditTotal int64
+}
+
+// AuditRow is one audit event as the screen lists it.
+type AuditRow struct {
+	Seq     int64
+	Time    time.Time
+	Actor   string // agent:strategy, operator:alice, system:reconcile
+	Type    string
+	Outcome string
+	Reason  string
+	Tool    string
+	OrderID string
+	Summary string
+}
+
+// AuditFilter selects audit rows (newest first).
+type AuditFilter struct {
+	Text      string // substring of type, reason, summary or order id
+	BeforeSeq int64  // paging: rows older than this
+	Limit     int
+}

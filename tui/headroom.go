@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"cockpit/live/money"
+)
+
+// gauge is one mandate limit: how much is used.
+type gauge struct {
+	label       string
+	used, limit float64
+	text        string // "4.1k / 5k"
+}
+
+// gauges computes the headroom of every limit from the snapshot.
+func (m *Model) gauges() []gauge {
+	s := &m.snap
+	if s.Mandate == nil {
+		return nil
+	}
+	c := s.Mandate.HardCaps
+	gross := m.headroomGross(s)
+	lev := money.Zero
+	if c.AccountFundingUSD.Sign() > 0 {
+		lev = gross.Div(c.AccountFundingUSD)
+	}
+	pair := func(used, limit money.Amount) string {
+		return m.amt(used, true) + " / " + m.amt(limit, true)
+	}
+	gs := []gauge{
+		{"per-order notional", s.LargestOrder.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(s.LargestOrder, c.MaxOrderNotionalUSD)},
+		{"total exposure", gross.Float64(), c.MaxTotalExposureUSD.Float64(), pair(gross, c.MaxTotalExposureUSD)},
+		{"leverage", lev.Float64(), c.MaxLeverage.Float64(), fmt.Sprintf("%sx / %sx", lev.Round(2).StringFixed(2), c.MaxLeverage.Round(2))},
+		{"trades today", float64(s.OrdersToday), float64(c.MaxTradesPerDay), fmt.Sprintf("%d / %d", s.OrdersToday, c.MaxTradesPerDay)},
+		{"funding", gross.Float64(), c.AccountFundingUSD.Float64(), pair(gross, c.AccountFundingUSD)},
+	}
+	if !s.Expires.IsZero() && !s.Committed.IsZero() {
+		total, used := s.Expires.Sub(s.Committed), m.now().Sub(s.Committed)
+		gs = append(gs, gauge{"mandate expiry", used.Seconds(), total.Seconds(), age(s.Expires.Sub(m.now())) + " left"})
+	}
+	return gs
+}
+
+// marker is the text that carries a gauge's level without colour.
+func marker(pct float64) string {
+	switch {
+	case pct > 100:
+		return "✖ OVER"
+	case pct >= 90:
+		return "‼ CRIT"
+	case pct >= 70:
+		return "! WARN"
+	}
+	return ""
+}
+
+// gaugeLine renders one gauge: label, bar, percent, marker and values, in w cells.
+func (m *Model) gaugeLine(g gauge, w int, compact bool) string {
+	st := m.c.Styles
+	pct := percent(g.used, g.limit)
+	style := st.Profit
+	switch {
+	case pct >= 90:
+		style = st.Critical
+	case pct >= 70:
+		style = st.Warn
+	}
+	barW := 10
+	if compact {
+		barW = 8
+	}
+	filled := int(min(pct, 100) / 100 * float64(barW))
+	bar := style.Render(strings.Repeat("█", filled)) + st.Muted.Render(strings.Repeat("░", barW-filled))
+	label := g.label
+	if compact {
+		label = shortLabel[g.label]
+	}
+	lw := 19
+	if compact {
+		lw = 7
+	}
+	text := g.text
+	if m.c.Privacy && g.label != "trades today" && g.label != "mandate expiry" && g.label != "leverage" {
+		text = "•••"
+	}
+	line := fmt.Sprintf("%-*s%s %s %-6s %s", lw, label, bar, style.Render(fmt.Sprintf("%4.0f%%", pct)), marker(pct), text)
+	return fit(line, w)
+}
+
+var shortLabel = map[string]string{"per-order notional": "order", "total exposure": "exp", "leverage": "lev",
+	"trades today": "trades", "funding": "fund", "mandate expiry": "expiry"}
+
+// worstHeadroom is the most used limit, for the too-small screen.
+func (m *Model) worstHeadroom() (string, float64) {
+	name, worst := "", -1.0
+	for _, g := range m.gauges() {
+		if p := percent(g.used, g.limit); p > worst && g.label != "mandate expiry" {
+			name, worst = g.label, p
+		}
+	}
+	return name, worst
+}
+
+// headroomLines is the headroom pane: a gauge per limit, then the charts.
+func (m *Model) headroomLines(w, h int, compact bool) []string {
+	gs := m.gauges()
+	if gs == nil {
+		msg := "no mandate: every order is denied"
+		if m.snap.MandateErr != "" {
+			msg = "mandate invalid: " + m.snap.MandateErr
+		}
+		return []string{m.c.Styles.Critical.Render(msg), "", "M shows the mandate · M then n drafts a new one"}
+	}
+	var out []string
+	for _, g := range gs {
+		out = append(out, m.gaugeLine(g, w, compact))
+	}
+	if h-len(out) >= 5 {
+		out = append(out, "")
+		out = append(out, m.chartLines(w, m.chartSymbol())...)
+	}
+	return out
+}
+
+// chartSymbol is the symbol of the selected order or position, else the first quoted one.
+func (m *Model) chartSymbol() string {
+	v := m.view()
+	for _, o := range v.Orders {
+		if o.ID == m.sel[paneOrders] && m.focus == paneOrders {
+			return o.Symbol
+		}
+	}
+	for _, p := range v.Positions {
+		if p.Symbol == m.sel[panePositions] {
+			return p.Symbol
+		}
+	}
+	if len(v.Positions) > 0 {
+		return v.Positions[0].Symbol
+	}
+	if keys := sortedKeys(v.Quotes); len(keys) > 0 {
+		return keys[0]
+	}
+	return ""
+}
+
+// amt formats money, hidden in privacy mode; compact uses 8.2k style.
+func (m *Model) amt(a money.Amount, compact bool) string {
+	if m.c.Privacy {
+		return "•••"
+	}
+	if compact {
+		return short(a)
+	}
+	return fmtMoney(a, 2)
+}
