@@ -51,7 +51,10 @@ func (f *fakeBackend) Halt(_ context.Context, r string) error {
 	f.mu.Unlock()
 	return nil
 }
-func (f *fakeBackend) ReduceOnly(_ context.Context, r string) error { f.record("reduce " + r); return nil }
+func (f *fakeBackend) ReduceOnly(_ context.Context, r string) error {
+	f.record("reduce " + r)
+	return nil
+}
 func (f *fakeBackend) Resume(_ context.Context, r string) error {
 	f.record("resume " + r)
 	f.mu.Lock()
@@ -66,9 +69,15 @@ func (f *fakeBackend) Flatten(_ context.Context, p func(live.FlattenProgress)) l
 	}
 	return live.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
 }
-func (f *fakeBackend) Approve(_ context.Context, id, r string) error { f.record("approve " + id); return nil }
-func (f *fakeBackend) Deny(_ context.Context, id, r string) error    { f.record("deny " + id); return nil }
-func (f *fakeBackend) Cancel(_ context.Context, id string) error     { f.record("cancel " + id); return nil }
+func (f *fakeBackend) Approve(_ context.Context, id, r string) error {
+	f.record("approve " + id)
+	return nil
+}
+func (f *fakeBackend) Deny(_ context.Context, id, r string) error { f.record("deny " + id); return nil }
+func (f *fakeBackend) Cancel(_ context.Context, id string) error {
+	f.record("cancel " + id)
+	return nil
+}
 func (f *fakeBackend) ClosePosition(_ context.Context, s string) error {
 	f.record("close " + s)
 	return nil
@@ -82,7 +91,10 @@ func (f *fakeBackend) Audit(_ context.Context, fl AuditFilter) ([]AuditRow, erro
 	}
 	return out, nil
 }
-func (f *fakeBackend) ExportAudit(context.Context) (string, error) { f.record("export"); return "/tmp/audit.jsonl", nil }
+func (f *fakeBackend) ExportAudit(context.Context) (string, error) {
+	f.record("export")
+	return "/tmp/audit.jsonl", nil
+}
 func (f *fakeBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
 	f.record(fmt.Sprintf("commit %d %s %s", days, typed, doc))
 	return &live.CommitResult{MandateID: "mandate_new", ExpiresAt: "2026-07-01T15:00:00Z"}, nil

@@ -118,7 +118,7 @@ func (r *resumeModal) view(m *Model, w, h int) string {
 	k := m.c.Styles.Key.Render
 	lines := []string{
 		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", m.state()),
-		"file that stops "+m.snap.Broker+" (global ones too); the agent trades again.",
+		"file that stops " + m.snap.Broker + " (global ones too); the agent trades again.",
 		"",
 		"Reason: " + r.reason.view(r.editing),
 		"",
