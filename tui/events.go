@@ -58,7 +58,8 @@ func (m *Model) once(key string, window time.Duration, a Alert) {
 // onSnapshot takes a new snapshot: series samples, stale-data alerts.
 func (m *Model) onSnapshot(s Snapshot) {
 	m.snap, m.ready = s, true
-	m.series.sample(s, m.headroomGross(&s))
+	m.gross = m.headroomGross(&s)
+	m.series.sample(s, m.gross)
 	if s.BrokerErr != "" {
 		m.once("broker", 30*time.Second, Alert{Level: levelCrit, Kind: "STALE", Source: s.Broker, Text: "broker unreadable: " + s.BrokerErr})
 	}

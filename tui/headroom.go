@@ -21,7 +21,7 @@ func (m *Model) gauges() []gauge {
 		return nil
 	}
 	c := s.Mandate.HardCaps
-	gross := m.headroomGross(s)
+	gross := m.gross
 	lev := money.Zero
 	if c.AccountFundingUSD.Sign() > 0 {
 		lev = gross.Div(c.AccountFundingUSD)

@@ -78,7 +78,7 @@ func (q *quitModal) view(m *Model, w, h int) string {
 	k := m.c.Styles.Key.Render
 	return frame(m, "Quit cockpit", []string{
 		"The agent stops.",
-		fmt.Sprintf("%d resting order%s stay at the broker unless you halt.", q.resting, plural(q.resting)),
+		fmt.Sprintf("%d resting order%s at the broker unless you halt.", q.resting, map[bool]string{true: " stays", false: "s stay"}[q.resting == 1]),
 		"",
 		k("h") + "  halt and cancel resting orders, then quit",
 		k("y") + "  quit and leave resting orders",

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
+	"cockpit/live/money"
 	"cockpit/themes"
 )
 
@@ -50,7 +51,8 @@ type Model struct {
 	dark      bool
 
 	snap   Snapshot
-	frozen *Snapshot // tables shown while frozen
+	gross  money.Amount // the snapshot's gross exposure as the gate counts it
+	frozen *Snapshot    // tables shown while frozen
 	gen    uint64
 	ready  bool // the first snapshot arrived
 

@@ -9,13 +9,18 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/money"
 )
 
-// row is one selectable line of a pane, keyed by a stable id.
+// row is one selectable entry of a pane, keyed by a stable id. Its lines are drawn only
+// when it is on screen (or a filter needs its text).
 type row struct {
-	id    string
-	lines []string
+	id   string
+	n    int // lines per row
+	draw func() []string
 }
+
+func (r row) text() string { return strings.Join(r.draw(), " ") }
 
 // rows returns a pane's rows, filtered.
 func (m *Model) rows(pane int) []row {
@@ -38,7 +43,7 @@ func (m *Model) rows(pane int) []row {
 	}
 	out := rs[:0:0]
 	for _, r := range rs {
-		if strings.Contains(strings.ToLower(ansi.Strip(strings.Join(r.lines, " "))), f) {
+		if strings.Contains(strings.ToLower(ansi.Strip(r.text())), f) {
 			out = append(out, r)
 		}
 	}
@@ -87,14 +92,14 @@ func (m *Model) listLines(pane int, header string, rs []row, w, h int) []string 
 	if !focused && (pane == paneAlerts || pane == paneAudit) {
 		sel = -1 // an unfocused log shows its newest lines
 	}
-	per := len(rs[0].lines)
+	per := max(rs[0].n, 1)
 	visible := max(1, h/max(per, 1))
 	first := 0
 	if sel >= visible {
 		first = sel - visible + 1
 	}
 	for i := first; i < len(rs) && i < first+visible; i++ {
-		for j, l := range rs[i].lines {
+		for j, l := range rs[i].draw() {
 			prefix := "  "
 			if i == sel && j == 0 {
 				prefix = "▶ "
@@ -126,37 +131,41 @@ func (m *Model) orderRows() []row {
 	sort.SliceStable(orders, func(i, j int) bool { return orders[i].ID < orders[j].ID })
 	out := make([]row, 0, len(orders))
 	for _, o := range orders {
-		px, notional := "mkt", "—"
-		if o.LimitPrice != nil {
-			px = m.amt(*o.LimitPrice, false)
-		}
-		switch {
-		case o.Quantity != nil && o.LimitPrice != nil:
-			notional = m.amt(o.Quantity.Mul(*o.LimitPrice), false)
-		case o.Notional != nil:
-			notional = m.amt(*o.Notional, false)
-		}
-		q := "—"
-		if o.Quantity != nil {
-			q = qty(*o.Quantity)
-			if o.FilledQty.Sign() > 0 {
-				q = qty(o.FilledQty) + "/" + q
-			}
-		}
-		r := " "
-		if o.ReduceOnly {
-			r = "R"
-		}
-		st := map[live.OrderStatus]string{live.StatusAccepted: "NEW", live.StatusPartial: "PART"}[o.Status]
-		line := fmt.Sprintf("%-9s %-6s %-4s %9s %9s %11s %4s  %-5s %s %s", clip(o.ID, 9), clip(o.Symbol, 6), strings.ToUpper(o.Side),
-			q, px, notional, age(m.now().Sub(o.CreatedAt)), st, r, v.Origins[o.ClientOrderID])
-		if m.compactTables {
-			line = fmt.Sprintf("%-7s %-5s %-4s %7s %9s %9s %3s %s%s", clip(o.ID, 7), clip(o.Symbol, 5), strings.ToUpper(o.Side),
-				clip(q, 7), clip(px, 9), clip(notional, 9), age(m.now().Sub(o.CreatedAt)), st, strings.TrimSpace(r))
-		}
-		out = append(out, row{id: o.ID, lines: []string{line}})
+		out = append(out, row{id: o.ID, n: 1, draw: func() []string { return []string{m.orderLine(o, v)} }})
 	}
 	return out
+}
+
+func (m *Model) orderLine(o live.Order, v *Snapshot) string {
+	px, notional := "mkt", "—"
+	if o.LimitPrice != nil {
+		px = m.amt(*o.LimitPrice, false)
+	}
+	switch {
+	case o.Quantity != nil && o.LimitPrice != nil:
+		notional = m.amt(o.Quantity.Mul(*o.LimitPrice), false)
+	case o.Notional != nil:
+		notional = m.amt(*o.Notional, false)
+	}
+	q := "—"
+	if o.Quantity != nil {
+		q = qty(*o.Quantity)
+		if o.FilledQty.Sign() > 0 {
+			q = qty(o.FilledQty) + "/" + q
+		}
+	}
+	r := " "
+	if o.ReduceOnly {
+		r = "R"
+	}
+	st := map[live.OrderStatus]string{live.StatusAccepted: "NEW", live.StatusPartial: "PART"}[o.Status]
+	line := fmt.Sprintf("%-9s %-6s %-4s %9s %9s %11s %4s  %-5s %s %s", clip(o.ID, 9), clip(o.Symbol, 6), strings.ToUpper(o.Side),
+		q, px, notional, age(m.now().Sub(o.CreatedAt)), st, r, v.Origins[o.ClientOrderID])
+	if m.compactTables {
+		line = fmt.Sprintf("%-7s %-5s %-4s %7s %9s %9s %3s %s%s", clip(o.ID, 7), clip(o.Symbol, 5), strings.ToUpper(o.Side),
+			clip(q, 7), clip(px, 9), clip(notional, 9), age(m.now().Sub(o.CreatedAt)), st, strings.TrimSpace(r))
+	}
+	return line
 }
 
 func (m *Model) positionRows() []row {
@@ -165,34 +174,38 @@ func (m *Model) positionRows() []row {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Symbol < ps[j].Symbol })
 	out := make([]row, 0, len(ps))
 	for _, p := range ps {
-		last := "—"
-		if q, ok := v.Quotes[p.Symbol]; ok && q.Last.Sign() > 0 {
-			last = m.amt(q.Last, false)
-		}
-		pnl := m.amt(p.UnrealizedPnL, false)
-		if p.UnrealizedPnL.Sign() > 0 && !m.c.Privacy {
-			pnl = "+" + pnl
-		}
-		pnlW := 11
-		if m.compactTables {
-			pnlW = 9
-		}
-		pnl = fmt.Sprintf("%*s", pnlW, pnl) // pad before colouring: escape codes have no width
-		switch p.UnrealizedPnL.Sign() {
-		case 1:
-			pnl = m.c.Styles.Profit.Render(pnl)
-		case -1:
-			pnl = m.c.Styles.Loss.Render(pnl)
-		}
-		line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(p.Symbol, 8), qty(p.Qty), m.amt(p.AvgPrice, false), last,
-			m.amt(p.MarketValue, false), pnl)
-		if m.compactTables {
-			line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(p.Symbol, 5), clip(qty(p.Qty), 8), clip(m.amt(p.AvgPrice, false), 8),
-				clip(last, 8), clip(m.amt(p.MarketValue, false), 10), pnl)
-		}
-		out = append(out, row{id: p.Symbol, lines: []string{line}})
+		out = append(out, row{id: p.Symbol, n: 1, draw: func() []string { return []string{m.positionLine(p, v)} }})
 	}
 	return out
+}
+
+func (m *Model) positionLine(p live.Position, v *Snapshot) string {
+	last := "—"
+	if q, ok := v.Quotes[p.Symbol]; ok && q.Last.Sign() > 0 {
+		last = m.amt(q.Last, false)
+	}
+	pnl := m.amt(p.UnrealizedPnL, false)
+	if p.UnrealizedPnL.Sign() > 0 && !m.c.Privacy {
+		pnl = "+" + pnl
+	}
+	pnlW := 11
+	if m.compactTables {
+		pnlW = 9
+	}
+	pnl = fmt.Sprintf("%*s", pnlW, pnl) // pad before colouring: escape codes have no width
+	switch p.UnrealizedPnL.Sign() {
+	case 1:
+		pnl = m.c.Styles.Profit.Render(pnl)
+	case -1:
+		pnl = m.c.Styles.Loss.Render(pnl)
+	}
+	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(p.Symbol, 8), qty(p.Qty), m.amt(p.AvgPrice, false), last,
+		m.amt(p.MarketValue, false), pnl)
+	if m.compactTables {
+		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(p.Symbol, 5), clip(qty(p.Qty), 8), clip(m.amt(p.AvgPrice, false), 8),
+			clip(last, 8), clip(m.amt(p.MarketValue, false), 10), pnl)
+	}
+	return line
 }
 
 func (m *Model) reviewRows() []row {
@@ -201,21 +214,25 @@ func (m *Model) reviewRows() []row {
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Created.Before(items[j].Created) })
 	out := make([]row, 0, len(items))
 	for _, it := range items {
-		left := it.Deadline.Sub(m.now())
-		clock := "⏳ " + countdown(left)
-		if left <= 0 {
-			clock = m.c.Styles.Critical.Render("TIMED OUT")
-		} else if left < 30e9 {
-			clock = m.c.Styles.Critical.Render(clock)
-		}
-		first := fmt.Sprintf("%-12s %s  %s", clip(it.ID, 12), reviewOrder(&it, m), clock)
-		second := "    " + reviewReason(&it)
-		if m.c.Privacy {
-			second = maskDigits(second)
-		}
-		out = append(out, row{id: it.ID, lines: []string{first, second}})
+		out = append(out, row{id: it.ID, n: 2, draw: func() []string { return m.reviewLines(it) }})
 	}
 	return out
+}
+
+func (m *Model) reviewLines(it engine.ReviewItem) []string {
+	left := it.Deadline.Sub(m.now())
+	clock := "⏳ " + countdown(left)
+	if left <= 0 {
+		clock = m.c.Styles.Critical.Render("TIMED OUT")
+	} else if left < 30e9 {
+		clock = m.c.Styles.Critical.Render(clock)
+	}
+	first := fmt.Sprintf("%-12s %s  %s", clip(it.ID, 12), reviewOrder(&it, m), clock)
+	second := "    " + reviewReason(&it)
+	if m.c.Privacy {
+		second = maskDigits(second)
+	}
+	return []string{first, second}
 }
 
 // reviewOrder is "BUY $6,000 AAPL" or "SELL 10 TSLA @ 245".
@@ -247,7 +264,7 @@ func reviewOrder(it *engine.ReviewItem, m *Model) string {
 func reviewReason(it *engine.ReviewItem) string {
 	switch {
 	case it.Limit != "":
-		return fmt.Sprintf("breach: %s %s > %s", it.Limit, it.Attempted, it.LimitValue)
+		return fmt.Sprintf("breach: %s %s > %s", it.Limit, roundText(it.Attempted), roundText(it.LimitValue))
 	case it.Why == "escalated":
 		return "escalated: the turn read flagged outside content"
 	}
@@ -263,30 +280,34 @@ func (m *Model) alertRows() []row {
 	out := make([]row, 0, len(m.alerts))
 	for i := len(m.alerts) - 1; i >= 0; i-- {
 		a := m.alerts[i]
-		glyph, style := "·", st.Text
-		switch a.Level {
-		case levelWarn:
-			glyph, style = "⚠", st.Warn
-		case levelCrit:
-			glyph, style = "✖", st.Critical
-		}
-		text := a.Text
-		if a.Untrusted {
-			text = "UNTRUSTED \"" + untrusted(text, 200) + "\""
-		} else {
-			text = untrusted(text, 200)
-		}
-		line := fmt.Sprintf("%s %s %-9s %s %s", a.Time.UTC().Format("15:04:05"), style.Render(glyph), style.Render(a.Kind),
-			st.Muted.Render(untrusted(a.Source, 24)), text)
-		out = append(out, row{id: a.ID, lines: []string{line}})
+		out = append(out, row{id: a.ID, n: 1, draw: func() []string { return []string{m.alertLine(a, st)} }})
 	}
 	return out
+}
+
+func (m *Model) alertLine(a Alert, st Styles) string {
+	glyph, style := "·", st.Text
+	switch a.Level {
+	case levelWarn:
+		glyph, style = "⚠", st.Warn
+	case levelCrit:
+		glyph, style = "✖", st.Critical
+	}
+	text := a.Text
+	if a.Untrusted {
+		text = "UNTRUSTED \"" + untrusted(text, 200) + "\""
+	} else {
+		text = untrusted(text, 200)
+	}
+	line := fmt.Sprintf("%s %s %-9s %s %s", a.Time.UTC().Format("15:04:05"), style.Render(glyph), style.Render(a.Kind),
+		st.Muted.Render(untrusted(a.Source, 24)), text)
+	return line
 }
 
 func (m *Model) auditRows() []row {
 	out := make([]row, 0, len(m.snap.Audit))
 	for _, e := range m.snap.Audit {
-		out = append(out, row{id: fmt.Sprint(e.Seq), lines: []string{auditLine(e, m)}})
+		out = append(out, row{id: fmt.Sprint(e.Seq), n: 1, draw: func() []string { return []string{auditLine(e, m)} }})
 	}
 	return out
 }
@@ -319,4 +340,13 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// roundText shows a decimal with at most 2 places (limits and attempted values).
+func roundText(s string) string {
+	a, err := money.Parse(s)
+	if err != nil {
+		return s
+	}
+	return a.Round(2).String()
 }

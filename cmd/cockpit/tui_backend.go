@@ -103,7 +103,11 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.HaltFileOK = false
 		}
 		if a, err := live.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			snap.HaltReason = fmt.Sprintf("%s by %s at %s: %s", scope, orUnknown(a.By), orUnknown(a.TrippedAt), orUnknown(a.Reason))
+			at := orUnknown(a.TrippedAt)
+			if t, err := live.ParseExpiry(a.TrippedAt); err == nil {
+				at = t.UTC().Format("15:04:05 UTC")
+			}
+			snap.HaltReason = fmt.Sprintf("%s (%s, %s, %s)", orUnknown(a.Reason), scope, orUnknown(a.By), at)
 		}
 	}
 	if m, err := live.LoadMandate(rt.root, s.key); err != nil {
