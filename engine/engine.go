@@ -23,9 +23,6 @@ type Finding struct {
 	Source   string // the tool that read the content
 }
 
-// ScanFunc scans a tool's untrusted output: it returns the output with control tokens
-// neutralised and what it found.
-type ScanFunc func(source string, data any) (any, []Finding)
 
 // Agent drives one trading session: each turn it calls tools through the turn.
 type Agent interface {
@@ -49,7 +46,6 @@ type Engine struct {
 	Audit     live.AuditSink
 	Now       func() time.Time
 	Log       *slog.Logger
-	Scan      ScanFunc
 	Costs     *CostBudget
 	Session   string
 	// MaxPending bounds the review queue; the next request is denied (default 5).

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"cockpit/engine/scan"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
@@ -183,14 +185,27 @@ func (c *call) execute(ctx context.Context) Result {
 	return c.run(ctx)
 }
 
-// run executes a read or external tool and scans untrusted output.
+// run executes a read or external tool and scans the outside content it returns.
 func (c *call) run(ctx context.Context) Result {
-	data, err := c.tool.Run(ctx, c.args)
+	data, err := c.tool.Run(ctx, c.args, c.pol)
 	if err != nil {
+		var te *ToolError
+		if errors.As(err, &te) {
+			return c.record(ctx, denied(te.Code, "%s", te.Msg))
+		}
 		return c.record(ctx, Result{Status: StatusError, Decision: "allow", Code: "tool_error", Detail: err.Error()})
 	}
-	if c.tool.Untrusted && c.e.Scan != nil {
-		data, c.findings = c.e.Scan(c.name, data)
+	if len(c.tool.ScanFields) > 0 {
+		obj, ok := data.(*jsonv.Object)
+		if !ok {
+			return c.record(ctx, Result{Status: StatusError, Decision: "deny", Code: "tool_error",
+				Detail: "the tool returned outside content that cannot be scanned"})
+		}
+		found, _ := scan.WithSecurityWarnings(obj, c.tool.ScanFields)
+		for _, f := range found {
+			c.findings = append(c.findings, Finding{RuleID: f.RuleID, Severity: f.Severity, Message: f.Message,
+				Match: f.Match, Field: f.Field, Source: c.name})
+		}
 		if len(c.findings) > 0 {
 			c.t.taint()
 			for i := range c.findings {

@@ -60,12 +60,27 @@ type Tool struct {
 	Description string
 	Effect      Effect
 	Params      []Param
-	// Untrusted marks results that carry outside content (news, web pages, documents): they
-	// are scanned before the agent sees them and taint the turn when something is found.
-	Untrusted bool
-	// Run executes a read or external tool. Trade tools are executed by the engine through
-	// the gate and have no Run.
-	Run func(ctx context.Context, args *jsonv.Object) (any, error)
+	// ScanFields select the result fields that carry outside content (news, web pages,
+	// documents, command output): they are scanned and neutralised before the agent sees
+	// them, and a finding taints the turn. The result must then be a JSON object.
+	ScanFields []string
+	// Run executes a read or external tool under the effective policy of the call. Trade
+	// tools are executed by the engine through the gate and have no Run.
+	Run func(ctx context.Context, args *jsonv.Object, pol Policy) (any, error)
+}
+
+// ToolError is a tool's refusal with a stable reason code (path_not_allowed,
+// url_not_allowed, sandbox_unavailable, …); the agent gets it as a denial.
+type ToolError struct {
+	Code string
+	Msg  string
+}
+
+func (e *ToolError) Error() string { return e.Code + ": " + e.Msg }
+
+// Refuse returns a ToolError.
+func Refuse(code, format string, args ...any) error {
+	return &ToolError{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
 // reservedArgs can never come from the agent: they belong to the runtime (approvals,

@@ -21,7 +21,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 	sym := Param{Name: "symbol", Type: TypeString, Required: true, Description: "ticker, e.g. AAPL"}
 	r.Add(&Tool{Name: "get_quote", Description: "Top of book for one symbol: bid, ask, last and when it was observed.",
 		Effect: EffectRead, Params: []Param{sym},
-		Run: func(ctx context.Context, args *jsonv.Object) (any, error) {
+		Run: func(ctx context.Context, args *jsonv.Object, _ Policy) (any, error) {
 			q, err := b.Quote(ctx, argString(args, "symbol"))
 			if err != nil {
 				return nil, err
@@ -33,7 +33,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			Effect: EffectRead, Params: []Param{sym,
 				{Name: "count", Type: TypeInteger, Description: "how many prices (1-500, default 30)"},
 				{Name: "every_seconds", Type: TypeInteger, Description: "spacing in seconds (1-86400, default 60)"}},
-			Run: func(ctx context.Context, args *jsonv.Object) (any, error) {
+			Run: func(ctx context.Context, args *jsonv.Object, _ Policy) (any, error) {
 				n, err := argInt(args, "count", 30, 1, 500)
 				if err != nil {
 					return nil, err
@@ -55,7 +55,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			}})
 	}
 	r.Add(&Tool{Name: "get_positions", Description: "Open positions with quantity, average price, market value and P&L.",
-		Effect: EffectRead, Run: func(ctx context.Context, _ *jsonv.Object) (any, error) {
+		Effect: EffectRead, Run: func(ctx context.Context, _ *jsonv.Object, _ Policy) (any, error) {
 			ps, err := b.Positions(ctx)
 			if err != nil {
 				return nil, err
@@ -68,7 +68,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			return jsonv.ObjectOf("positions", out), nil
 		}})
 	r.Add(&Tool{Name: "get_account", Description: "Cash, equity and buying power.",
-		Effect: EffectRead, Run: func(ctx context.Context, _ *jsonv.Object) (any, error) {
+		Effect: EffectRead, Run: func(ctx context.Context, _ *jsonv.Object, _ Policy) (any, error) {
 			a, err := b.Account(ctx)
 			if err != nil {
 				return nil, err
@@ -76,7 +76,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			return jsonv.ObjectOf("cash", num(a.Cash), "equity", num(a.Equity), "buying_power", num(a.BuyingPower)), nil
 		}})
 	r.Add(&Tool{Name: "get_open_orders", Description: "Orders that can still fill.",
-		Effect: EffectRead, Run: func(ctx context.Context, _ *jsonv.Object) (any, error) {
+		Effect: EffectRead, Run: func(ctx context.Context, _ *jsonv.Object, _ Policy) (any, error) {
 			os, err := b.OpenOrders(ctx)
 			if err != nil {
 				return nil, err

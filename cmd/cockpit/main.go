@@ -6,9 +6,18 @@
 package main
 
 import (
+	"fmt"
 	"os"
+
+	"cockpit/engine/sandbox"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		// The Landlock helper: restrict this process, then become the command.
+		err := sandbox.RunHelper(os.Args[2:])
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(126)
+	}
 	os.Exit(NewApp(os.Stdin, os.Stdout, os.Stderr).Run(os.Args[1:]))
 }

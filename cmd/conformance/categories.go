@@ -36,8 +36,8 @@ var categories = []category{
 
 	// security.json
 	{file: "security.json", path: "scanner.rules", data: true},
-	{file: "security.json", path: "scanner.scan_cases", pending: "issue 7"},
-	{file: "security.json", path: "scanner.with_security_warnings_cases", pending: "issue 7"},
+	{file: "security.json", path: "scanner.scan_cases", each: scanCase},
+	{file: "security.json", path: "scanner.with_security_warnings_cases", each: warningsCase},
 	{file: "security.json", path: "redaction.text_cases", each: redactTextCase},
 	{file: "security.json", path: "redaction.payload_cases", each: redactPayloadCase},
 	{file: "security.json", path: "redaction.tool_result_cases", each: redactToolResultCase},
