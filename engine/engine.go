@@ -23,7 +23,6 @@ type Finding struct {
 	Source   string // the tool that read the content
 }
 
-
 // Agent drives one trading session: each turn it calls tools through the turn.
 type Agent interface {
 	Name() string

@@ -31,7 +31,7 @@ func TestDecode(t *testing.T) {
 	}{
 		{"hi\n", 10, "hi\n"},
 		{"\xff\xfe", 10, "\ufffd\ufffd"},
-		{"a\xe2\x82b", 10, "a\ufffdb"},     // a truncated 3-byte sequence is one maximal subpart
+		{"a\xe2\x82b", 10, "a\ufffdb"},             // a truncated 3-byte sequence is one maximal subpart
 		{"\xed\xa0\x80", 10, "\ufffd\ufffd\ufffd"}, // a surrogate: ED A0 is not a valid prefix
 		{"\xf0\x9f\x98", 10, "\ufffd"},
 		{"héllo wörld", 4, "héll"},
