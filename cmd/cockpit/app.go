@@ -55,6 +55,7 @@ func verbs() []verb {
 		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
 		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay", "read and check the audit trail", (*App).cmdAudit},
 		{"approvals", "approvals list [--state S] | approve ID [--reason R] | deny ID [--reason R]", "the review queue, from another terminal", (*App).cmdApprovals},
+		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"init", "init", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},
 	}
 }
@@ -87,7 +88,7 @@ func (a *App) usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "The runtime root is --home, else $%s, else ~/.cockpit.\n", live.HomeEnv)
-	fmt.Fprintln(w, "Exit codes: 0 ok, 1 failure, 2 usage, 3 check found an order that is not allowed.")
+	fmt.Fprintln(w, "Exit codes: 0 ok, 1 failure, 2 usage, 3 check found an order that is not allowed or scan found an injection.")
 }
 
 // flags makes a FlagSet for a verb with the shared --home flag.

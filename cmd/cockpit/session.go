@@ -11,6 +11,7 @@ import (
 	"cockpit/engine/agents/llm"
 	"cockpit/engine/agents/replay"
 	"cockpit/engine/agents/strategy"
+	"cockpit/engine/tools"
 	"cockpit/live"
 	"cockpit/live/paper"
 	"cockpit/store"
@@ -115,6 +116,9 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		bars = engine.PaperBars(s.paper.Market().History, a.Now)
 	}
 	engine.BrokerTools(reg, b, bars)
+	if _, err := tools.Register(reg, cfg, rt.root.Dir()); err != nil {
+		return fail(fmt.Errorf("config: tools: %w", err))
+	}
 	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.Prices}
 	now := a.Now().UTC()
 	if _, err := store.RestoreSpend(ctx, rt.db, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {

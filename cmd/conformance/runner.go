@@ -49,9 +49,10 @@ type category struct {
 
 // env carries what handlers share.
 type env struct {
-	now time.Time // the vectors' pinned clock
-	tmp string    // a scratch directory, removed at the end
-	seq int
+	now   time.Time // the vectors' pinned clock
+	tmp   string    // a scratch directory, removed at the end
+	seq   int
+	paths *pathsFixture // the path vectors' tree, built once
 }
 
 // root returns a fresh runtime root for one case.
