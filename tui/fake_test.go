@@ -163,8 +163,11 @@ func newTestModel(t testing.TB, w, h int) (*Model, *fakeBackend, *livetest.Clock
 	return m, be, clock
 }
 
-// screen is the plain text of the current frame.
-func screen(m *Model) string { return ansi.Strip(m.View().Content) }
+// screen is the plain text of the frame after a render tick.
+func screen(m *Model) string {
+	m.Update(TickMsg{})
+	return ansi.Strip(m.View().Content)
+}
 
 // press sends keys by name ("H", "ctrl+k", "esc", "enter", "tab").
 func press(m *Model, keys ...string) tea.Cmd {

@@ -75,6 +75,8 @@ type Model struct {
 	quit        QuitChoice
 	lastCtrlC   time.Time
 	frame       string
+	dirty       bool  // state changed since the frame was drawn
+	drawnAt     int64 // the clock second of the last tick-drawn frame
 	seq         uint64
 	lastRefresh time.Time
 }
@@ -145,15 +147,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
 	case TickMsg:
-		cmd = m.tick()
+		if sec := m.now().Unix(); m.dirty || sec != m.drawnAt {
+			m.frame, m.dirty, m.drawnAt = m.render(), false, sec
+		}
+		return m, m.tick()
 	case SnapshotMsg:
 		m.onSnapshot(msg.Snapshot)
 		if !msg.OneOff {
 			cmd = m.poll(m.opts.Poll)
 		}
+		m.dirty = true
+		return m, cmd // drawn on the next tick
 	case EventMsg:
-		cmd = m.onEvent(msg.Event)
-		return m, cmd // rendered on the next tick
+		m.dirty = true
+		return m, m.onEvent(msg.Event) // drawn on the next tick
 	case FlattenProgressMsg:
 		cmd = m.onFlattenProgress(msg.Progress)
 	case FlattenDoneMsg:
@@ -165,12 +172,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case CommitDoneMsg:
 		m.onCommitDone(msg)
 	}
-	m.frame = m.render()
+	m.frame, m.dirty = m.render(), false
 	return m, cmd
 }
 
-// View implements tea.Model. The frame is drawn in Update on key presses, resizes and the
-// render tick, so a burst of engine events never costs a frame each.
+// View implements tea.Model. The frame is drawn in Update on key presses, resizes and
+// actions at once, and for snapshots and engine events on the next render tick (at most
+// once per tick, and when idle once a second for the clock), so a burst of events never
+// costs a frame each.
 func (m *Model) View() tea.View {
 	if m.frame == "" {
 		m.frame = m.render()

@@ -28,6 +28,8 @@ type screenBackend struct {
 	operator live.Principal
 
 	mu      sync.Mutex
+	tail    []tui.AuditRow // the audit tail as of tailSeq
+	tailSeq int64
 	largest money.Amount      // the largest order accepted today
 	day     string            // the UTC day largest belongs to
 	origins map[string]string // client order id → who placed it
@@ -129,21 +131,35 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))
 		}
 	}
-	// The tail leaves out successful reads (the full view, L, has everything).
-	if evs, err := rt.db.Events(ctx, store.Filter{Limit: 300}); err == nil {
-		for _, e := range evs {
-			if e.Type == "tool_call" && e.Outcome == live.OutcomeAccepted {
-				continue
-			}
-			if snap.Audit = append(snap.Audit, auditRow(e)); len(snap.Audit) == 60 {
-				break
-			}
+	snap.Audit, snap.AuditTotal = b.auditTail(ctx)
+	return snap
+}
+
+// auditTail returns the newest 60 events, leaving out successful reads (the full view, L,
+// has everything); it re-reads only when the chain grew.
+func (b *screenBackend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
+	db := b.s.rt.db
+	last, err := db.LastSeq(ctx)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err != nil || last == b.tailSeq && b.tail != nil {
+		return b.tail, b.tailSeq
+	}
+	evs, err := db.Events(ctx, store.Filter{Limit: 300})
+	if err != nil {
+		return b.tail, b.tailSeq
+	}
+	var rows []tui.AuditRow
+	for _, e := range evs {
+		if e.Type == "tool_call" && e.Outcome == live.OutcomeAccepted {
+			continue
 		}
-		if len(evs) > 0 {
-			snap.AuditTotal = evs[0].Seq
+		if rows = append(rows, auditRow(e)); len(rows) == 60 {
+			break
 		}
 	}
-	return snap
+	b.tail, b.tailSeq = rows, last
+	return rows, last
 }
 
 // readBroker reads positions, open orders, the account and quotes, timing the round trip.
