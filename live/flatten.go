@@ -83,14 +83,26 @@ func (r FlattenReport) Flat() bool {
 	return r.Verified && len(r.OpenOrders) == 0 && len(r.Positions) == 0
 }
 
-// Summary is the result line: "FLAT (verified 15:04:05)" or "NOT FLAT: …" naming what is
-// stranded. It never says flat without the re-read.
+// Complete reports a verified flatten that did everything it was asked without an error: no
+// resting orders, and no positions unless closing them was not asked (a cancel-only halt).
+func (r FlattenReport) Complete() bool {
+	return r.Verified && len(r.Errors) == 0 && len(r.OpenOrders) == 0 &&
+		(len(r.Positions) == 0 || r.SkippedReason != "")
+}
+
+// Summary is the result line: "FLAT (verified 15:04:05 UTC)", "ORDERS CLEARED (verified …);
+// N positions kept …" for a cancel-only halt, or "NOT FLAT: …" naming what is stranded. It
+// never says flat or cleared without the re-read.
 func (r FlattenReport) Summary() string {
 	if !r.Verified {
 		return "NOT FLAT: could not verify with the broker: " + r.VerifyErr
 	}
+	verified := "(verified " + r.VerifiedAt.UTC().Format("15:04:05") + " UTC)"
 	if r.Flat() {
-		return "FLAT (verified " + r.VerifiedAt.UTC().Format("15:04:05") + " UTC)"
+		return "FLAT " + verified
+	}
+	if r.Complete() {
+		return "ORDERS CLEARED " + verified + "; " + r.positionsText()
 	}
 	var parts []string
 	if n := len(r.OpenOrders); n > 0 {
@@ -100,18 +112,23 @@ func (r FlattenReport) Summary() string {
 		}
 		parts = append(parts, fmt.Sprintf("%d order%s still resting (%s)", n, plural(n), strings.Join(ids, ", ")))
 	}
-	if n := len(r.Positions); n > 0 {
-		ps := make([]string, n)
-		for i, p := range r.Positions {
-			ps[i] = fmt.Sprintf("%s %s", p.Symbol, signed(p.Qty))
-		}
-		s := fmt.Sprintf("%d position%s open (%s)", n, plural(n), strings.Join(ps, ", "))
-		if r.SkippedReason != "" {
-			s += " — " + r.SkippedReason
-		}
-		parts = append(parts, s)
+	if len(r.Positions) > 0 {
+		parts = append(parts, r.positionsText())
 	}
 	return "NOT FLAT: " + strings.Join(parts, "; ")
+}
+
+func (r FlattenReport) positionsText() string {
+	n := len(r.Positions)
+	ps := make([]string, n)
+	for i, p := range r.Positions {
+		ps[i] = fmt.Sprintf("%s %s", p.Symbol, signed(p.Qty))
+	}
+	s := fmt.Sprintf("%d position%s open (%s)", n, plural(n), strings.Join(ps, ", "))
+	if r.SkippedReason != "" {
+		s += " — " + r.SkippedReason
+	}
+	return s
 }
 
 func plural(n int) string {
@@ -275,7 +292,7 @@ func (g *Gate) auditFlatten(ctx context.Context, key string, opts FlattenOptions
 		return
 	}
 	outcome := OutcomeAccepted
-	if !rep.Flat() {
+	if !rep.Complete() {
 		outcome = OutcomeError
 	}
 	errs := make([]any, len(rep.Errors))

@@ -397,6 +397,28 @@ func TestFlattenCancelOnlyAndStranded(t *testing.T) {
 	}
 }
 
+// TestFlattenCancelOnlyKeepsPositions: a cancel-only halt that cleared every order is
+// complete (audited accepted) but never called flat.
+func TestFlattenCancelOnlyKeepsPositions(t *testing.T) {
+	f := newFixture(t, "")
+	ctx := context.Background()
+	f.buy("AAPL", "1000", "")
+	low := money.MustParse("1")
+	if _, err := f.paper.PlaceOrder(ctx, live.OrderRequest{Symbol: "NVDA", Side: live.Buy, Type: live.Limit, Quantity: amt("1"), LimitPrice: &low}); err != nil {
+		t.Fatal(err)
+	}
+	rep := f.gate.Flatten(ctx, f.broker, "paper", live.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond})
+	if rep.Flat() || !rep.Complete() || len(rep.Cancelled) != 1 {
+		t.Fatalf("flat %v complete %v cancelled %v: %s", rep.Flat(), rep.Complete(), rep.Cancelled, rep.Summary())
+	}
+	if got, want := rep.Summary(), "1 position open (AAPL +"; !strings.HasPrefix(got, "ORDERS CLEARED (verified ") || !strings.Contains(got, want) || !strings.Contains(got, "cancel-only") {
+		t.Errorf("summary %q, want ORDERS CLEARED … %q … cancel-only", got, want)
+	}
+	if rec := f.lastAudit(t); rec.Kind != live.KindFlatten || rec.Outcome != live.OutcomeAccepted {
+		t.Errorf("audit %s/%s, want flatten/accepted", rec.Kind, rec.Outcome)
+	}
+}
+
 type rejectCancel struct {
 	live.Broker
 	ids map[string]bool

@@ -107,11 +107,7 @@ func (m *Model) onEvent(ev engine.Event) tea.Cmd {
 		return m.onHalt(ev.Halt)
 	case engine.EvFlatten:
 		if ev.Report != nil {
-			lvl := levelInfo
-			if !ev.Report.Flat() {
-				lvl = levelCrit
-			}
-			m.alert(Alert{Level: lvl, Kind: "FLATTEN", Source: "halt action", Text: ev.Report.Summary()})
+			m.alert(Alert{Level: flattenLevel(*ev.Report), Kind: "FLATTEN", Source: "halt action", Text: ev.Report.Summary()})
 		}
 	case engine.EvFinding:
 		if f := ev.Finding; f != nil {

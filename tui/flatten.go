@@ -72,13 +72,21 @@ func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
 		return nil
 	}
 	m.flat.report = &rep
-	lvl := levelInfo
-	if !rep.Flat() {
-		lvl = levelCrit
-	}
-	m.alert(Alert{Level: lvl, Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
+	m.alert(Alert{Level: flattenLevel(rep), Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
 	m.say("flatten: " + rep.Summary())
 	return m.refresh()
+}
+
+// flattenLevel grades a flatten report: flat is good news, a cancel-only halt that kept
+// positions as asked is a warning, anything else is critical.
+func flattenLevel(rep live.FlattenReport) int {
+	switch {
+	case rep.Flat():
+		return levelInfo
+	case rep.Complete():
+		return levelWarn
+	}
+	return levelCrit
 }
 
 // flattenModal is the preview (y/N) and then the live progress of a flatten.
@@ -182,9 +190,12 @@ func (m *Model) flattenProgressLines() []string {
 	result := "Result: — (waiting for the broker)"
 	if run.report != nil {
 		result = "Result: " + run.report.Summary()
-		if run.report.Flat() {
+		switch flattenLevel(*run.report) {
+		case levelInfo:
 			result = m.c.Styles.Profit.Render(result)
-		} else {
+		case levelWarn:
+			result = m.c.Styles.Warn.Render(result)
+		default:
 			result = m.c.Styles.Critical.Render(result)
 		}
 	}

@@ -56,7 +56,7 @@ func (a *App) cmdFlatten(args []string) int {
 		ClosePositions: live.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
 		Progress: a.printProgress})
 	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
-	if !rep.Flat() {
+	if !rep.Complete() { // positions kept on purpose (cancel-only) are not a failure
 		return exitFailure
 	}
 	return exitOK

@@ -109,11 +109,23 @@ func TestRunHeadlessStrategy(t *testing.T) {
 	}
 }
 
+// TestFlagsWithoutVerbRun: `cockpit --home DIR …` is `cockpit run --home DIR …`.
+func TestFlagsWithoutVerbRun(t *testing.T) {
+	home := fastHome(t, "")
+	out, errOut, code := runLive(t, t.TempDir(), nil, "--home", home, "--headless", "--agent", "none", "--for", "200ms")
+	if code != 0 || !strings.Contains(out, "── summary") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "cockpit.db")); err != nil {
+		t.Errorf("--home was not used: %v", err)
+	}
+}
+
 // TestRunOnQuitHalt: with on_quit = "halt", stopping trips HALT and cancels resting orders.
 func TestRunOnQuitHalt(t *testing.T) {
 	home := fastHome(t, "[cockpit]\non_quit = \"halt\"\n")
 	out, _, code := runLive(t, home, nil, "run", "--headless", "--for", "1s")
-	if code != 0 || !strings.Contains(out, "on quit: HALT paper — FLAT") && !strings.Contains(out, "on quit: HALT paper — NOT FLAT") {
+	if code != 0 || !strings.Contains(out, "on quit: HALT paper — FLAT (verified") && !strings.Contains(out, "on quit: HALT paper — ORDERS CLEARED (verified") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	status, _, _ := runLive(t, home, nil, "status")
