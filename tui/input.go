@@ -36,7 +36,7 @@ func (m *Model) onCtrlC() tea.Cmd {
 		return tea.Quit
 	}
 	m.lastCtrlC = m.now()
-	m.modal = &quitModal{resting: len(m.snap.Orders)}
+	m.modal = &quitModal{}
 	return nil
 }
 
@@ -50,7 +50,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, keys.Help):
 		m.modal = &helpModal{}
 	case key.Matches(k, keys.Quit):
-		m.modal = &quitModal{resting: len(m.snap.Orders)}
+		m.modal = &quitModal{}
 	case key.Matches(k, keys.Back):
 		m.filter[m.focus] = ""
 	case key.Matches(k, keys.NextPane):

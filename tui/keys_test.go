@@ -202,6 +202,22 @@ func TestQuit(t *testing.T) {
 	}
 }
 
+// TestQuitCountIsLive: the agent keeps trading while the quit question is open, so the
+// number of resting orders it names follows the snapshots.
+func TestQuitCountIsLive(t *testing.T) {
+	m, be, _ := newTestModel(t, 120, 40)
+	press(m, "q")
+	if out := screen(m); !strings.Contains(out, "3 resting orders stay") {
+		t.Fatalf("quit question before:\n%s", out)
+	}
+	s := be.snap
+	s.Orders = s.Orders[:1]
+	m.Update(SnapshotMsg{Snapshot: s})
+	if out := screen(m); !strings.Contains(out, "1 resting order stays") {
+		t.Errorf("quit question after two orders went:\n%s", out)
+	}
+}
+
 func isQuit(msg tea.Msg) bool {
 	_, ok := msg.(tea.QuitMsg)
 	return ok

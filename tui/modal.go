@@ -69,16 +69,18 @@ func (c *confirmModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// quitModal asks what happens to resting orders.
-type quitModal struct{ resting int }
+// quitModal asks what happens to resting orders; the count is the live one, since the
+// agent keeps trading while the question is open.
+type quitModal struct{}
 
 func (q *quitModal) typing() bool { return false }
 
 func (q *quitModal) view(m *Model, w, h int) string {
 	k := m.c.Styles.Key.Render
+	n := len(m.snap.Orders)
 	return frame(m, "Quit cockpit", []string{
 		"The agent stops.",
-		fmt.Sprintf("%d resting order%s at the broker unless you halt.", q.resting, map[bool]string{true: " stays", false: "s stay"}[q.resting == 1]),
+		fmt.Sprintf("%d resting order%s at the broker unless you halt.", n, map[bool]string{true: " stays", false: "s stay"}[n == 1]),
 		"",
 		k("h") + "  halt and cancel resting orders, then quit",
 		k("y") + "  quit and leave resting orders",

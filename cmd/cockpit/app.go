@@ -70,6 +70,9 @@ func (a *App) Run(args []string) int {
 		a.usage(a.Stdout)
 		return exitOK
 	}
+	if strings.HasPrefix(args[0], "-") { // `cockpit --home DIR` is `cockpit run --home DIR`
+		return a.cmdRun(args)
+	}
 	for _, v := range verbs() {
 		if v.name == args[0] {
 			return v.run(a, args[1:])

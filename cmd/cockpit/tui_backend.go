@@ -105,11 +105,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.HaltFileOK = false
 		}
 		if a, err := live.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			at := orUnknown(a.TrippedAt)
-			if t, err := live.ParseExpiry(a.TrippedAt); err == nil {
-				at = t.UTC().Format("15:04:05 UTC")
-			}
-			snap.HaltReason = fmt.Sprintf("%s (%s, %s, %s)", orUnknown(a.Reason), scope, orUnknown(a.By), at)
+			snap.HaltReason = haltLine(a, scope)
 		}
 	}
 	if m, err := live.LoadMandate(rt.root, s.key); err != nil {
@@ -424,4 +420,23 @@ func (b *screenBackend) follow(ctx context.Context, send func(any)) {
 		}
 		send(tui.EventMsg{Event: ev})
 	}
+}
+
+// haltLine says why, where, by whom and when a halt sentinel was written, leaving out what
+// the file does not say (a HALT file made with `touch` says nothing but its scope).
+func haltLine(a *live.Attribution, scope live.Scope) string {
+	why := a.Reason
+	if why == "" {
+		why = "no reason written"
+	}
+	parts := []string{scope.String()}
+	if a.By != "" {
+		parts = append(parts, a.By)
+	}
+	if t, err := live.ParseExpiry(a.TrippedAt); err == nil {
+		parts = append(parts, t.UTC().Format("15:04:05 UTC"))
+	} else if a.TrippedAt != "" {
+		parts = append(parts, a.TrippedAt)
+	}
+	return why + " (" + strings.Join(parts, ", ") + ")"
 }

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"testing"
+
+	"cockpit/live"
+)
+
+func TestHaltLine(t *testing.T) {
+	tests := []struct {
+		name  string
+		a     live.Attribution
+		scope live.Scope
+		want  string
+	}{
+		{"touched by hand", live.Attribution{}, live.GlobalScope, "no reason written (global)"},
+		{"from the screen", live.Attribution{Reason: "key H", By: "tui:root", TrippedAt: "2026-11-30T12:55:17Z"},
+			live.BrokerScope("paper"), "key H (paper, tui:root, 12:55:17 UTC)"},
+		{"unparseable time kept", live.Attribution{Reason: "r", TrippedAt: "yesterday"}, live.BrokerScope("paper"), "r (paper, yesterday)"},
+	}
+	for _, tt := range tests {
+		if got := haltLine(&tt.a, tt.scope); got != tt.want {
+			t.Errorf("%s: haltLine = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
