@@ -165,7 +165,11 @@ func (a *App) summary(s *session, t *tally, turns int, why string, took time.Dur
 		fmt.Fprintf(w, "on quit: HALT %s — %s (resume with `cockpit resume --broker %s --reason …`)\n", s.key, rep.Summary(), s.key)
 	default:
 		if open, err := s.broker.OpenOrders(ctx); err == nil {
-			fmt.Fprintf(w, "on quit: left %d resting orders (on_quit = leave)\n", len(open))
+			noun := "orders"
+			if len(open) == 1 {
+				noun = "order"
+			}
+			fmt.Fprintf(w, "on quit: left %d resting %s (on_quit = leave)\n", len(open), noun)
 		}
 	}
 	if st, err := s.rt.db.Stats(ctx); err == nil {
