@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,12 +47,7 @@ func truncate(s string, n int) string {
 // argsObject turns Go arguments into ordered JSON (keys sorted).
 func argsObject(m map[string]any) *jsonv.Object {
 	o := jsonv.NewObject()
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		o.Set(k, goValue(m[k]))
 	}
 	return o

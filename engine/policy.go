@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"cockpit/engine/config"
@@ -56,12 +58,7 @@ func (s Set) Has(name string) bool { return s.All || s.Names[name] }
 
 // Sorted lists the names of a restricting set.
 func (s Set) Sorted() []string {
-	out := make([]string, 0, len(s.Names))
-	for n := range s.Names {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(s.Names))
 }
 
 func meetSet(a, b Set) Set {

@@ -3,7 +3,8 @@ package live
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -47,11 +48,7 @@ func (d *Denial) Error() string {
 	if len(d.Fields) == 0 {
 		return strings.ToUpper(string(d.Code))
 	}
-	keys := make([]string, 0, len(d.Fields))
-	for k := range d.Fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(d.Fields))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + d.Fields[k]

@@ -2,7 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -67,7 +68,7 @@ func (m *Model) onSnapshot(s Snapshot) {
 	if s.Mandate != nil && s.Mandate.Controls.MaxQuoteAgeMs != nil {
 		maxAge = time.Duration(*s.Mandate.Controls.MaxQuoteAgeMs) * time.Millisecond
 	}
-	for _, sym := range sortedKeys(s.Quotes) {
+	for _, sym := range slices.Sorted(maps.Keys(s.Quotes)) {
 		q := s.Quotes[sym]
 		if a := s.Taken.Sub(q.Time); !q.Time.IsZero() && a > maxAge {
 			m.once("stale:"+sym, time.Minute, Alert{Level: levelWarn, Kind: "STALE", Source: sym,
@@ -204,13 +205,4 @@ func (m *Model) headroomGross(s *Snapshot) money.Amount {
 		return live.BookFromExposures(rows).Gross()
 	}
 	return book.Gross()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"cockpit/live/money"
@@ -140,7 +142,7 @@ func (m *Model) chartSymbol() string {
 	if len(v.Positions) > 0 {
 		return v.Positions[0].Symbol
 	}
-	if keys := sortedKeys(v.Quotes); len(keys) > 0 {
+	if keys := slices.Sorted(maps.Keys(v.Quotes)); len(keys) > 0 {
 		return keys[0]
 	}
 	return ""

@@ -2,7 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -80,12 +81,7 @@ var risky = map[string]bool{"halt": true, "flatten": true, "resume": true, "appr
 // whatever the config says, so it always has a binding; no risky action may use enter or esc.
 func (k *KeyMap) Rebind(over map[string]string) error {
 	bs := k.bindings()
-	names := make([]string, 0, len(over))
-	for n := range over {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(over)) {
 		b, ok := bs[name]
 		if !ok {
 			return fmt.Errorf("tui.keys.%s: unknown action (known: %s)", name, strings.Join(actionNames(bs), ", "))
@@ -114,12 +110,7 @@ func (k *KeyMap) Rebind(over map[string]string) error {
 }
 
 func actionNames(bs map[string]*key.Binding) []string {
-	out := make([]string, 0, len(bs))
-	for n := range bs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(bs))
 }
 
 func contains(xs []string, s string) bool {

@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"time"
 
 	"cockpit/live/money"
@@ -97,7 +98,7 @@ func (p Policy) Validate() error {
 		prefix string
 		layers map[string]Layer
 	}{{"policy.profiles", p.Profiles}, {"policy.agents", p.Agents}, {"policy.groups", p.Groups}, {"policy.tools", p.Tools}} {
-		for _, name := range sortedKeys(group.layers) {
+		for _, name := range slices.Sorted(maps.Keys(group.layers)) {
 			if err := check(group.prefix+"."+name, group.layers[name]); err != nil {
 				return err
 			}
@@ -114,15 +115,6 @@ func (p Policy) Validate() error {
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Duration is a time.Duration written as "2s", "1m30s".
