@@ -80,19 +80,9 @@ func appendCanonicalString(b []byte, s string, ascii bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case r == '\b':
-			b = append(b, '\\', 'b')
-		case r == '\f':
-			b = append(b, '\\', 'f')
+		switch e := shortEscape(r); {
+		case e != 0:
+			b = append(b, '\\', e)
 		case r < 0x20 || (r >= 0x7f && r < 0x10000):
 			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 		case r >= 0x10000 && r != utf8.RuneError:

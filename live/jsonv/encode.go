@@ -124,6 +124,26 @@ func appendFloat(b []byte, f float64, style Style) ([]byte, error) {
 	return strconv.AppendFloat(b, f, 'g', -1, 64), nil
 }
 
+// shortEscape is the letter of JSON's two-character escape for r ('"', '\\', n, r, t, b,
+// f), or 0 when r has none.
+func shortEscape(r rune) byte {
+	switch r {
+	case '"', '\\':
+		return byte(r)
+	case '\n':
+		return 'n'
+	case '\r':
+		return 'r'
+	case '\t':
+		return 't'
+	case '\b':
+		return 'b'
+	case '\f':
+		return 'f'
+	}
+	return 0
+}
+
 // AppendString appends s as a JSON string with raw UTF-8; quotes, backslashes and control
 // characters are escaped, and invalid UTF-8 becomes U+FFFD.
 func AppendString(b []byte, s string) []byte {
@@ -132,19 +152,9 @@ func AppendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c == '\b':
-				b = append(b, '\\', 'b')
-			case c == '\f':
-				b = append(b, '\\', 'f')
+			switch e := shortEscape(rune(c)); {
+			case e != 0:
+				b = append(b, '\\', e)
 			case c < 0x20 || c == 0x7f:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			default:

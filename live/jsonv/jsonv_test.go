@@ -79,3 +79,29 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestStringEscapes pins both string encoders: AppendString (raw UTF-8, the audit store's
+// canonical form) and CanonicalPython (Python's ensure_ascii=True).
+func TestStringEscapes(t *testing.T) {
+	tests := []struct {
+		in, raw, ascii string
+	}{
+		{`a"b\c`, `"a\"b\\c"`, `"a\"b\\c"`},
+		{"\n\r\t\b\f", `"\n\r\t\b\f"`, `"\n\r\t\b\f"`},
+		{"\x00\x1f\x7f", `"\u0000\u001f\u007f"`, `"\u0000\u001f\u007f"`},
+		{"é€", `"é€"`, `"\u00e9\u20ac"`},
+		{"\u2028\u2029", `"\u2028\u2029"`, `"\u2028\u2029"`},
+		{"😀", `"😀"`, `"\ud83d\ude00"`},
+		{"a\xffb", "\"a\ufffdb\"", `"a\ufffdb"`},
+		{"/<>&", `"/<>&"`, `"/<>&"`},
+	}
+	for _, tt := range tests {
+		if got := string(AppendString(nil, tt.in)); got != tt.raw {
+			t.Errorf("AppendString(%q) = %s, want %s", tt.in, got, tt.raw)
+		}
+		got, err := CanonicalPython(tt.in)
+		if err != nil || string(got) != tt.ascii {
+			t.Errorf("CanonicalPython(%q) = %s, %v; want %s", tt.in, got, err, tt.ascii)
+		}
+	}
+}
