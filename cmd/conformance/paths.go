@@ -146,28 +146,21 @@ func pathsCategory(e *env, v any) []outcome {
 		got, err := fx.paths(nil).SafePath(fx.sub(p), fx.sub(wd))
 		return fx.compare(c, got, err)
 	})
-	each("safe_user_and_document_path", func(c *jsonv.Object) outcome {
+	// Cases naming one of the single-argument helpers in "fn".
+	byName := func(c *jsonv.Object) outcome {
 		p, _ := str(c, "p")
 		fn, _ := str(c, "fn")
 		ps := fx.paths(get(c, "env"))
-		call := ps.SafeUserPath
-		if fn == "safe_document_path" {
-			call = ps.SafeDocumentPath
+		call, ok := map[string]func(string) (string, error){"safe_user_path": ps.SafeUserPath,
+			"safe_document_path": ps.SafeDocumentPath, "safe_run_dir": ps.SafeRunDir, "safe_run_id": ps.SafeRunID}[fn]
+		if !ok {
+			return failf("unknown fn %q", fn)
 		}
 		got, err := call(fx.sub(p))
 		return fx.compare(c, got, err)
-	})
-	each("safe_run_dir_and_run_id", func(c *jsonv.Object) outcome {
-		p, _ := str(c, "p")
-		fn, _ := str(c, "fn")
-		ps := fx.paths(get(c, "env"))
-		call := ps.SafeRunDir
-		if fn == "safe_run_id" {
-			call = ps.SafeRunID
-		}
-		got, err := call(fx.sub(p))
-		return fx.compare(c, got, err)
-	})
+	}
+	each("safe_user_and_document_path", byName)
+	each("safe_run_dir_and_run_id", byName)
 	each("resolve_safe_path", func(c *jsonv.Object) outcome {
 		fp, _ := str(c, "file_path")
 		purpose, _ := str(c, "purpose")
