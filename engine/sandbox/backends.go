@@ -52,12 +52,7 @@ func (Bwrap) Describe() string {
 	return "bwrap: namespaces (network, pid, ipc, uts, user), /usr read-only, workspace read-write, nothing else of the host"
 }
 
-func (b Bwrap) bin() (string, error) {
-	if b.Path != "" {
-		return b.Path, nil
-	}
-	return exec.LookPath("bwrap")
-}
+func (b Bwrap) bin() (string, error) { return lookup(b.Path, "bwrap") }
 
 // Args builds the bwrap command line for spec.
 func (b Bwrap) Args(bin string, s Spec) []string {
@@ -82,28 +77,10 @@ func (b Bwrap) Args(bin string, s Spec) []string {
 }
 
 // Probe implements Backend.
-func (b Bwrap) Probe(ctx context.Context) error {
-	bin, err := b.bin()
-	if err != nil {
-		return err
-	}
-	ws, err := os.MkdirTemp("", "cockpit-probe")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(ws)
-	return probe(ctx, b, Spec{Argv: []string{"true"}, Dir: ws, Workspace: ws, Env: []string{"PATH=/usr/bin:/bin"}}, bin)
-}
+func (b Bwrap) Probe(ctx context.Context) error { return wrapperProbe(ctx, b, probePath) }
 
 // Command implements Backend.
-func (b Bwrap) Command(s Spec) (*exec.Cmd, error) {
-	bin, err := b.bin()
-	if err != nil {
-		return nil, err
-	}
-	a := b.Args(bin, s)
-	return exec.Command(a[0], a[1:]...), nil
-}
+func (b Bwrap) Command(s Spec) (*exec.Cmd, error) { return wrapperCommand(b, s) }
 
 // Firejail is firejail with no network, a read-only host, a read-write workspace and a
 // blacklist of the forbidden paths.
@@ -130,29 +107,13 @@ func (f Firejail) Args(bin string, s Spec) []string {
 	return append(append(args, "--"), s.Argv...)
 }
 
+func (f Firejail) bin() (string, error) { return lookup(f.Path, "firejail") }
+
 // Probe implements Backend.
-func (f Firejail) Probe(ctx context.Context) error {
-	bin, err := lookup(f.Path, "firejail")
-	if err != nil {
-		return err
-	}
-	ws, err := os.MkdirTemp("", "cockpit-probe")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(ws)
-	return probe(ctx, f, Spec{Argv: []string{"true"}, Dir: ws, Workspace: ws, Env: []string{"PATH=/usr/bin:/bin"}}, bin)
-}
+func (f Firejail) Probe(ctx context.Context) error { return wrapperProbe(ctx, f, probePath) }
 
 // Command implements Backend.
-func (f Firejail) Command(s Spec) (*exec.Cmd, error) {
-	bin, err := lookup(f.Path, "firejail")
-	if err != nil {
-		return nil, err
-	}
-	a := f.Args(bin, s)
-	return exec.Command(a[0], a[1:]...), nil
-}
+func (f Firejail) Command(s Spec) (*exec.Cmd, error) { return wrapperCommand(f, s) }
 
 // Docker runs the command in a throwaway container: no network, a read-only root, the
 // workspace mounted at the same path, capped memory and CPU.
@@ -187,28 +148,36 @@ func (d Docker) Args(bin string, s Spec) []string {
 	return append(append(args, d.image()), s.Argv...)
 }
 
+func (d Docker) bin() (string, error) { return lookup(d.Path, "docker") }
+
 // Probe implements Backend: a real container must start (a client with no daemon fails).
-func (d Docker) Probe(ctx context.Context) error {
-	bin, err := lookup(d.Path, "docker")
-	if err != nil {
-		return err
-	}
-	ws, err := os.MkdirTemp("", "cockpit-probe")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(ws)
-	return probe(ctx, d, Spec{Argv: []string{"true"}, Dir: ws, Workspace: ws}, bin)
-}
+func (d Docker) Probe(ctx context.Context) error { return wrapperProbe(ctx, d, nil) }
 
 // Command implements Backend.
-func (d Docker) Command(s Spec) (*exec.Cmd, error) {
-	bin, err := lookup(d.Path, "docker")
+func (d Docker) Command(s Spec) (*exec.Cmd, error) { return wrapperCommand(d, s) }
+
+// wrapper is a backend that runs the command as the arguments of another program.
+type wrapper interface {
+	Backend
+	bin() (string, error)
+	Args(bin string, s Spec) []string
+}
+
+func wrapperCommand(w wrapper, s Spec) (*exec.Cmd, error) {
+	bin, err := w.bin()
 	if err != nil {
 		return nil, err
 	}
-	a := d.Args(bin, s)
+	a := w.Args(bin, s)
 	return exec.Command(a[0], a[1:]...), nil
+}
+
+func wrapperProbe(ctx context.Context, w wrapper, env []string) error {
+	bin, err := w.bin()
+	if err != nil {
+		return err
+	}
+	return probe(ctx, w, bin, env)
 }
 
 func lookup(path, name string) (string, error) {
@@ -218,14 +187,22 @@ func lookup(path, name string) (string, error) {
 	return exec.LookPath(name)
 }
 
-// probe runs spec through b and requires exit status 0 within 20 s.
-func probe(ctx context.Context, b Backend, s Spec, bin string) error {
-	s.Timeout = 20 * time.Second
-	env := Run(ctx, b, s)
-	if env.Status != "ok" {
-		msg := strings.TrimSpace(env.Stderr)
+// probePath is the environment a probe's `true` runs with.
+var probePath = []string{"PATH=/usr/bin:/bin"}
+
+// probe runs `true` through b in a throwaway workspace and requires exit status 0 within
+// 20 s; bin names the program in the error.
+func probe(ctx context.Context, b Backend, bin string, env []string) error {
+	ws, err := os.MkdirTemp("", "cockpit-probe")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(ws)
+	out := Run(ctx, b, Spec{Argv: []string{"true"}, Dir: ws, Workspace: ws, Env: env, Timeout: 20 * time.Second})
+	if out.Status != "ok" {
+		msg := strings.TrimSpace(out.Stderr)
 		if msg == "" {
-			msg = env.Error
+			msg = out.Error
 		}
 		return fmt.Errorf("%s does not run here: %s", filepath.Base(bin), msg)
 	}

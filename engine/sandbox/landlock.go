@@ -68,16 +68,11 @@ func (l Landlock) Probe(ctx context.Context) error {
 	if abi := ABI(); abi < 4 {
 		return fmt.Errorf("landlock ABI %d cannot restrict the network (needs 4)", abi)
 	}
-	ws, err := os.MkdirTemp("", "cockpit-probe")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(ws)
 	self, err := l.self()
 	if err != nil {
 		return err
 	}
-	return probe(ctx, l, Spec{Argv: []string{"true"}, Dir: ws, Workspace: ws, Env: []string{"PATH=/usr/bin:/bin"}}, self)
+	return probe(ctx, l, self, probePath)
 }
 
 // Command implements Backend: the cockpit binary re-executed as the helper.
