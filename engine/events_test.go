@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
@@ -77,4 +78,26 @@ func TestBusClosesOnCancel(t *testing.T) {
 		t.Errorf("received %d events, want 1", n)
 	}
 	b.Publish(Event{Kind: EvNote}) // must not panic
+}
+
+func TestReviewOrderText(t *testing.T) {
+	notional := jsonv.ObjectOf("side", "buy", "notional", jsonv.Number("6000"), "symbol", "TSLA")
+	limit := jsonv.ObjectOf("side", "sell", "quantity", jsonv.Number("10"), "symbol", "AAPL", "limit_price", jsonv.Number("245.5"))
+	tests := []struct {
+		order *jsonv.Object
+		upper bool
+		mask  string
+		want  string
+	}{
+		{notional, false, "", "buy $6000 TSLA"},
+		{notional, true, "$•••", "BUY $••• TSLA"},
+		{limit, true, "$•••", "SELL 10 AAPL @ 245.5"},
+		{nil, true, "", ""},
+	}
+	for _, tt := range tests {
+		it := &ReviewItem{Order: tt.order}
+		if got := it.OrderText(tt.upper, tt.mask); got != tt.want {
+			t.Errorf("OrderText(%v, %q) = %q, want %q", tt.upper, tt.mask, got, tt.want)
+		}
+	}
 }

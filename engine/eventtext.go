@@ -120,7 +120,10 @@ func decisionText(d *live.Decision) string {
 	return fmt.Sprintf("DENY    %s: %s", intent, oneLine(d.Message()))
 }
 
-func orderText(it *ReviewItem) string {
+// OrderText is the order under review in a few words: "buy $6000 AAPL", "sell 10 TSLA @ 245"
+// ("" without an order). upperSide capitalises the side; a non-empty notionalMask stands in
+// for a notional amount (the screen's privacy mode).
+func (it *ReviewItem) OrderText(upperSide bool, notionalMask string) string {
 	if it.Order == nil {
 		return ""
 	}
@@ -131,15 +134,28 @@ func orderText(it *ReviewItem) string {
 		}
 		return fmt.Sprint(v)
 	}
-	size := get("quantity")
+	side, size := get("side"), get("quantity")
+	if upperSide {
+		side = strings.ToUpper(side)
+	}
 	if n := get("notional"); n != "" {
 		size = "$" + n
+		if notionalMask != "" {
+			size = notionalMask
+		}
 	}
-	s := fmt.Sprintf("%s %s %s", get("side"), size, get("symbol"))
+	s := fmt.Sprintf("%s %s %s", side, size, get("symbol"))
 	if lp := get("limit_price"); lp != "" {
 		s += " @ " + lp
 	}
-	return s + " —"
+	return s
+}
+
+func orderText(it *ReviewItem) string {
+	if it.Order == nil {
+		return ""
+	}
+	return it.OrderText(false, "") + " —"
 }
 
 // oneLine collapses whitespace and bounds the length of text shown on one line.

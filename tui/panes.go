@@ -240,25 +240,11 @@ func reviewOrder(it *engine.ReviewItem, m *Model) string {
 	if it.Order == nil {
 		return "?"
 	}
-	get := func(k string) string {
-		v, _ := it.Order.Get(k)
-		if v == nil {
-			return ""
-		}
-		return fmt.Sprint(v)
+	mask := ""
+	if m.c.Privacy {
+		mask = "$•••"
 	}
-	size := get("quantity")
-	if n := get("notional"); n != "" {
-		size = "$" + n
-		if m.c.Privacy {
-			size = "$•••"
-		}
-	}
-	s := fmt.Sprintf("%s %s %s", strings.ToUpper(get("side")), size, get("symbol"))
-	if lp := get("limit_price"); lp != "" {
-		s += " @ " + lp
-	}
-	return s
+	return it.OrderText(true, mask)
 }
 
 func reviewReason(it *engine.ReviewItem) string {
