@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"cockpit/live/jsonv"
-	"cockpit/live/money"
 	"cockpit/live/pystr"
 )
 
@@ -238,7 +237,7 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	case c.FlattenOnHalt != nil:
 		m.FlattenOnHalt = *c.FlattenOnHalt
 	default:
-		m.FlattenOnHalt = truthy(mustGet(profile, "flatten_on_halt"))
+		m.FlattenOnHalt = jsonv.Truthy(mustGet(profile, "flatten_on_halt"))
 	}
 	m.MandateID = newID("mandate")
 	crID := newID("cr")
@@ -408,32 +407,10 @@ func getObject(o *jsonv.Object, key string) (*jsonv.Object, bool) {
 
 // orValue is Python's `a or b`.
 func orValue(a, b any) any {
-	if truthy(a) {
+	if jsonv.Truthy(a) {
 		return a
 	}
 	return b
-}
-
-// truthy is Python's truth test for JSON values.
-func truthy(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case string:
-		return t != ""
-	case jsonv.Number:
-		a, err := money.Parse(string(t))
-		return err != nil || !a.IsZero()
-	case jsonv.Float:
-		return true
-	case []any:
-		return len(t) > 0
-	case *jsonv.Object:
-		return t.Len() > 0
-	}
-	return true
 }
 
 // numeric returns a JSON number or boolean as a float64 (Python counts booleans as numbers).

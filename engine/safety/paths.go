@@ -519,27 +519,7 @@ func (p Paths) ScopeFromEnvelope(envelope *jsonv.Object, workspace string, defau
 	}
 	restrict := defaultRestrict
 	if v, ok := scope.Get("restrict_to_workspace"); ok {
-		restrict = truthy(v)
+		restrict = jsonv.Truthy(v)
 	}
 	return &WorkspaceScope{Root: resolved, Restrict: restrict}, nil
-}
-
-// truthy is Python's bool() of a JSON value.
-func truthy(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case string:
-		return t != ""
-	case jsonv.Number:
-		f, ok := jsonv.ToFloat(t)
-		return !ok || f != 0
-	case []any:
-		return len(t) > 0
-	case *jsonv.Object:
-		return t.Len() > 0
-	}
-	return true
 }

@@ -238,6 +238,27 @@ func ToFloat(v any) (float64, bool) {
 	return 0, false
 }
 
+// Truthy is Python's bool() of a parsed JSON value: false for null, false, "", 0, [] and {}.
+// A number is read as json.loads reads it, so a float that underflows to 0.0 is false.
+func Truthy(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return t
+	case string:
+		return t != ""
+	case Number:
+		f, ok := ToFloat(t)
+		return !ok || f != 0
+	case []any:
+		return len(t) > 0
+	case *Object:
+		return t.Len() > 0
+	}
+	return true
+}
+
 // TypeName names the JSON kind of v for error messages.
 func TypeName(v any) string {
 	switch v.(type) {

@@ -105,3 +105,24 @@ func TestStringEscapes(t *testing.T) {
 		}
 	}
 }
+
+func TestTruthy(t *testing.T) {
+	tests := []struct {
+		v    any
+		want bool
+	}{
+		{nil, false}, {false, false}, {true, true},
+		{"", false}, {" ", true}, {"0", true},
+		{Number("0"), false}, {Number("-0"), false}, {Number("0.0"), false}, {Number("0e5"), false},
+		{Number("1e-400"), false}, // json.loads reads it as 0.0
+		{Number("0.5"), true}, {Number("-3"), true}, {Number("1e400"), true},
+		{Float(math.NaN()), true},
+		{[]any{}, false}, {[]any{nil}, true},
+		{NewObject(), false}, {ObjectOf("a", nil), true},
+	}
+	for _, tt := range tests {
+		if got := Truthy(tt.v); got != tt.want {
+			t.Errorf("Truthy(%#v) = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}
