@@ -120,50 +120,26 @@ func HashEvent(e Event) string {
 // Append writes one event at the end of the chain, durably (synchronous=FULL), and returns it
 // with its seq and hashes. Concurrent writers in other processes wait on SQLite's lock.
 func (db *DB) Append(ctx context.Context, e Event) (Event, error) {
-	if e.Time.IsZero() {
-		e.Time = db.now()
-	}
-	e.Time = e.Time.UTC()
-	if e.SessionID == "" {
-		e.SessionID = db.Session
-	}
-	if e.ActorKind == "" {
-		e.ActorKind = string(live.ActorSystem)
-	}
-	if e.Payload == "" {
-		e.Payload = "{}"
-	}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var last sql.NullInt64
-		var prev sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&last, &prev)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			e.Seq, e.PrevHash = 1, GenesisHash
-		case err != nil:
-			return err
-		default:
-			e.Seq, e.PrevHash = last.Int64+1, prev.String
-		}
-		e.Hash = HashEvent(e)
-		_, err = tx.ExecContext(ctx, `INSERT INTO events (seq, ts, session_id, actor_kind, actor_id, turn_id,
-			tool_call_id, type, outcome, reason, broker, tool, order_id, client_order_id, approval_id, summary,
-			payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			e.Seq, e.Time.UnixNano(), e.SessionID, e.ActorKind, e.ActorID, e.TurnID, e.ToolCallID, e.Type,
-			e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID, e.Summary,
-			e.Payload, e.PrevHash, e.Hash)
-		return err
-	})
+	out, err := db.appendEvents(ctx, []Event{e})
 	if err != nil {
 		return Event{}, fmt.Errorf("append audit event: %w", err)
 	}
-	db.notify.wake()
-	return e, nil
+	return out[0], nil
 }
 
 // AppendBatch appends events in one transaction (one fsync for all), for high-volume
 // telemetry and imports; the chain is the same as with Append.
 func (db *DB) AppendBatch(ctx context.Context, events []Event) ([]Event, error) {
+	out, err := db.appendEvents(ctx, events)
+	if err != nil {
+		return nil, fmt.Errorf("append audit events: %w", err)
+	}
+	return out, nil
+}
+
+// appendEvents fills each event's defaults, chains it to the last one and inserts them all
+// in one transaction, then wakes the followers.
+func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error) {
 	out := make([]Event, len(events))
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		var last sql.NullInt64
@@ -177,9 +153,7 @@ func (db *DB) AppendBatch(ctx context.Context, events []Event) ([]Event, error) 
 		default:
 			seq, prevHash = last.Int64, prev.String
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (seq, ts, session_id, actor_kind, actor_id, turn_id,
-			tool_call_id, type, outcome, reason, broker, tool, order_id, client_order_id, approval_id, summary,
-			payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (`+eventColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 		if err != nil {
 			return err
 		}
@@ -212,7 +186,7 @@ func (db *DB) AppendBatch(ctx context.Context, events []Event) ([]Event, error) 
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("append audit events: %w", err)
+		return nil, err
 	}
 	db.notify.wake()
 	return out, nil
