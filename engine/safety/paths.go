@@ -210,6 +210,19 @@ func Within(p, root string) bool {
 	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
 }
 
+// ResolveUser resolves a path someone typed (configuration, a tool argument): UNC paths are
+// refused, "~" and "~name" expanded, then Resolve.
+func (p Paths) ResolveUser(s string) (string, error) {
+	if err := rejectUNC(s); err != nil {
+		return "", err
+	}
+	x, err := p.expandUser(s)
+	if err != nil {
+		return "", err
+	}
+	return p.Resolve(x)
+}
+
 // SafePath resolves p inside workdir; it refuses anything that ends up outside.
 func (p Paths) SafePath(s, workdir string) (string, error) {
 	if err := rejectUNC(s); err != nil {
@@ -248,8 +261,9 @@ func (p Paths) RuntimeRoot() (string, error) {
 	return p.Home + "/" + p.DirName, nil
 }
 
-// roots resolves a default list plus the comma-separated env entries, dropping duplicates.
-func (p Paths) roots(defaults []string, envName string) ([]string, error) {
+// Roots resolves a default list plus the comma-separated entries of the environment variable
+// EnvPrefix+envName (UNC refused, "~" expanded), dropping duplicates.
+func (p Paths) Roots(defaults []string, envName string) ([]string, error) {
 	var all []string
 	for _, d := range defaults {
 		all = append(all, d)
@@ -290,7 +304,7 @@ func (p Paths) FileRoots() ([]string, error) {
 		return nil, err
 	}
 	h := p.Home + "/" + p.DirName
-	return p.roots([]string{p.Agent + "/uploads", p.Agent + "/runs", p.Cwd + "/uploads", p.Cwd + "/data",
+	return p.Roots([]string{p.Agent + "/uploads", p.Agent + "/runs", p.Cwd + "/uploads", p.Cwd + "/data",
 		h + "/uploads", h + "/imports", r + "/uploads", r + "/runs", r + "/imports"}, "ALLOWED_FILE_ROOTS")
 }
 
@@ -301,7 +315,7 @@ func (p Paths) WriteRoots() ([]string, error) {
 		return nil, err
 	}
 	h := p.Home + "/" + p.DirName
-	return p.roots([]string{p.Agent + "/uploads", p.Agent + "/runs", p.Cwd + "/uploads", h + "/uploads", h + "/runs",
+	return p.Roots([]string{p.Agent + "/uploads", p.Agent + "/runs", p.Cwd + "/uploads", h + "/uploads", h + "/runs",
 		r + "/uploads", r + "/runs"}, "ALLOWED_WRITE_ROOTS")
 }
 
@@ -312,7 +326,7 @@ func (p Paths) RunRoots() ([]string, error) {
 		return nil, err
 	}
 	h := p.Home + "/" + p.DirName
-	return p.roots([]string{p.Agent + "/runs", p.Agent + "/.swarm/runs", r + "/swarm/runs", p.Cwd + "/runs",
+	return p.Roots([]string{p.Agent + "/runs", p.Agent + "/.swarm/runs", r + "/swarm/runs", p.Cwd + "/runs",
 		h + "/shadow_runs", h + "/runs", r + "/shadow_runs", r + "/runs"}, "ALLOWED_RUN_ROOTS")
 }
 

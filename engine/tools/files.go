@@ -29,36 +29,20 @@ type Files struct {
 func NewFiles(p safety.Paths, runtimeRoot string, readRoots, writeRoots []string) (*Files, error) {
 	p.Cwd = runtimeRoot
 	f := &Files{Paths: p}
-	getenv := p.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	build := func(defaults, configured []string, env string) ([]string, error) {
-		var out []string
-		seen := map[string]bool{}
-		all := append(append([]string(nil), defaults...), configured...)
-		for _, e := range strings.Split(getenv(p.EnvPrefix+env), ",") {
-			if e = strings.TrimSpace(e); e != "" {
-				all = append(all, e)
-			}
-		}
-		for _, r := range all {
-			if strings.HasPrefix(r, "//") || strings.HasPrefix(r, `\\`) {
-				return nil, fmt.Errorf("root %q: UNC paths are not allowed", r)
-			}
-			if strings.HasPrefix(r, "~") {
-				r = p.Home + strings.TrimPrefix(r, "~")
-			}
-			res, err := p.Resolve(r)
+		all := append([]string(nil), defaults...)
+		for _, c := range configured {
+			r, err := p.ResolveUser(c)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("root %q: %w", c, err)
 			}
-			if !seen[res] {
-				seen[res] = true
-				out = append(out, res)
-			}
+			all = append(all, r)
 		}
-		return out, nil
+		roots, err := p.Roots(all, env)
+		if err != nil {
+			return nil, fmt.Errorf("%s%s: %w", p.EnvPrefix, env, err)
+		}
+		return roots, nil
 	}
 	var err error
 	if f.Read, err = build([]string{runtimeRoot + "/uploads", runtimeRoot + "/imports", runtimeRoot + "/runs"}, readRoots, "ALLOWED_FILE_ROOTS"); err != nil {
@@ -73,15 +57,9 @@ func NewFiles(p safety.Paths, runtimeRoot string, readRoots, writeRoots []string
 
 // place resolves path and checks it against roots and the policy's forbidden paths.
 func (f *Files) place(path string, roots []string, pol engine.Policy, purpose string) (string, error) {
-	if strings.HasPrefix(path, "//") || strings.HasPrefix(path, `\\`) {
-		return "", engine.Refuse("path_not_allowed", "UNC paths are not allowed")
-	}
-	if strings.HasPrefix(path, "~") {
-		path = f.Paths.Home + strings.TrimPrefix(path, "~")
-	}
-	cand, err := f.Paths.Resolve(path)
+	cand, err := f.Paths.ResolveUser(path)
 	if err != nil {
-		return "", engine.Refuse("path_not_allowed", "%v", err)
+		return "", engine.Refuse("path_not_allowed", "%s", f.redact(err.Error()))
 	}
 	if p, ok := forbidden(f.Paths, cand, pol); ok {
 		return "", engine.Refuse("path_forbidden", "the path is under a forbidden path (%s)", f.redact(p))
@@ -100,14 +78,11 @@ func (f *Files) place(path string, roots []string, pol engine.Policy, purpose st
 
 func (f *Files) redact(s string) string { return safety.RedactInternalPaths(s, f.Hidden) }
 
-// forbidden reports the forbidden path cand falls under, if any.
+// forbidden reports the forbidden path cand falls under, if any. A forbidden path that cannot
+// be resolved (an unknown ~user) forbids everything: it fails closed.
 func forbidden(p safety.Paths, cand string, pol engine.Policy) (string, bool) {
 	for fp := range pol.Forbidden {
-		x := fp
-		if strings.HasPrefix(x, "~") {
-			x = p.Home + strings.TrimPrefix(x, "~")
-		}
-		if res, err := p.Resolve(x); err == nil && safety.Within(cand, res) {
+		if res, err := p.ResolveUser(fp); err != nil || safety.Within(cand, res) {
 			return fp, true
 		}
 	}

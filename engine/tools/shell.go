@@ -61,10 +61,7 @@ func (s *Shell) workspace(pol engine.Policy) ([]string, error) {
 	}
 	var out []string
 	for _, w := range pol.Workspace.Sorted() {
-		if strings.HasPrefix(w, "~") {
-			w = s.Paths.Home + strings.TrimPrefix(w, "~")
-		}
-		r, err := s.Paths.Resolve(w)
+		r, err := s.Paths.ResolveUser(w)
 		if err != nil {
 			return nil, engine.Refuse("no_workspace", "workspace %q: %v", w, err)
 		}

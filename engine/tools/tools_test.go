@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -244,6 +245,59 @@ func TestFiles(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(home, "notes.txt")); string(data) != "notes" {
 		t.Error("the file outside was changed")
+	}
+}
+
+// TestFilesUserPaths: "~name" in roots, paths and forbidden paths is the named user's home,
+// as in the path policy; a forbidden path that cannot be resolved forbids everything.
+func TestFilesUserPaths(t *testing.T) {
+	root, alice := t.TempDir(), t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(alice, "shared"), 0o755))
+	must(os.WriteFile(filepath.Join(alice, "shared", "x.txt"), []byte("from alice"), 0o600))
+	users := func(name string) (string, error) {
+		if name == "alice" {
+			return alice, nil
+		}
+		return "", errors.New("no such user")
+	}
+	env := map[string]string{}
+	p := safety.Paths{Home: t.TempDir(), Cwd: "/", DirName: ".cockpit", EnvPrefix: "COCKPIT_", User: users,
+		Getenv: func(k string) string { return env[k] }}
+	f, err := NewFiles(p, root, []string{"~alice/shared"}, nil)
+	must(err)
+	read := func(path string, pol engine.Policy) (string, error) {
+		out, err := f.ReadTool().Run(context.Background(), jsonv.ObjectOf("path", path), pol)
+		if err != nil {
+			return "", err
+		}
+		txt, _ := out.(*jsonv.Object).Get("text")
+		return fmt.Sprint(txt), nil
+	}
+	if got, err := read("~alice/shared/x.txt", engine.Policy{}); err != nil || got != "from alice" {
+		t.Errorf("~alice/shared/x.txt: %q, %v", got, err)
+	}
+	for _, tt := range []struct {
+		path string
+		pol  engine.Policy
+		code string
+	}{
+		{"~bob/x.txt", engine.Policy{}, "path_not_allowed"},
+		{"~alice/shared/x.txt", engine.Policy{Forbidden: map[string]bool{"~nobody/secrets": true}}, "path_forbidden"},
+	} {
+		_, err := read(tt.path, tt.pol)
+		if te, ok := err.(*engine.ToolError); !ok || te.Code != tt.code {
+			t.Errorf("%s with forbidden %v: %v, want %s", tt.path, tt.pol.Forbidden, err, tt.code)
+		}
+	}
+	env["COCKPIT_ALLOWED_FILE_ROOTS"] = "//server/share"
+	if _, err := NewFiles(p, root, nil, nil); err == nil || !strings.Contains(err.Error(), "COCKPIT_ALLOWED_FILE_ROOTS") {
+		t.Errorf("a UNC root from the environment: %v, want an error naming the variable", err)
 	}
 }
 
