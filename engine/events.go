@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/internal/fanout"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
@@ -72,23 +73,7 @@ func NewBus(now func() time.Time) *Bus {
 
 // Subscribe returns a channel of events; it is closed when ctx ends.
 func (b *Bus) Subscribe(ctx context.Context, buffer int) <-chan Event {
-	ch := make(chan Event, max(buffer, 1))
-	b.mu.Lock()
-	b.subs = append(b.subs, ch)
-	b.mu.Unlock()
-	go func() {
-		<-ctx.Done()
-		b.mu.Lock()
-		for i, s := range b.subs {
-			if s == ch {
-				b.subs = append(b.subs[:i], b.subs[i+1:]...)
-				break
-			}
-		}
-		close(ch)
-		b.mu.Unlock()
-	}()
-	return ch
+	return fanout.Subscribe(ctx, &b.mu, &b.subs, max(buffer, 1))
 }
 
 // NextGeneration starts a new generation (an engine restart or a broker switch) and returns it.
@@ -117,18 +102,7 @@ func (b *Bus) Publish(e Event) {
 		e.Time = b.now()
 	}
 	for _, ch := range b.subs {
-		for {
-			select {
-			case ch <- e:
-			default:
-				select {
-				case <-ch:
-				default:
-				}
-				continue
-			}
-			break
-		}
+		fanout.SendNewest(ch, e)
 	}
 }
 

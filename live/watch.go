@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"cockpit/internal/fanout"
 )
 
 // HaltState is what the watcher knows about one broker.
@@ -204,27 +206,12 @@ func (w *Watcher) evaluate(cause string) {
 	w.mu.Unlock()
 	for _, s := range changed {
 		for _, ch := range subs {
-			publish(ch, s)
+			fanout.SendNewest(ch, s)
 		}
 	}
 	if w.Actions != nil {
 		for _, b := range tripped {
 			go w.Actions.Invoke(context.Background(), b)
-		}
-	}
-}
-
-// publish sends without blocking, dropping the oldest queued state when the buffer is full.
-func publish(ch chan HaltState, s HaltState) {
-	for {
-		select {
-		case ch <- s:
-			return
-		default:
-			select {
-			case <-ch:
-			default:
-			}
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/internal/fanout"
 	"cockpit/live"
 	"cockpit/live/money"
 )
@@ -471,23 +472,7 @@ func (b *Broker) OrderByClientID(ctx context.Context, clientOrderID string) (liv
 
 // Subscribe implements live.Broker.
 func (b *Broker) Subscribe(ctx context.Context) <-chan live.OrderUpdate {
-	ch := make(chan live.OrderUpdate, 1024)
-	b.mu.Lock()
-	b.subs = append(b.subs, ch)
-	b.mu.Unlock()
-	go func() {
-		<-ctx.Done()
-		b.mu.Lock()
-		for i, s := range b.subs {
-			if s == ch {
-				b.subs = append(b.subs[:i], b.subs[i+1:]...)
-				break
-			}
-		}
-		b.mu.Unlock()
-		close(ch)
-	}()
-	return ch
+	return fanout.Subscribe(ctx, &b.mu, &b.subs, 1024)
 }
 
 // publish fans an update out without blocking; a full subscriber misses it.
