@@ -14,10 +14,9 @@ import (
 
 // selectedReview returns the selected pending review item.
 func (m *Model) selectedReview() (engine.ReviewItem, bool) {
-	rs := m.rows(paneApprovals)
-	if i := m.selected(paneApprovals, rs); i >= 0 {
+	if id := m.selectedID(paneApprovals); id != "" {
 		for _, it := range m.snap.Reviews {
-			if it.ID == rs[i].id {
+			if it.ID == id {
 				return it, true
 			}
 		}

@@ -12,12 +12,10 @@ import (
 
 // openDetails opens the drawer for the selected row of the focused pane.
 func (m *Model) openDetails() {
-	rs := m.rows(m.focus)
-	i := m.selected(m.focus, rs)
-	if i < 0 {
+	id := m.selectedID(m.focus)
+	if id == "" {
 		return
 	}
-	id := rs[i].id
 	var lines []string
 	title := paneNames[m.focus] + " " + id
 	switch m.focus {

@@ -107,11 +107,11 @@ func (m *Model) paneKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.focus == paneApprovals:
 		return m.approvalKey(k)
 	case m.focus == paneOrders && key.Matches(k, keys.Cancel):
-		m.confirmCancel(m.sel[paneOrders])
+		m.confirmCancel(m.selectedID(paneOrders))
 	case m.focus == paneOrders && key.Matches(k, keys.CancelAll):
 		m.confirmCancelAll()
 	case m.focus == panePositions && key.Matches(k, keys.Close):
-		m.confirmClose(m.sel[panePositions])
+		m.confirmClose(m.selectedID(panePositions))
 	}
 	return nil
 }

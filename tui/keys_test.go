@@ -304,6 +304,35 @@ func TestCommandsAndFilter(t *testing.T) {
 	}
 }
 
+// TestFilterMatchesTheFullRow: a narrow pane draws the compact table, but the filter matches
+// every field of the row, the origin column included; keys act only on a listed row.
+func TestFilterMatchesTheFullRow(t *testing.T) {
+	m, be, _ := newTestModel(t, 80, 24)
+	press(m, "2", "/")
+	for _, r := range "alice" {
+		press(m, string(r))
+	}
+	press(m, "enter")
+	out := screen(m)
+	if !strings.Contains(out, "P000014") || strings.Contains(out, "P000012") || strings.Contains(out, "P000013") {
+		t.Errorf("filter by origin in the compact table:\n%s", out)
+	}
+	run(m, press(m, "c", "y"))
+	if got := calls(be); got != "cancel P000014" {
+		t.Errorf("cancelled %q, want the one filtered order", got)
+	}
+	// A filter that leaves no row leaves nothing for c to act on.
+	press(m, "esc", "/")
+	for _, r := range "zzz" {
+		press(m, string(r))
+	}
+	press(m, "enter")
+	run(m, press(m, "c", "y"))
+	if got := calls(be); got != "cancel P000014" {
+		t.Errorf("calls %q after c on an empty filtered list, want no new cancel", got)
+	}
+}
+
 // TestStaleGenerationDropped: events from an earlier engine run are ignored.
 func TestStaleGenerationDropped(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)

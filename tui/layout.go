@@ -181,24 +181,24 @@ func (m *Model) pane(p, w, h int) string {
 	case paneHeadroom:
 		lines = m.headroomLines(iw, ih, iw < 58)
 	case paneOrders:
-		m.compactTables = iw < 80
+		compact := iw < 80
 		header := orderHeader
-		if m.compactTables {
+		if compact {
 			header = orderHeaderCompact
 		}
-		lines = m.listLines(p, header, m.rows(p), iw, ih)
+		lines = m.listLines(p, header, m.rows(p), iw, ih, compact)
 	case panePositions:
-		m.compactTables = iw < 66
+		compact := iw < 66
 		header := positionHeader
-		if m.compactTables {
+		if compact {
 			header = positionCompact
 		}
-		lines = m.listLines(p, header, m.rows(p), iw, ih)
+		lines = m.listLines(p, header, m.rows(p), iw, ih, compact)
 	case paneApprovals:
-		lines = m.listLines(p, "", m.rows(p), iw, ih-1)
+		lines = m.listLines(p, "", m.rows(p), iw, ih-1, false)
 		lines = append(padTo(lines, ih-1), m.c.Styles.Muted.Render(" a approve · d deny · D deny all · enter details"))
 	case paneAlerts, paneAudit:
-		lines = m.listLines(p, "", m.rows(p), iw, ih)
+		lines = m.listLines(p, "", m.rows(p), iw, ih, false)
 	}
 	return box(m.c.Styles, title, lines, w, h, m.focus == p)
 }

@@ -60,8 +60,6 @@ type Model struct {
 	sel         [6]string // the selected row's id per pane
 	filter      [6]string
 	tailFlipped bool // @ flips whether the audit tail shows
-	// compactTables is set while a table renders in a narrow pane.
-	compactTables bool
 
 	alerts  []Alert
 	seen    map[string]time.Time // alert dedupe

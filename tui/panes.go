@@ -13,14 +13,16 @@ import (
 )
 
 // row is one selectable entry of a pane, keyed by a stable id. Its lines are drawn only
-// when it is on screen (or a filter needs its text).
+// when it is on screen (or a filter needs its text); compact asks for the narrow form of a
+// table row.
 type row struct {
 	id   string
 	n    int // lines per row
-	draw func() []string
+	draw func(compact bool) []string
 }
 
-func (r row) text() string { return strings.Join(r.draw(), " ") }
+// text is the row's full form, what a filter matches whatever the pane's width.
+func (r row) text() string { return strings.Join(r.draw(false), " ") }
 
 // rows returns a pane's rows, filtered.
 func (m *Model) rows(pane int) []row {
@@ -65,6 +67,16 @@ func (m *Model) selected(pane int, rs []row) int {
 	return 0
 }
 
+// selectedID is the id of the selected row among the pane's filtered rows, "" when the
+// filter leaves none: keys act only on a row that is listed.
+func (m *Model) selectedID(pane int) string {
+	rs := m.rows(pane)
+	if i := m.selected(pane, rs); i >= 0 {
+		return rs[i].id
+	}
+	return ""
+}
+
 // move moves a pane's selection by delta rows (clamped), following ids.
 func (m *Model) move(pane, delta int) {
 	rs := m.rows(pane)
@@ -77,7 +89,7 @@ func (m *Model) move(pane, delta int) {
 }
 
 // listLines renders rows into h lines with a header, keeping the selection visible.
-func (m *Model) listLines(pane int, header string, rs []row, w, h int) []string {
+func (m *Model) listLines(pane int, header string, rs []row, w, h int, compact bool) []string {
 	st := m.c.Styles
 	var out []string
 	if header != "" {
@@ -99,7 +111,7 @@ func (m *Model) listLines(pane int, header string, rs []row, w, h int) []string 
 		first = sel - visible + 1
 	}
 	for i := first; i < len(rs) && i < first+visible; i++ {
-		for j, l := range rs[i].draw() {
+		for j, l := range rs[i].draw(compact) {
 			prefix := "  "
 			if i == sel && j == 0 {
 				prefix = "▶ "
@@ -131,12 +143,12 @@ func (m *Model) orderRows() []row {
 	sort.SliceStable(orders, func(i, j int) bool { return orders[i].ID < orders[j].ID })
 	out := make([]row, 0, len(orders))
 	for _, o := range orders {
-		out = append(out, row{id: o.ID, n: 1, draw: func() []string { return []string{m.orderLine(o, v)} }})
+		out = append(out, row{id: o.ID, n: 1, draw: func(compact bool) []string { return []string{m.orderLine(o, v, compact)} }})
 	}
 	return out
 }
 
-func (m *Model) orderLine(o live.Order, v *Snapshot) string {
+func (m *Model) orderLine(o live.Order, v *Snapshot, compact bool) string {
 	px, notional := "mkt", "—"
 	if o.LimitPrice != nil {
 		px = m.amt(*o.LimitPrice, false)
@@ -161,7 +173,7 @@ func (m *Model) orderLine(o live.Order, v *Snapshot) string {
 	st := map[live.OrderStatus]string{live.StatusAccepted: "NEW", live.StatusPartial: "PART"}[o.Status]
 	line := fmt.Sprintf("%-9s %-6s %-4s %9s %9s %11s %4s  %-5s %s %s", clip(o.ID, 9), clip(o.Symbol, 6), strings.ToUpper(o.Side),
 		q, px, notional, age(m.now().Sub(o.CreatedAt)), st, r, v.Origins[o.ClientOrderID])
-	if m.compactTables {
+	if compact {
 		line = fmt.Sprintf("%-7s %-5s %-4s %7s %9s %9s %3s %s%s", clip(o.ID, 7), clip(o.Symbol, 5), strings.ToUpper(o.Side),
 			clip(q, 7), clip(px, 9), clip(notional, 9), age(m.now().Sub(o.CreatedAt)), st, strings.TrimSpace(r))
 	}
@@ -174,12 +186,12 @@ func (m *Model) positionRows() []row {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Symbol < ps[j].Symbol })
 	out := make([]row, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, row{id: p.Symbol, n: 1, draw: func() []string { return []string{m.positionLine(p, v)} }})
+		out = append(out, row{id: p.Symbol, n: 1, draw: func(compact bool) []string { return []string{m.positionLine(p, v, compact)} }})
 	}
 	return out
 }
 
-func (m *Model) positionLine(p live.Position, v *Snapshot) string {
+func (m *Model) positionLine(p live.Position, v *Snapshot, compact bool) string {
 	last := "—"
 	if q, ok := v.Quotes[p.Symbol]; ok && q.Last.Sign() > 0 {
 		last = m.amt(q.Last, false)
@@ -189,7 +201,7 @@ func (m *Model) positionLine(p live.Position, v *Snapshot) string {
 		pnl = "+" + pnl
 	}
 	pnlW := 11
-	if m.compactTables {
+	if compact {
 		pnlW = 9
 	}
 	pnl = fmt.Sprintf("%*s", pnlW, pnl) // pad before colouring: escape codes have no width
@@ -201,7 +213,7 @@ func (m *Model) positionLine(p live.Position, v *Snapshot) string {
 	}
 	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(p.Symbol, 8), qty(p.Qty), m.amt(p.AvgPrice, false), last,
 		m.amt(p.MarketValue, false), pnl)
-	if m.compactTables {
+	if compact {
 		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(p.Symbol, 5), clip(qty(p.Qty), 8), clip(m.amt(p.AvgPrice, false), 8),
 			clip(last, 8), clip(m.amt(p.MarketValue, false), 10), pnl)
 	}
@@ -214,7 +226,7 @@ func (m *Model) reviewRows() []row {
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Created.Before(items[j].Created) })
 	out := make([]row, 0, len(items))
 	for _, it := range items {
-		out = append(out, row{id: it.ID, n: 2, draw: func() []string { return m.reviewLines(it) }})
+		out = append(out, row{id: it.ID, n: 2, draw: func(bool) []string { return m.reviewLines(it) }})
 	}
 	return out
 }
@@ -266,7 +278,7 @@ func (m *Model) alertRows() []row {
 	out := make([]row, 0, len(m.alerts))
 	for i := len(m.alerts) - 1; i >= 0; i-- {
 		a := m.alerts[i]
-		out = append(out, row{id: a.ID, n: 1, draw: func() []string { return []string{m.alertLine(a, st)} }})
+		out = append(out, row{id: a.ID, n: 1, draw: func(bool) []string { return []string{m.alertLine(a, st)} }})
 	}
 	return out
 }
@@ -293,7 +305,7 @@ func (m *Model) alertLine(a Alert, st Styles) string {
 func (m *Model) auditRows() []row {
 	out := make([]row, 0, len(m.snap.Audit))
 	for _, e := range m.snap.Audit {
-		out = append(out, row{id: fmt.Sprint(e.Seq), n: 1, draw: func() []string { return []string{auditLine(e, m)} }})
+		out = append(out, row{id: fmt.Sprint(e.Seq), n: 1, draw: func(bool) []string { return []string{auditLine(e, m)} }})
 	}
 	return out
 }
