@@ -145,7 +145,7 @@ func (b *screenBackend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 	if err != nil {
 		return b.tail, b.tailSeq
 	}
-	var rows []tui.AuditRow
+	rows := make([]tui.AuditRow, 0, 60) // non-nil even when every event is a read: the cache holds
 	for _, e := range evs {
 		if e.Type == "tool_call" && e.Outcome == live.OutcomeAccepted {
 			continue
