@@ -89,16 +89,6 @@ type MoneyLimit struct {
 	V   money.Amount
 }
 
-func meetLimit(a, b Limit) Limit {
-	switch {
-	case !a.Set:
-		return b
-	case !b.Set || a.N <= b.N:
-		return a
-	}
-	return b
-}
-
 func meetMoney(a, b MoneyLimit) MoneyLimit {
 	switch {
 	case !a.Set:
