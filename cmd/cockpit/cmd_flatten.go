@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -41,6 +42,9 @@ func (a *App) cmdFlatten(args []string) int {
 		fmt.Fprintf(a.Stdout, "1. %s is already halted.\n", key)
 	}
 	b, release, err := rt.openBroker(key)
+	if errors.Is(err, ErrAccountInUse) { // the owner sees the halt and runs its own halt action
+		return a.failf("%v: it saw the halt and cancels on its own (flatten_on_halt decides positions); check its screen or `cockpit status`", err)
+	}
 	if err != nil {
 		return a.failf("%v", err)
 	}

@@ -93,11 +93,28 @@ var ErrAccountInUse = errors.New("the paper account is in use by a running cockp
 // openBroker opens a broker for a verb. The paper account is exclusive to one process at a
 // time (its state is loaded from, and saved to, the store).
 func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
-	if !live.IsPaperBroker(key) {
-		return nil, nil, fmt.Errorf("broker %q is not configured in this build; only the embedded paper broker is", key)
-	}
-	b, release, err := openPaper(rt.root, rt.cfg, rt.db, rt.app.Now, key)
+	release, err := rt.ownAccount(key)
 	if err != nil {
+		return nil, nil, err
+	}
+	return rt.openOwnedBroker(key, release)
+}
+
+// ownAccount takes the broker account's exclusive lock. A process changes nothing shared
+// (review items, mandates, the journal) before it owns the account.
+func (rt *runtime) ownAccount(key string) (func(), error) {
+	if !live.IsPaperBroker(key) {
+		return nil, fmt.Errorf("broker %q is not configured in this build; only the embedded paper broker is", key)
+	}
+	return lockPaper(rt.root, key)
+}
+
+// openOwnedBroker opens the broker whose account lock release holds; release is called on
+// failure, else returned with the broker.
+func (rt *runtime) openOwnedBroker(key string, release func()) (live.Broker, func(), error) {
+	b, err := openPaper(rt.cfg, rt.db, rt.app.Now, key)
+	if err != nil {
+		release()
 		return nil, nil, err
 	}
 	// Orders a crash left submitting or indeterminate are settled before anything else.
@@ -112,37 +129,39 @@ func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
 	return b, release, nil
 }
 
-// openPaper takes the paper account's lock, restores its state and wires persistence.
-func openPaper(root live.Root, cfg config.Config, db *store.DB, now func() time.Time, key string) (*paper.Broker, func(), error) {
+// lockPaper takes the paper account's lock.
+func lockPaper(root live.Root, key string) (func(), error) {
 	if err := os.MkdirAll(root.BrokerDir(key), 0o700); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	lock := flock.New(filepath.Join(root.BrokerDir(key), ".paper_account.lock"), flock.SetPermissions(0o600))
 	ok, err := lock.TryLock()
 	if err != nil {
-		return nil, nil, fmt.Errorf("paper account lock: %w", err)
+		return nil, fmt.Errorf("paper account lock: %w", err)
 	}
 	if !ok {
-		return nil, nil, fmt.Errorf("%w (use its screen, or stop it first)", ErrAccountInUse)
+		return nil, fmt.Errorf("%w (use its screen, or stop it first)", ErrAccountInUse)
 	}
+	return func() { lock.Unlock() }, nil
+}
+
+// openPaper restores the paper account's state and wires persistence; the caller holds its lock.
+func openPaper(cfg config.Config, db *store.DB, now func() time.Time, key string) (*paper.Broker, error) {
 	ctx := context.Background()
 	var state *paper.State
 	data, found, err := db.PaperState(ctx, key)
 	if err != nil {
-		lock.Unlock()
-		return nil, nil, err
+		return nil, err
 	}
 	if found {
 		state = &paper.State{}
 		if err := json.Unmarshal(data, state); err != nil {
-			lock.Unlock()
-			return nil, nil, fmt.Errorf("the stored paper account is unreadable: %w", err)
+			return nil, fmt.Errorf("the stored paper account is unreadable: %w", err)
 		}
 	}
 	mc, err := marketConfig(cfg)
 	if err != nil {
-		lock.Unlock()
-		return nil, nil, err
+		return nil, err
 	}
 	b, err := paper.New(paper.Config{Key: key, Market: mc, Cash: cfg.Paper.Cash, Now: now, State: state, History: 2 * time.Hour,
 		Persist: func(s *paper.State) error {
@@ -153,8 +172,7 @@ func openPaper(root live.Root, cfg config.Config, db *store.DB, now func() time.
 			return db.SavePaperState(ctx, key, data)
 		}})
 	if err != nil {
-		lock.Unlock()
-		return nil, nil, err
+		return nil, err
 	}
 	if !found { // store the new account at once, so its market start is fixed from now on
 		b.Advance()
@@ -162,7 +180,7 @@ func openPaper(root live.Root, cfg config.Config, db *store.DB, now func() time.
 			db.SavePaperState(ctx, key, data)
 		}
 	}
-	return b, func() { lock.Unlock() }, nil
+	return b, nil
 }
 
 // marketConfig is the paper market from the config: the default symbols, or a replay.

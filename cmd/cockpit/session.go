@@ -69,6 +69,12 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		return fail(fmt.Errorf("config: cockpit.broker = %q: %v", cfg.Cockpit.Broker, err))
 	}
 	s.key = key
+	// Own the account before anything shared changes: a second process stops here.
+	release, err := rt.ownAccount(key)
+	if err != nil {
+		return fail(err)
+	}
+	s.closers = append(s.closers, release)
 	if live.IsPaperBroker(key) {
 		if res, err := ensurePaperMandate(rt); err != nil {
 			return fail(err)
@@ -102,11 +108,10 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		rt.audit.Record(ctx, live.AuditRecord{Time: a.Now(), Actor: live.System("review", s.id), Kind: "approval_voided",
 			Outcome: "voided", Broker: key, Intent: fmt.Sprintf("voided %d review items left pending by an earlier run", s.voided)})
 	}
-	b, release, err := rt.openBroker(key)
+	b, _, err := rt.openOwnedBroker(key, func() {})
 	if err != nil {
 		return fail(err)
 	}
-	s.closers = append(s.closers, release)
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
 	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, CountOpenOrders: true}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"cockpit/live"
+	"cockpit/store"
+)
+
+// TestSecondStartLeavesRunningSessionAlone is issue 10 item 6: while a session owns the root
+// and a review waits on its screen, a second start-up fails "in use" and changes nothing:
+// the review stays pending and no mandate or session row is written.
+func TestSecondStartLeavesRunningSessionAlone(t *testing.T) {
+	home := t.TempDir()
+	run(t, home, "", "init")
+	a := NewApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	a.Now = func() time.Time { return fixedNow }
+	a.Getenv = func(string) string { return "" }
+	first, err := a.openSession(home, sessionOptions{Agent: "none", Mode: "headless"})
+	if err != nil {
+		t.Fatalf("first session: %v", err)
+	}
+	defer first.close()
+	ctx := context.Background()
+	if err := first.rt.db.CreateApproval(ctx, store.Approval{ID: "ap_on_screen", SessionID: first.id, Broker: "paper",
+		OrderJSON: `{"symbol":"AAPL"}`, Digest: "d", Why: "breach", Limit: live.LimitOrderNotional, LimitValue: "5000",
+		Attempted: "6000", CreatedAt: fixedNow, Deadline: fixedNow.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"run --headless", []string{"run", "--headless", "--agent", "none", "--for", "1s"}},
+		{"flatten", []string{"flatten", "--reason", "x"}},
+		{"check --live", []string{"check", "--live", "--symbol", "AAPL", "--side", "buy", "--notional", "100"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, home, "", tt.args...)
+			if code != exitFailure || !strings.Contains(errOut, "in use") {
+				t.Errorf("exit %d, stderr %q; want 1 and \"in use\"", code, errOut)
+			}
+			it, err := first.rt.db.Approval(ctx, "ap_on_screen")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if it.State != store.ApprovalPending {
+				t.Errorf("got review %s (%s), want it still pending", it.State, it.Resolution)
+			}
+		})
+	}
+}
