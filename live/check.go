@@ -100,6 +100,13 @@ type CheckRequest struct {
 	// Waive names one quantitative limit a human approved for this exact order; its
 	// comparison is skipped and every other step still runs.
 	Waive string
+	// Waived names further quantitative limits a human approved together (issue 10 item 7).
+	Waived []string
+}
+
+// waives reports whether a human approved breaching limit for this order.
+func (r *CheckRequest) waives(limit string) bool {
+	return limit == r.Waive || slices.Contains(r.Waived, limit)
 }
 
 // CheckMandate is the pure decision of the reference's check_mandate: the steps run in the
@@ -138,7 +145,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	}
 	notional := *in.NotionalUSD
 	// E4b per-order cap
-	if notional.GreaterThan(caps.MaxOrderNotionalUSD) && req.Waive != LimitOrderNotional {
+	if notional.GreaterThan(caps.MaxOrderNotionalUSD) && !req.waives(LimitOrderNotional) {
 		return quantitative(LimitOrderNotional, caps.MaxOrderNotionalUSD, notional, "")
 	}
 	// E5a positions readable (DV4: a data outage is denied, not approvable)
@@ -156,7 +163,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	post.add(sym, signed)
 	gross := post.Gross()
 	if !reducesOnly(before, signed) { // DV3
-		if b := exposureChecks(caps, in.Side, gross, req.Waive); b != nil {
+		if b := exposureChecks(caps, in.Side, gross, req.waives); b != nil {
 			return b
 		}
 	}
@@ -165,7 +172,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		return &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(caps.MaxTradesPerDay)),
 			Detail: "today's order count could not be read (fail-closed)", Cause: fmt.Sprintf("count %d is negative", req.DailyCount)}
 	}
-	if req.DailyCount+1 > caps.MaxTradesPerDay && req.Waive != LimitTradesPerDay {
+	if req.DailyCount+1 > caps.MaxTradesPerDay && !req.waives(LimitTradesPerDay) {
 		return quantitative(LimitTradesPerDay, money.FromInt(int64(caps.MaxTradesPerDay)), money.FromInt(int64(req.DailyCount)+1), "")
 	}
 	// E9 universe floors, only for bucketed instruments
@@ -174,6 +181,30 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	}
 	return nil
 }
+
+// Breaches is every breach the order has, in the reference's order: the quantitative ones
+// one after another (each found by waiving those before it), then the first breach that is
+// not quantitative, if any. CheckMandate's answer is always the first. A review shows the
+// whole list, so an approval covers what the human saw and nothing else.
+func Breaches(ctx context.Context, req CheckRequest) []*Breach {
+	req.Waived = slices.Clone(req.Waived)
+	var out []*Breach
+	for len(out) <= len(quantitativeLimits) {
+		b := CheckMandate(ctx, req)
+		if b == nil {
+			break
+		}
+		out = append(out, b)
+		if b.Kind != KindQuantitative || req.waives(b.Limit) {
+			break
+		}
+		req.Waived = append(req.Waived, b.Limit)
+	}
+	return out
+}
+
+// quantitativeLimits are the limits a human may approve.
+var quantitativeLimits = []string{LimitOrderNotional, LimitTotalExposure, LimitLeverage, LimitFunding, LimitTradesPerDay}
 
 // reducesOnly reports whether adding signed to a symbol's net exposure before shrinks its
 // absolute size without flipping its side (DV3).
@@ -184,24 +215,24 @@ func reducesOnly(before, signed money.Amount) bool {
 	return signed.Abs().Cmp(before.Abs()) <= 0
 }
 
-// exposureChecks runs E5b, E6 and E8 on the post-trade gross exposure, skipping the one
-// comparison a human waived.
-func exposureChecks(caps HardCaps, side string, gross money.Amount, waive string) *Breach {
-	if gross.GreaterThan(caps.MaxTotalExposureUSD) && waive != LimitTotalExposure {
+// exposureChecks runs E5b, E6 and E8 on the post-trade gross exposure, skipping the
+// comparisons a human waived.
+func exposureChecks(caps HardCaps, side string, gross money.Amount, waives func(string) bool) *Breach {
+	if gross.GreaterThan(caps.MaxTotalExposureUSD) && !waives(LimitTotalExposure) {
 		return quantitative(LimitTotalExposure, caps.MaxTotalExposureUSD, gross, "")
 	}
 	funding := caps.AccountFundingUSD
 	if funding.Sign() <= 0 {
-		if waive == LimitLeverage {
+		if waives(LimitLeverage) {
 			return nil
 		}
 		return quantitative(LimitLeverage, caps.MaxLeverage, money.Inf(1), "account_funding_usd is non-positive (fail-closed)")
 	}
 	// gross/funding > max_leverage, decided exactly as gross > max_leverage × funding.
-	if gross.GreaterThan(caps.MaxLeverage.Mul(funding)) && waive != LimitLeverage {
+	if gross.GreaterThan(caps.MaxLeverage.Mul(funding)) && !waives(LimitLeverage) {
 		return quantitative(LimitLeverage, caps.MaxLeverage, gross.Div(funding), "")
 	}
-	if side == Buy && gross.GreaterThan(funding) && waive != LimitFunding {
+	if side == Buy && gross.GreaterThan(funding) && !waives(LimitFunding) {
 		return quantitative(LimitFunding, funding, gross, "post-trade exposure exceeds mirrored funding ceiling")
 	}
 	return nil

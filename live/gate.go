@@ -98,6 +98,7 @@ type Decision struct {
 	Count         int // today's count after this decision
 	ClientOrderID string
 	ApprovalID    string
+	Breaches      []*Breach // on a pause: every breach, Breach first (see Breaches)
 	Checked       []string
 	StartedAt     time.Time
 	LockedAt      time.Time // when the lock was taken and the halt re-checked
@@ -231,23 +232,23 @@ func (r *run) submit(ctx context.Context) Decision {
 	count := ReadDailyCount(g.Root, r.key, g.now())
 	r.d.Count = count
 	r.check("mandate_limits")
-	b := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors})
+	req := CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
+	// A grant waives only the breaches it was shown: the rest of the mandate still runs.
+	b := CheckMandate(ctx, req)
+	for b != nil && b.Kind == KindQuantitative && r.s.Approve != nil {
+		id, ok := r.s.Approve(b, r.intent)
+		if !ok {
+			break
+		}
+		r.d.ApprovalID = id
+		req.Waived = append(req.Waived, b.Limit)
+		b = CheckMandate(ctx, req)
+	}
 	if b != nil {
-		approved := ""
-		if b.Kind == KindQuantitative && r.s.Approve != nil {
-			if id, ok := r.s.Approve(b, r.intent); ok {
-				approved = id
-			}
+		if b.Kind == KindQuantitative {
+			r.d.Breaches = Breaches(ctx, req) // a review shows them all
 		}
-		if approved == "" {
-			return r.breach(b)
-		}
-		r.d.ApprovalID = approved
-		// The grant waives only the breach it was shown: the rest of the mandate still runs.
-		if rest := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book,
-			DailyCount: count, Floors: g.Floors, Waive: b.Limit}); rest != nil {
-			return r.breach(rest)
-		}
+		return r.breach(b)
 	}
 	return r.forward(ctx)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -38,8 +39,18 @@ type Approval struct {
 	State       ApprovalState
 	ResolvedBy  string
 	ResolvedAt  time.Time
-	Resolution  string // the resolver's reason
-	Consumed    bool   // an approval grant is used once
+	Resolution  string           // the resolver's reason
+	Consumed    bool             // an approval grant is used once
+	Breaches    []ApprovalBreach // every breach the order had when it was asked
+	Outcome     string           // after an approval: what the re-checked order did
+}
+
+// ApprovalBreach is one breach a review item shows (and an approval covers).
+type ApprovalBreach struct {
+	Limit      string `json:"limit"`
+	LimitValue string `json:"limit_value"`
+	Attempted  string `json:"attempted"`
+	Detail     string `json:"detail"`
 }
 
 // ErrNotPending reports an approval that was already resolved.
@@ -50,11 +61,19 @@ var ErrNoApproval = errors.New("no such review item")
 
 // CreateApproval inserts a pending review item.
 func (db *DB) CreateApproval(ctx context.Context, a Approval) error {
+	breaches := ""
+	if len(a.Breaches) > 0 {
+		b, err := json.Marshal(a.Breaches)
+		if err != nil {
+			return err
+		}
+		breaches = string(b)
+	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, session_id, broker, order_json, digest, why, limit_name,
-			limit_value, attempted, detail, agent_reason, created_at, deadline, state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			limit_value, attempted, detail, agent_reason, created_at, deadline, state, breaches) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, a.Why, a.Limit, a.LimitValue, a.Attempted, a.Detail,
-			a.AgentReason, a.CreatedAt.UnixNano(), a.Deadline.UnixNano(), string(ApprovalPending))
+			a.AgentReason, a.CreatedAt.UnixNano(), a.Deadline.UnixNano(), string(ApprovalPending), breaches)
 		return err
 	})
 }
@@ -99,6 +118,20 @@ func (db *DB) ConsumeGrant(ctx context.Context, id, digest string) error {
 	})
 }
 
+// SetApprovalOutcome records what an approved order did when the gate ran it again.
+func (db *DB) SetApprovalOutcome(ctx context.Context, id, outcome string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET outcome = ? WHERE id = ?`, outcome, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w: %s", ErrNoApproval, id)
+		}
+		return nil
+	})
+}
+
 // VoidPending voids every pending item (at start-up: nobody is waiting for them any more).
 func (db *DB) VoidPending(ctx context.Context, why string) (int64, error) {
 	var n int64
@@ -125,7 +158,7 @@ type querier interface {
 }
 
 const approvalColumns = `id, session_id, broker, order_json, digest, why, limit_name, limit_value, attempted, detail,
-	agent_reason, created_at, deadline, state, resolved_by, COALESCE(resolved_at, 0), resolution, consumed`
+	agent_reason, created_at, deadline, state, resolved_by, COALESCE(resolved_at, 0), resolution, consumed, breaches, outcome`
 
 func getApproval(ctx context.Context, q querier, id string) (Approval, error) {
 	a, err := scanApproval(q.QueryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE id = ?`, id))
@@ -140,8 +173,15 @@ func scanApproval(row interface{ Scan(...any) error }) (Approval, error) {
 	var created, deadline, resolved int64
 	var state string
 	var consumed int
+	var breaches string
 	err := row.Scan(&a.ID, &a.SessionID, &a.Broker, &a.OrderJSON, &a.Digest, &a.Why, &a.Limit, &a.LimitValue,
-		&a.Attempted, &a.Detail, &a.AgentReason, &created, &deadline, &state, &a.ResolvedBy, &resolved, &a.Resolution, &consumed)
+		&a.Attempted, &a.Detail, &a.AgentReason, &created, &deadline, &state, &a.ResolvedBy, &resolved, &a.Resolution, &consumed,
+		&breaches, &a.Outcome)
+	if err == nil && breaches != "" {
+		if jerr := json.Unmarshal([]byte(breaches), &a.Breaches); jerr != nil {
+			err = fmt.Errorf("review item %s: unreadable breaches: %w", a.ID, jerr)
+		}
+	}
 	a.CreatedAt, a.Deadline, a.State, a.Consumed = time.Unix(0, created).UTC(), time.Unix(0, deadline).UTC(), ApprovalState(state), consumed == 1
 	if resolved > 0 {
 		a.ResolvedAt = time.Unix(0, resolved).UTC()
