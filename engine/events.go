@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +22,7 @@ const (
 	EvOrderUpdate    EventKind = "order_update"    // the broker reported a fill, cancel or rejection
 	EvReviewCreated  EventKind = "review_created"  // a breach or supervised order waits for a human
 	EvReviewResolved EventKind = "review_resolved" // approved, denied, timed out or voided
+	EvReviewOutcome  EventKind = "review_outcome"  // what an approved order did when the gate ran it again
 	EvHalt           EventKind = "halt"            // the trading state changed
 	EvFlatten        EventKind = "flatten"         // one step of the halt action
 	EvFinding        EventKind = "finding"         // the injection scanner flagged external content
@@ -138,7 +140,20 @@ type ReviewItem struct {
 	ResolvedBy  string
 	ResolvedAt  time.Time
 	Resolution  string
+	Breaches    []ReviewBreach // every breach shown (the first is Limit); an approval covers these
+	Outcome     string         // after an approval: what the re-checked order did
 }
+
+// ReviewBreach is one breach on a review card.
+type ReviewBreach struct {
+	Limit, LimitValue, Attempted, Detail string
+}
+
+// Went reports whether an approved order went to the broker (its Outcome says so).
+func (it *ReviewItem) Went() bool { return strings.HasPrefix(it.Outcome, OutcomeSent) }
+
+// OutcomeSent starts the Outcome of an approved order the gate forwarded.
+const OutcomeSent = "sent"
 
 // ReviewStore keeps the review queue where another process can resolve it.
 type ReviewStore interface {
@@ -150,4 +165,6 @@ type ReviewStore interface {
 	ConsumeGrant(ctx context.Context, id, digest string) error
 	PendingReviews(ctx context.Context) ([]ReviewItem, error)
 	VoidPendingReviews(ctx context.Context, why string) (int64, error)
+	// SetReviewOutcome records what an approved order did when the gate ran it again.
+	SetReviewOutcome(ctx context.Context, id, outcome string) error
 }

@@ -49,6 +49,11 @@ func (e Event) Text() string {
 			by = " by " + it.ResolvedBy
 		}
 		return fmt.Sprintf("review  %s %s%s %s", it.ID, strings.ToUpper(string(it.State)), by, oneLine(it.Resolution))
+	case EvReviewOutcome:
+		if e.Review == nil {
+			return "review  outcome"
+		}
+		return fmt.Sprintf("review  %s %s", e.Review.ID, oneLine(e.Review.Outcome))
 	case EvHalt:
 		if e.Halt == nil {
 			return "halt"

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
@@ -40,9 +42,10 @@ func canonicalOrder(broker string, in live.OrderIntent, req live.OrderRequest) (
 func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision, why string) Result {
 	e := c.e
 	c.check("review")
+	all := pausedBreaches(d)
 	var shown *live.Breach
-	if d.Verdict == live.PauseForReauth {
-		shown = d.Breach
+	if len(all) > 0 {
+		shown = all[0]
 	}
 	limit := ""
 	if shown != nil {
@@ -50,6 +53,13 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	}
 	if e.Reviews == nil || !e.Approver {
 		r := denied("no_approver", "this order needs a human (%s) and none is attached", reviewWhy(why, shown))
+		r.Limit = limit
+		return c.record(ctx, r)
+	}
+	if n := len(all); n > 0 && all[n-1].Structural() {
+		// No approval can waive it: asking a human would only waste their time.
+		last := all[n-1]
+		r := denied("approval_cannot_cover:"+last.Limit, "the order also breaches %s, which no approval can waive", last.Message())
 		r.Limit = limit
 		return c.record(ctx, r)
 	}
@@ -82,7 +92,13 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	it := ReviewItem{ID: live.RandomID("ap"), SessionID: e.Session, Broker: e.BrokerKey, Order: order, Digest: digest,
 		Why: why, AgentReason: sub.Reason, Created: now, Deadline: now.Add(timeout), State: ReviewPending}
 	if shown != nil {
-		it.Limit, it.LimitValue, it.Attempted, it.Detail = shown.Limit, shown.LimitValue.String(), shown.Attempted.String(), shown.Message()
+		it.Limit, it.LimitValue, it.Attempted = shown.Limit, shown.LimitValue.String(), shown.Attempted.String()
+		msgs := make([]string, len(all))
+		for i, b := range all {
+			it.Breaches = append(it.Breaches, ReviewBreach{Limit: b.Limit, LimitValue: b.LimitValue.String(), Attempted: b.Attempted.String(), Detail: b.Message()})
+			msgs[i] = b.Message()
+		}
+		it.Detail = strings.Join(msgs, "; ")
 	} else {
 		it.Detail = reviewWhy(why, nil)
 	}
@@ -105,7 +121,9 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	var r Result
 	switch res.State {
 	case ReviewApproved:
-		return c.executeApproved(ctx, sub, res, shown, ref)
+		r := c.executeApproved(ctx, sub, res, all, ref)
+		c.reportOutcome(bg, res, r)
+		return r
 	case ReviewDenied:
 		e.rememberDenial(digest, it.ID, res.Resolution)
 		r = denied("approval_denied", "a human denied the order: %s", orDash(res.Resolution))
@@ -123,7 +141,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 // executeApproved runs an approved order: the price must not have drifted, the grant must be
 // unused and bound to this digest, and the gate runs again (halt, structure, lock, count),
 // waiving only the breach the human saw.
-func (c *call) executeApproved(ctx context.Context, sub live.Submission, it ReviewItem, shown *live.Breach, ref money.Amount) Result {
+func (c *call) executeApproved(ctx context.Context, sub live.Submission, it ReviewItem, shown []*live.Breach, ref money.Amount) Result {
 	e := c.e
 	c.check("drift")
 	if now := c.refPrice(ctx, *sub.Intent); ref.Sign() > 0 && now.Sign() > 0 {
@@ -141,20 +159,65 @@ func (c *call) executeApproved(ctx context.Context, sub live.Submission, it Revi
 		return c.record(ctx, r)
 	}
 	sub.Grant = it.ID
+	covered := make([]string, len(shown))
+	for i, b := range shown {
+		covered[i] = b.Limit
+	}
 	sub.Approve = func(b *live.Breach, _ live.OrderIntent) (string, bool) {
-		return it.ID, shown != nil && b.Kind == live.KindQuantitative && b.Limit == shown.Limit
+		return it.ID, b.Kind == live.KindQuantitative && slices.Contains(covered, b.Limit)
 	}
 	d := e.Gate.Submit(ctx, sub)
 	c.publishDecision(d)
 	if d.Verdict == live.PauseForReauth {
-		r := denied("approval_does_not_cover:"+d.Breach.Limit, "the approval covered %s; the order now also breaches %s",
-			orDash(it.Limit), d.Breach.Message())
+		r := denied("approval_does_not_cover:"+d.Breach.Limit, "%s (the approval covered %s)",
+			breachLine(d.Breach), orDash(strings.Join(covered, ", ")))
 		r.ApprovalID = it.ID
 		return c.record(ctx, r)
 	}
 	r := c.gated(d)
 	r.ApprovalID = it.ID
 	return r
+}
+
+// pausedBreaches is what a review shows: every breach of a paused order (the gate's list, or
+// its one breach), none for an order that only waits for supervision.
+func pausedBreaches(d live.Decision) []*live.Breach {
+	switch {
+	case d.Verdict != live.PauseForReauth || d.Breach == nil:
+		return nil
+	case len(d.Breaches) > 0:
+		return d.Breaches
+	}
+	return []*live.Breach{d.Breach}
+}
+
+// breachLine is a breach in a few words: "max_trades_per_day 40/40 used today".
+func breachLine(b *live.Breach) string {
+	if b.Limit == live.LimitTradesPerDay && b.Detail == "" {
+		return fmt.Sprintf("%s %s/%s used today", b.Limit, b.Attempted.Sub(money.FromInt(1)), b.LimitValue)
+	}
+	return b.Message()
+}
+
+// reportOutcome tells the review store, and so every screen and terminal, what an approved
+// order did: sent, or why the approval did not go through.
+func (c *call) reportOutcome(ctx context.Context, it ReviewItem, r Result) {
+	switch {
+	case r.Status == StatusOK:
+		it.Outcome = OutcomeSent + ": the gate ran it again and the broker accepted it"
+		if o, ok := r.Data.(*jsonv.Object); ok {
+			id, _ := o.Get("order_id")
+			it.Outcome = fmt.Sprintf("%s: the gate ran it again; order %v accepted", OutcomeSent, id)
+		}
+	case r.Decision == "allow":
+		it.Outcome = fmt.Sprintf("%s, but not accepted: %s", OutcomeSent, orDash(r.Detail))
+	default:
+		it.Outcome = "approval did not go through: " + orDash(r.Detail)
+	}
+	if err := c.e.Reviews.SetReviewOutcome(ctx, it.ID, it.Outcome); err != nil {
+		c.e.log().Error("review outcome not stored", "id", it.ID, "err", err)
+	}
+	c.e.publish(Event{Kind: EvReviewOutcome, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it, Result: &r})
 }
 
 func (c *call) driftBps() int64 {

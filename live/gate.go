@@ -260,8 +260,12 @@ func (r *run) dryRun(ctx context.Context) Decision {
 	r.check("mandate_limits")
 	in := r.intent
 	r.d.Intent = &in
-	b := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors})
+	req := CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors}
+	b := CheckMandate(ctx, req)
 	if b != nil {
+		if b.Kind == KindQuantitative {
+			r.d.Breaches = Breaches(ctx, req)
+		}
 		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, Reason(b.Limit), OutcomeBlocked
 		return r.d
 	}

@@ -21,9 +21,13 @@ func (r Reviews) CreateReview(ctx context.Context, it engine.ReviewItem) error {
 	if err != nil {
 		return err
 	}
-	return r.DB.CreateApproval(ctx, Approval{ID: it.ID, SessionID: it.SessionID, Broker: it.Broker, OrderJSON: string(order),
+	a := Approval{ID: it.ID, SessionID: it.SessionID, Broker: it.Broker, OrderJSON: string(order),
 		Digest: it.Digest, Why: it.Why, Limit: it.Limit, LimitValue: it.LimitValue, Attempted: it.Attempted, Detail: it.Detail,
-		AgentReason: it.AgentReason, CreatedAt: it.Created, Deadline: it.Deadline})
+		AgentReason: it.AgentReason, CreatedAt: it.Created, Deadline: it.Deadline}
+	for _, b := range it.Breaches {
+		a.Breaches = append(a.Breaches, ApprovalBreach(b))
+	}
+	return r.DB.CreateApproval(ctx, a)
 }
 
 // WaitReview implements engine.ReviewStore.
@@ -64,12 +68,20 @@ func (r Reviews) VoidPendingReviews(ctx context.Context, why string) (int64, err
 	return r.DB.VoidPending(ctx, why)
 }
 
+// SetReviewOutcome implements engine.ReviewStore.
+func (r Reviews) SetReviewOutcome(ctx context.Context, id, outcome string) error {
+	return r.DB.SetApprovalOutcome(ctx, id, outcome)
+}
+
 // ReviewItem converts a stored approval to the engine's review item.
 func ReviewItem(a Approval) engine.ReviewItem {
 	it := engine.ReviewItem{ID: a.ID, SessionID: a.SessionID, Broker: a.Broker, Digest: a.Digest, Why: a.Why,
 		Limit: a.Limit, LimitValue: a.LimitValue, Attempted: a.Attempted, Detail: a.Detail, AgentReason: a.AgentReason,
 		Created: a.CreatedAt, Deadline: a.Deadline, State: engine.ReviewState(a.State), ResolvedBy: a.ResolvedBy,
-		ResolvedAt: a.ResolvedAt, Resolution: a.Resolution}
+		ResolvedAt: a.ResolvedAt, Resolution: a.Resolution, Outcome: a.Outcome}
+	for _, b := range a.Breaches {
+		it.Breaches = append(it.Breaches, engine.ReviewBreach(b))
+	}
 	if a.OrderJSON != "" {
 		if v, err := jsonv.Parse([]byte(a.OrderJSON), jsonv.Options{}); err == nil {
 			it.Order, _ = v.(*jsonv.Object)

@@ -69,6 +69,19 @@ func (m *Model) approve(it engine.ReviewItem) tea.Cmd {
 	})
 }
 
+// onReviewOutcome says what an approved order did: sent, or why the approval did not go
+// through (then also as a critical alert, which stays on screen).
+func (m *Model) onReviewOutcome(it *engine.ReviewItem) {
+	if m.outcomeShown == nil {
+		m.outcomeShown = map[string]bool{}
+	}
+	m.outcomeShown[it.ID] = true
+	m.say("review " + it.ID + ": " + it.Outcome)
+	if !it.Went() {
+		m.alert(Alert{Level: levelCrit, Kind: "REVIEW", Source: it.ID, Text: it.Outcome})
+	}
+}
+
 func (m *Model) confirmCancel(id string) {
 	if id == "" {
 		return
@@ -205,6 +218,10 @@ func (m *Model) onActionDone(a ActionDoneMsg) tea.Cmd {
 		m.say("resumed: trading is ACTIVE")
 	case "export":
 		m.say("audit exported to " + a.Info)
+	case "approve": // not "done": the gate runs the order again, and its outcome follows
+		if !m.outcomeShown[a.ID] {
+			m.say("approve " + a.ID + ": approved; the gate checks the order again before it goes")
+		}
 	default:
 		msg := a.What + " " + a.ID + ": done"
 		if a.Info != "" {

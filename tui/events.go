@@ -104,6 +104,11 @@ func (m *Model) onEvent(ev engine.Event) tea.Cmd {
 		return m.refresh()
 	case engine.EvReviewResolved:
 		return m.refresh()
+	case engine.EvReviewOutcome:
+		if it := ev.Review; it != nil {
+			m.onReviewOutcome(it)
+		}
+		return m.refresh()
 	case engine.EvHalt:
 		return m.onHalt(ev.Halt)
 	case engine.EvFlatten:

@@ -169,17 +169,21 @@ func (a *approveModal) view(m *Model, w, h int) string {
 		"Order:   " + reviewOrder(&it, m),
 		"Why:     " + reviewReason(&it),
 	}
-	if it.Detail != "" {
-		lines = append(lines, "Detail:  "+untrusted(it.Detail, 200))
+	if len(it.Breaches) > 0 {
+		lines = append(lines, reviewBreachLines(it)...)
+	} else {
+		if it.Detail != "" {
+			lines = append(lines, "Detail:  "+untrusted(it.Detail, 200))
+		}
+		lines = append(lines, m.afterFill(it)...)
 	}
-	lines = append(lines, m.afterFill(it)...)
 	lines = append(lines,
 		"Agent's reason (UNTRUSTED): \""+untrusted(it.AgentReason, 200)+"\"",
 		"Digest:  "+clip(it.Digest, 24),
 		fmt.Sprintf("Deadline: %s (%s left)", it.Deadline.UTC().Format("15:04:05"), countdown(left)),
 		"",
 		"Approving grants this exact order once. The gate runs again before it goes,",
-		"and the approval covers only the breach shown.",
+		"and the approval covers only the breach"+plural(max(len(it.Breaches), 1))+" shown.",
 		"",
 		k("y")+" approve once    "+k("n")+"/esc back (default)",
 	)
@@ -187,6 +191,16 @@ func (a *approveModal) view(m *Model, w, h int) string {
 		lines[len(lines)-1] = m.c.Styles.Critical.Render("TIMED OUT — denied (approval_timeout)") + "   esc back"
 	}
 	return frame(m, "Approve "+it.ID+"?", lines, 84, w, h)
+}
+
+// reviewBreachLines lists every breach the order had when it was asked: the approval covers
+// these and nothing else.
+func reviewBreachLines(it engine.ReviewItem) []string {
+	lines := []string{fmt.Sprintf("Breaches (%d, all covered by this approval):", len(it.Breaches))}
+	for _, b := range it.Breaches {
+		lines = append(lines, fmt.Sprintf("  • %s = %s; this order makes it %s", b.Limit, b.LimitValue, b.Attempted))
+	}
+	return lines
 }
 
 // afterFill shows the breached limit's headroom now and after the order.

@@ -70,6 +70,8 @@ type Model struct {
 	flash   string
 	flashAt time.Time
 
+	outcomeShown map[string]bool // review ids whose post-approval outcome is on screen
+
 	quit        QuitChoice
 	lastCtrlC   time.Time
 	frame       string

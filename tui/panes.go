@@ -262,7 +262,11 @@ func reviewOrder(it *engine.ReviewItem, m *Model) string {
 func reviewReason(it *engine.ReviewItem) string {
 	switch {
 	case it.Limit != "":
-		return fmt.Sprintf("breach: %s %s > %s", it.Limit, roundText(it.Attempted), roundText(it.LimitValue))
+		more := ""
+		if n := len(it.Breaches); n > 1 {
+			more = fmt.Sprintf(" (+%d more)", n-1)
+		}
+		return fmt.Sprintf("breach: %s %s > %s%s", it.Limit, roundText(it.Attempted), roundText(it.LimitValue), more)
 	case it.Why == "escalated":
 		return "escalated: the turn read flagged outside content"
 	}

@@ -32,6 +32,8 @@ type App struct {
 	Stderr io.Writer
 	Now    func() time.Time
 	Getenv func(string) string
+	// outcomeWait bounds how long `approvals approve` waits for the re-checked order (0: 10 s).
+	outcomeWait time.Duration
 }
 
 // NewApp returns an App on the given streams with the real clock and environment.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"
@@ -55,7 +57,8 @@ func (a *App) approvalsList(args []string) int {
 			a.printJSON(jsonv.ObjectOf("id", it.ID, "state", string(it.State), "broker", it.Broker, "why", it.Why,
 				"limit", it.Limit, "limit_value", it.LimitValue, "attempted", it.Attempted, "order", order,
 				"digest", it.Digest, "agent_reason", it.AgentReason, "created_at", live.FormatTimestamp(it.CreatedAt),
-				"deadline", live.FormatTimestamp(it.Deadline), "resolved_by", it.ResolvedBy, "resolution", it.Resolution))
+				"deadline", live.FormatTimestamp(it.Deadline), "resolved_by", it.ResolvedBy, "resolution", it.Resolution,
+				"breaches", breachesJSON(it.Breaches), "outcome", it.Outcome))
 			continue
 		}
 		left := ""
@@ -74,6 +77,12 @@ func orderLine(it store.Approval) string {
 	s := it.Detail
 	if it.Limit != "" {
 		s = fmt.Sprintf("%s: %s > %s", it.Limit, it.Attempted, it.LimitValue)
+	}
+	for _, b := range it.Breaches[min(1, len(it.Breaches)):] { // every breach the approval covers
+		s += fmt.Sprintf("; %s: %s > %s", b.Limit, b.Attempted, b.LimitValue)
+	}
+	if it.Outcome != "" {
+		s += " — " + it.Outcome
 	}
 	return fmt.Sprintf("%s — %s", it.OrderJSON, s)
 }
@@ -106,6 +115,44 @@ func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	rt.record(live.AuditRecord{Kind: "approval_" + string(state), Outcome: live.OutcomeAccepted, Broker: it.Broker,
 		ApprovalID: id, Intent: fmt.Sprintf("%s review item %s", verb, id),
 		Detail: jsonv.ObjectOf("digest", it.Digest, "reason", *reason)})
-	fmt.Fprintf(a.Stdout, "%s: %s. The running cockpit picks this up within a second.\n", id, state)
-	return exitOK
+	if state != store.ApprovalApproved {
+		fmt.Fprintf(a.Stdout, "%s: %s. The running cockpit picks this up within a second.\n", id, state)
+		return exitOK
+	}
+	return a.approvalOutcome(rt, id)
+}
+
+// approvalOutcome waits (a few seconds) for the running cockpit to run the approved order
+// through the gate again, and says what happened: sent, or why the approval did not go through.
+func (a *App) approvalOutcome(rt *runtime, id string) int {
+	wait := a.outcomeWait
+	if wait <= 0 {
+		wait = 10 * time.Second
+	}
+	fmt.Fprintf(a.Stdout, "%s: approved. The gate checks the order again before it goes…\n", id)
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		it, err := rt.db.Approval(context.Background(), id)
+		if err != nil {
+			return a.failf("%v", err)
+		}
+		if it.Outcome != "" {
+			fmt.Fprintf(a.Stdout, "%s: %s\n", id, it.Outcome)
+			if strings.HasPrefix(it.Outcome, engine.OutcomeSent) {
+				return exitOK
+			}
+			return exitFailure
+		}
+		if time.Since(start) >= wait {
+			fmt.Fprintf(a.Stdout, "%s: no running cockpit has reported the result yet; see `cockpit approvals list --state approved`.\n", id)
+			return exitOK
+		}
+	}
+}
+
+func breachesJSON(bs []store.ApprovalBreach) []any {
+	out := make([]any, len(bs))
+	for i, b := range bs {
+		out[i] = jsonv.ObjectOf("limit", b.Limit, "limit_value", b.LimitValue, "attempted", b.Attempted, "detail", b.Detail)
+	}
+	return out
 }
