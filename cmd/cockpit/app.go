@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,27 +63,66 @@ func verbs() []verb {
 	}
 }
 
-// Run dispatches a command line and returns the exit code.
+// Run dispatches a command line and returns the exit code. Global flags (--home) may come
+// before the verb; `cockpit --home DIR` alone is `cockpit run --home DIR`.
 func (a *App) Run(args []string) int {
-	if len(args) == 0 {
-		return a.cmdRun(nil)
+	global, rest := globalFlags(args)
+	if len(rest) == 0 {
+		return a.cmdRun(global)
 	}
-	switch args[0] {
+	switch rest[0] {
 	case "-h", "--help", "help":
 		a.usage(a.Stdout)
 		return exitOK
 	}
-	if strings.HasPrefix(args[0], "-") { // `cockpit --home DIR` is `cockpit run --home DIR`
+	if strings.HasPrefix(rest[0], "-") { // run's own flags
 		return a.cmdRun(args)
 	}
 	for _, v := range verbs() {
-		if v.name == args[0] {
-			return v.run(a, args[1:])
+		if v.name != rest[0] {
+			continue
 		}
+		if hasSubcommands(v.name) && len(rest) > 1 && slices.Contains([]string{"-h", "--help", "help"}, rest[1]) {
+			fmt.Fprintf(a.Stdout, "usage: cockpit %s\n  %s\nEach subcommand takes --help for its flags; every one takes --home DIR.\n", v.usage, v.summary)
+			return exitOK
+		}
+		return v.run(a, withGlobals(rest[1:], global))
 	}
-	fmt.Fprintf(a.Stderr, "cockpit: unknown command %q\n\n", args[0])
-	a.usage(a.Stderr)
+	fmt.Fprintf(a.Stderr, "cockpit: unknown command %q\nRun `cockpit --help` for the commands.\n", rest[0])
 	return exitUsage
+}
+
+// globalFlags splits leading global flags (--home DIR, --home=DIR) from the rest.
+func globalFlags(args []string) (global, rest []string) {
+	for len(args) > 0 {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		if !strings.HasPrefix(args[0], "-") || name != "home" {
+			break
+		}
+		if hasValue || len(args) == 1 {
+			global, args = append(global, args[0]), args[1:]
+			continue
+		}
+		global, args = append(global, args[0], args[1]), args[2:]
+	}
+	return global, args
+}
+
+// withGlobals hands global flags to a verb: after its arguments (so a subcommand stays
+// first), before a "--" that ends its flags.
+func withGlobals(args, global []string) []string {
+	if len(global) == 0 {
+		return args
+	}
+	if i := slices.Index(args, "--"); i >= 0 {
+		return slices.Concat(args[:i], global, args[i:])
+	}
+	return slices.Concat(args, global)
+}
+
+// hasSubcommands reports a verb whose first argument is a subcommand.
+func hasSubcommands(name string) bool {
+	return name == "mandate" || name == "audit" || name == "approvals"
 }
 
 func (a *App) usage(w io.Writer) {
@@ -96,24 +136,34 @@ func (a *App) usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 failure, 2 usage, 3 check found an order that is not allowed or scan found an injection.")
 }
 
-// flags makes a FlagSet for a verb with the shared --home flag.
+// flags makes a FlagSet for a verb with the shared --home flag. Its errors go to stderr with
+// the verb's usage line; --help prints the flags on stdout.
 func (a *App) flags(name string) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("cockpit "+name, flag.ContinueOnError)
 	fs.SetOutput(a.Stderr)
+	fs.Usage = func() {} // parse and usageErr say what is needed
 	home := fs.String("home", "", "runtime root (default $"+live.HomeEnv+", else ~/.cockpit)")
 	return fs, home
 }
 
-// parse parses flags, which may come before or after positional arguments (`approvals deny
-// ID --reason R`); the positional arguments are left in fs.Args(). It returns false (and the
-// exit code) on a usage error.
-func (a *App) parse(fs *flag.FlagSet, args []string) (int, bool) {
+// anyArgs lets a verb count its positional arguments itself.
+const anyArgs = int(^uint(0) >> 1)
+
+// parse parses flags for a verb that takes no positional arguments.
+func (a *App) parse(fs *flag.FlagSet, args []string) (int, bool) { return a.parseN(fs, args, 0) }
+
+// parseN parses flags, which may come before or after positional arguments (`approvals deny
+// ID --reason R`); the positional arguments, at most max, are left in fs.Args(). It returns
+// false (and the exit code) on a usage error or after --help.
+func (a *App) parseN(fs *flag.FlagSet, args []string, max int) (int, bool) {
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				a.help(fs)
 				return exitOK, false
 			}
+			a.shortUsage(fs)
 			return exitUsage, false
 		}
 		rest := fs.Args()
@@ -128,7 +178,38 @@ func (a *App) parse(fs *flag.FlagSet, args []string) (int, bool) {
 		args = rest[1:]
 	}
 	fs.Parse(append([]string{"--"}, positional...))
+	if len(positional) > max {
+		extra := positional[max:]
+		return a.usageErr(fs, "unexpected argument %q", strings.Join(extra, " ")), false
+	}
 	return 0, true
+}
+
+// verbUsage is the usage line of the verb a flag set belongs to.
+func verbUsage(fs *flag.FlagSet) (string, string) {
+	name := strings.TrimPrefix(fs.Name(), "cockpit ")
+	verb, _, _ := strings.Cut(name, " ")
+	for _, v := range verbs() {
+		if v.name == verb {
+			return name, v.usage
+		}
+	}
+	return name, name
+}
+
+// shortUsage is what a usage error prints after its message: the usage line and a hint.
+func (a *App) shortUsage(fs *flag.FlagSet) {
+	name, usage := verbUsage(fs)
+	fmt.Fprintf(a.Stderr, "usage: cockpit %s\nRun `cockpit %s --help` for its flags.\n", usage, name)
+}
+
+// help prints a verb's usage line and flags on stdout.
+func (a *App) help(fs *flag.FlagSet) {
+	_, usage := verbUsage(fs)
+	fmt.Fprintf(a.Stdout, "usage: cockpit %s\n\nflags:\n", usage)
+	fs.SetOutput(a.Stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(a.Stderr)
 }
 
 // root resolves --home, $COCKPIT_HOME or ~/.cockpit.
@@ -165,7 +246,7 @@ func (a *App) failf(format string, args ...any) int {
 
 func (a *App) usageErr(fs *flag.FlagSet, format string, args ...any) int {
 	fmt.Fprintf(a.Stderr, "cockpit %s: "+format+"\n", append([]any{strings.TrimPrefix(fs.Name(), "cockpit ")}, args...)...)
-	fs.Usage()
+	a.shortUsage(fs)
 	return exitUsage
 }
 

@@ -152,7 +152,7 @@ func TestCheckOneOrder(t *testing.T) {
 	}{
 		{[]string{"--notional", "100"}, `"verdict":"ALLOW"`, exitOK},
 		{[]string{"--qty", "10", "--price", "80"}, `"limit":"max_order_notional_usd","limit_value":750,"attempted_value":800`, exitNotAllow},
-		{[]string{"--qty", "10"}, `"kind":"no_quote"`, exitNotAllow},
+		{[]string{"--qty", "10"}, ``, exitUsage}, // a quantity needs a price to be valued offline
 		{[]string{"--notional", "100", "--positions", `[{"symbol":"MSFT","market_value":4950}]`}, `"limit":"max_total_exposure_usd"`, exitNotAllow},
 		{[]string{"--notional", "100", "--positions", `"garbage"`}, `"kind":"data"`, exitNotAllow},
 	}

@@ -91,7 +91,7 @@ func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	verb := map[store.ApprovalState]string{store.ApprovalApproved: "approve", store.ApprovalDenied: "deny"}[state]
 	fs, home := a.flags("approvals " + verb)
 	reason := fs.String("reason", "", "why (recorded)")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := a.parseN(fs, args, anyArgs); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

@@ -100,7 +100,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 
 func (a *App) auditShow(args []string) int {
 	fs, home := a.flags("audit show")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := a.parseN(fs, args, anyArgs); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

@@ -42,6 +42,12 @@ func (a *App) cmdCheck(args []string) int {
 	if *symbol == "" || *side == "" || (*notional == "" && *qty == "") {
 		return a.usageErr(fs, "give --symbol, --side and --notional or --qty (or --batch FILE)")
 	}
+	if s := strings.ToLower(strings.TrimSpace(*side)); s != live.Buy && s != live.Sell {
+		return a.usageErr(fs, "--side %q: want buy or sell", *side)
+	}
+	if *qty != "" && *price == "" && !*liveMode {
+		return a.usageErr(fs, "--qty needs --price to value it offline (or --live for the broker's quote)")
+	}
 	root, err := a.root(*home)
 	if err != nil {
 		return a.failf("%v", err)
@@ -201,7 +207,12 @@ func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string,
 	return exitOK
 }
 
-// checkBatch evaluates a JSONL file of what-ifs; a line that cannot be read is denied.
+// batchLineLimit bounds one --batch line; a longer line gets an error verdict and the batch
+// goes on.
+var batchLineLimit = 1 << 20
+
+// checkBatch evaluates a JSONL file of what-ifs; a line that cannot be read is denied (with
+// its id when it has one, else "line N"), and the batch goes on.
 func (a *App) checkBatch(path string) int {
 	var r io.Reader = a.Stdin
 	if path != "-" {
@@ -212,42 +223,89 @@ func (a *App) checkBatch(path string) int {
 		defer f.Close()
 		r = f
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	br := bufio.NewReader(r)
 	code := exitOK
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+	for n := 1; ; n++ {
+		raw, tooLong, err := readBatchLine(br, batchLineLimit)
+		if err != nil && err != io.EOF {
+			return a.failf("reading %s: %v", path, err)
 		}
-		res := batchLine(line, n)
+		line := strings.TrimSpace(raw)
+		var res live.WhatIfResult
+		switch {
+		case tooLong:
+			res = badLine("", n, fmt.Errorf("line %d is longer than the %d-byte limit", n, batchLineLimit))
+		case line == "":
+			if err == io.EOF {
+				return code
+			}
+			continue
+		default:
+			res = batchLine(line, n)
+		}
 		a.printJSON(res.JSON())
 		if res.Verdict != live.Allow {
 			code = exitNotAllow
 		}
+		if err == io.EOF {
+			return code
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return a.failf("reading %s: %v", path, err)
+}
+
+// readBatchLine reads one line (without its newline); past limit bytes it discards the rest
+// of the line and reports it too long.
+func readBatchLine(br *bufio.Reader, limit int) (string, bool, error) {
+	var b strings.Builder
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if b.Len()+len(chunk) > limit+1 { // +1: the newline
+				tooLong = true
+				b.Reset()
+			} else {
+				b.Write(chunk)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err != nil:
+			return b.String(), tooLong, err
+		}
+		return strings.TrimRight(b.String(), "\r\n"), tooLong, nil
 	}
-	return code
+}
+
+func badLine(id string, n int, err error) live.WhatIfResult {
+	if id == "" {
+		id = fmt.Sprintf("line %d", n)
+	}
+	return live.WhatIfResult{ID: id, Verdict: live.Deny, Breach: &live.Breach{Kind: "invalid_input", Detail: err.Error()}}
 }
 
 func batchLine(line string, n int) live.WhatIfResult {
-	bad := func(err error) live.WhatIfResult {
-		return live.WhatIfResult{ID: fmt.Sprintf("line %d", n), Verdict: live.Deny,
-			Breach: &live.Breach{Kind: "invalid_input", Detail: err.Error()}}
-	}
 	doc, err := jsonv.ParseString(line, jsonv.Options{NonFinite: true})
 	if err != nil {
-		return bad(err)
+		return badLine("", n, err)
 	}
 	o, ok := doc.(*jsonv.Object)
 	if !ok {
-		return bad(errors.New("a line must be a JSON object"))
+		return badLine("", n, errors.New("a line must be a JSON object"))
+	}
+	id, _ := o.Get("id")
+	sid, _ := id.(string)
+	// A repeated key is ambiguous (which value did the author mean?): an error, as in a mandate.
+	if _, err := jsonv.ParseString(line, jsonv.Options{NonFinite: true, RejectDuplicates: true}); err != nil {
+		return badLine(sid, n, fmt.Errorf("line %d: %v", n, err))
 	}
 	w, err := live.WhatIfFromJSON(o)
 	if err != nil {
-		return bad(err)
+		return badLine(sid, n, err)
+	}
+	if w.ID == "" {
+		w.ID = fmt.Sprintf("line %d", n)
 	}
 	return live.EvaluateWhatIf(context.Background(), w)
 }

@@ -155,7 +155,7 @@ func parseDraft(data []byte) (*live.Mandate, error) {
 
 func (a *App) mandateValidate(args []string) int {
 	fs, _ := a.flags("mandate validate")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := a.parseN(fs, args, anyArgs); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

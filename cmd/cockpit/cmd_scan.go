@@ -15,7 +15,7 @@ func (a *App) cmdScan(args []string) int {
 	fs, _ := a.flags("scan")
 	asJSON := fs.Bool("json", false, "print {findings, changed, neutralized?} as JSON")
 	neutralize := fs.Bool("neutralize", false, "print the text with control tokens neutralised (findings go to stderr)")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := a.parseN(fs, args, anyArgs); !ok {
 		return code
 	}
 	src := "-"

@@ -54,10 +54,16 @@ func (a *App) cmdStatus(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
+	if _, err := os.Stat(root.Dir()); err != nil {
+		return a.failf("no runtime root at %s (%v): run `cockpit init`, or give --home", root.Dir(), err)
+	}
 	key := ""
 	if *broker != "" {
 		if key, err = live.NormalizeBroker(*broker); err != nil {
 			return a.usageErr(fs, "--broker: %v", err)
+		}
+		if known := brokersFor(root, ""); !slices.Contains(known, key) {
+			return a.failf("no broker %q on %s (known: %s)", key, root.Dir(), strings.Join(known, ", "))
 		}
 	}
 	now := a.Now()
