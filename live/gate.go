@@ -228,7 +228,13 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := g.throttle(r.key, r.m.Controls, r.req, r.intent, r.d.LockedAt); den != nil {
 		return r.deny(den)
 	}
-	count := ReadDailyCount(g.Root, r.key, g.now())
+	if g.Journal == nil {
+		return r.deny(NewDenial(ReasonJournal, "error", "no journal attached"))
+	}
+	count, den := DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
+	if den != nil {
+		return r.deny(den)
+	}
 	r.d.Count = count
 	r.check("mandate_limits")
 	b := CheckMandate(ctx, CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors})
@@ -254,7 +260,10 @@ func (r *run) submit(ctx context.Context) Decision {
 
 // dryRun decides like the locked step would, from today's count, and stops.
 func (r *run) dryRun(ctx context.Context) Decision {
-	count := ReadDailyCount(r.g.Root, r.key, r.g.now())
+	count, den := DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
+	if den != nil {
+		return r.deny(den)
+	}
 	r.d.Count = count
 	r.check("mandate_limits")
 	in := r.intent
@@ -472,9 +481,11 @@ func brokerMessage(err error) string {
 	return err.Error()
 }
 
+// count records the forward: today's count as the gate read it under the lock, plus one, so
+// the counter file catches up with the journal (DV14).
 func (r *run) count() {
-	n, err := IncrementDailyCount(r.g.Root, r.key, r.g.now())
-	if err == nil {
+	n := r.d.Count + 1
+	if err := WriteDailyCount(r.g.Root, r.key, r.g.now(), n); err == nil {
 		r.d.Count = n
 	}
 }
