@@ -117,7 +117,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}
-	snap.OrdersToday = live.ReadDailyCount(rt.root, s.key, now)
+	snap.OrdersToday, _ = live.DailyCount(ctx, rt.root, rt.db, s.key, now) // the gate's count (DV14)
 	b.mu.Lock()
 	snap.LargestOrder = b.largest
 	b.mu.Unlock()
