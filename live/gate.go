@@ -49,6 +49,8 @@ type Gate struct {
 	// direction per symbol), so orders that each fit a cap cannot together exceed it. The
 	// reference counts positions only; cockpit's runtime turns this on.
 	CountOpenOrders bool
+	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
+	Latch *HaltLatch
 
 	mu     sync.Mutex
 	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
@@ -184,8 +186,8 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.check("expiry")
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
-	if IsHalted(g.Root, r.key) {
-		return r.deny(NewDenial(ReasonHalted, "broker", r.key))
+	if den := g.haltDenial(r.key); den != nil {
+		return r.deny(den)
 	}
 	// 4: intent.
 	if den := r.extract(); den != nil {
@@ -219,8 +221,8 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	defer lock.Unlock()
 	r.d.LockedAt = g.now()
-	if IsHalted(g.Root, r.key) { // DV5: a trip while we read must stop this order
-		return r.deny(NewDenial(ReasonHalted, "broker", r.key, "at", "lock"))
+	if den := g.haltDenial(r.key, "at", "lock"); den != nil { // DV5: a trip while we read must stop this order
+		return r.deny(den)
 	}
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
