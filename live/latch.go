@@ -56,3 +56,7 @@ func (g *Gate) haltDenial(key string, kv ...string) *Denial {
 	}
 	return nil
 }
+
+// ActorExternal is whoever changed the runtime root from outside this cockpit (a shell's
+// touch or rm of a sentinel, another tool).
+const ActorExternal ActorKind = "external"
