@@ -60,12 +60,13 @@ func (a *sentinelAudit) observe(c live.SentinelChange) {
 			detail.Set("reason", at.Reason)
 		}
 	}
-	if by == "watcher" {
-		actor = live.System("watcher", s.id)
-	}
 	text := fmt.Sprintf("%s (%s) %s from outside cockpit", c.Sentinel, c.Scope, verb)
 	if by != "" || why != "" {
 		text += fmt.Sprintf(" (by %s: %s)", by, why)
+	}
+	if by == "watcher" {
+		actor = live.System("watcher", s.id)
+		text = fmt.Sprintf("%s (%s) written by the halt watcher: %s", c.Sentinel, c.Scope, why)
 	}
 	broker := c.Scope.Broker
 	if c.Scope.Global {
