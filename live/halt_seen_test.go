@@ -84,7 +84,10 @@ func TestLatchHaltsWhenTheDiskCannot(t *testing.T) {
 	f := newFixture(t, "")
 	latch := &live.HaltLatch{}
 	f.gate.Latch = latch
-	w := &live.Watcher{Root: f.root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond, Latch: latch}
+	var latchedMu sync.Mutex
+	var latched []string
+	w := &live.Watcher{Root: f.root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond, Latch: latch,
+		OnLatch: func(why string) { latchedMu.Lock(); latched = append(latched, why); latchedMu.Unlock() }}
 	ch := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -105,6 +108,11 @@ func TestLatchHaltsWhenTheDiskCannot(t *testing.T) {
 	} else {
 		t.Logf("latched: %s", why)
 	}
+	latchedMu.Lock()
+	if len(latched) != 1 {
+		t.Errorf("OnLatch saw %q, want one reason", latched)
+	}
+	latchedMu.Unlock()
 	os.Remove(f.root.SentinelPath(live.HaltSentinel, "")) // whatever the disk says
 	if d := f.buy("AAPL", "10", ""); d.Reason != live.ReasonHalted || d.Forwarded {
 		t.Fatalf("order while latched: %s %s forwarded=%v, want DENY halted", d.Verdict, d.Reason, d.Forwarded)

@@ -79,6 +79,8 @@ type Watcher struct {
 	// OnSentinel, when set, sees every sentinel file appear or disappear after the start
 	// (whoever did it), outside the watcher's lock.
 	OnSentinel func(SentinelChange)
+	// OnLatch, when set, sees the reason each time the watcher sets Latch.
+	OnLatch func(reason string)
 
 	mu      sync.Mutex
 	subs    []chan HaltState
@@ -250,8 +252,8 @@ func (w *Watcher) pollOnly(ctx context.Context, poll time.Duration) error {
 // the disk allows; the global HALT file records it when it can be written.
 func (w *Watcher) watcherFailed(err error) {
 	why := "halt watcher error: " + err.Error()
-	if w.Latch != nil {
-		w.Latch.Set(why)
+	if w.Latch != nil && w.Latch.Set(why) && w.OnLatch != nil {
+		w.OnLatch(why)
 	}
 	if !IsGloballyHalted(w.Root) {
 		_, _ = Trip(w.Root, HaltSentinel, GlobalScope, "watcher", why, w.now())

@@ -134,6 +134,8 @@ func TestLatchHaltsTheSession(t *testing.T) {
 	s := testSession(t)
 	be := newScreenBackend(s)
 	s.latch.Set("halt watcher error: watch /x: permission denied")
+	s.sentries.latched("halt watcher error: watch /x: permission denied")
+	waitEvent(t, s.rt.db, live.KindHaltTripped, string(live.ActorSystem))
 	if snap := be.Snapshot(context.Background()); snap.State != live.Halted || !strings.Contains(snap.HaltReason, "permission denied") {
 		t.Errorf("snapshot state %s (%q), want HALTED with the watcher's reason", snap.State, snap.HaltReason)
 	}

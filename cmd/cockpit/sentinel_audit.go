@@ -95,3 +95,15 @@ func sentinelWarnings(root live.Root) []string {
 	}
 	return out
 }
+
+// latched is the watcher's OnLatch hook: the in-memory halt is recorded even when no HALT
+// file can be written.
+func (a *sentinelAudit) latched(why string) {
+	s := a.s
+	rec := live.AuditRecord{Time: s.rt.app.Now(), Actor: live.System("watcher", s.id), Kind: live.KindHaltTripped,
+		Outcome: live.OutcomeBlocked, Reason: "halt_latch", Intent: "halted in memory (every broker of this session): " + why,
+		Detail: jsonv.ObjectOf("latch", why)}
+	if err := s.rt.audit.Record(context.Background(), rec); err != nil {
+		s.rt.log.Error("audit write failed", "kind", rec.Kind, "err", err)
+	}
+}

@@ -133,7 +133,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
 		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
 	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
-		Latch: s.latch, OnSentinel: s.sentries.observe}
+		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched}
 	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
 		s.flattenMu.Lock()
