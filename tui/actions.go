@@ -202,7 +202,7 @@ func (m *Model) onActionDone(a ActionDoneMsg) tea.Cmd {
 	switch a.What {
 	case "halt":
 		m.snap.State, m.snap.Paused = live.Halted, true
-		m.say("HALTED: the HALT file is written, resting orders are being cancelled, the agent is paused")
+		m.say("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused")
 	case "halt broker":
 		m.snap.State, m.snap.Paused = live.Halted, true
 		m.say("HALTED " + m.snap.Broker + ": its HALT file is written, resting orders are being cancelled, the agent is paused")
