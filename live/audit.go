@@ -178,6 +178,9 @@ type JournalEntry struct {
 type Journal interface {
 	Begin(ctx context.Context, e JournalEntry) error
 	Finish(ctx context.Context, clientOrderID string, state JournalState, orderID, detail string, at time.Time) error
+	// AcceptedOrders counts the accepted orders on broker whose forward began on day's UTC
+	// calendar day, leaving out the operator's reduce-only orders (they never count).
+	AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error)
 }
 
 // MemoryJournal is an in-memory Journal.
@@ -211,6 +214,19 @@ func (j *MemoryJournal) Finish(_ context.Context, id string, state JournalState,
 	}
 	e.State, e.OrderID, e.Detail, e.Updated = state, orderID, detail, at
 	return nil
+}
+
+// AcceptedOrders implements Journal.
+func (j *MemoryJournal) AcceptedOrders(_ context.Context, broker string, day time.Time) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for _, e := range j.entries {
+		if countsAgainstDay(e, broker, day) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Entries returns the journal in write order.

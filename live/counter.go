@@ -148,12 +148,22 @@ var ErrLockBusy = errors.New("another order submission is already in progress")
 // ErrLockUnavailable reports that the submit lock file could not be opened or locked.
 var ErrLockUnavailable = errors.New("the order-submission lock is unavailable")
 
-// SubmitLock is a held per-broker submit lock.
-type SubmitLock struct{ f *flock.Flock }
+// SubmitLock is a held per-broker submit lock: the flock on the lock file, and one on the
+// broker directory.
+type SubmitLock struct{ f, dir *flock.Flock }
+
+// lockAttempts bounds the retries when the lock file is replaced under us.
+const lockAttempts = 8
 
 // TrySubmitLock takes the broker's exclusive submit lock without waiting. Contention returns
 // ErrLockBusy at once (fail-closed, never queued); any other failure ErrLockUnavailable. The
 // lock serialises goroutines and processes on one host, and dies with its process.
+//
+// The lock is held on the file the path names: after flock succeeds the locked descriptor must
+// still be the file at the path (a lock on a deleted or replaced file is released and the
+// lock retried). Cockpit also flocks the broker directory, which cannot be deleted while it
+// holds the mandate, so deleting the lock file while it is held cannot let a second cockpit
+// process in.
 func TrySubmitLock(root Root, broker string) (*SubmitLock, error) {
 	key, err := NormalizeBroker(broker)
 	if err != nil {
@@ -162,7 +172,29 @@ func TrySubmitLock(root Root, broker string) (*SubmitLock, error) {
 	if err := ensureDir(root.BrokerDir(key)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrLockUnavailable, err)
 	}
-	f := flock.New(root.LockPath(key), flock.SetPermissions(0o600))
+	for range lockAttempts {
+		f, err := tryFlock(flock.New(root.LockPath(key), flock.SetPermissions(0o600)), key)
+		if err != nil {
+			return nil, err
+		}
+		if !sameFileAtPath(f) {
+			f.Unlock()
+			f.Close()
+			continue
+		}
+		dir, err := tryFlock(flock.New(root.BrokerDir(key), flock.SetFlag(os.O_RDONLY)), key)
+		if err != nil {
+			f.Unlock()
+			f.Close()
+			return nil, err
+		}
+		return &SubmitLock{f: f, dir: dir}, nil
+	}
+	return nil, fmt.Errorf("%w (%s): the lock file keeps being replaced", ErrLockUnavailable, key)
+}
+
+// tryFlock takes f without waiting; busy is ErrLockBusy, any other failure ErrLockUnavailable.
+func tryFlock(f *flock.Flock, key string) (*flock.Flock, error) {
 	ok, err := f.TryLock()
 	if err != nil {
 		f.Close()
@@ -172,7 +204,17 @@ func TrySubmitLock(root Root, broker string) (*SubmitLock, error) {
 		f.Close()
 		return nil, fmt.Errorf("%w (%s)", ErrLockBusy, key)
 	}
-	return &SubmitLock{f: f}, nil
+	return f, nil
+}
+
+// sameFileAtPath reports whether the locked descriptor is the file its path names now.
+func sameFileAtPath(f *flock.Flock) bool {
+	held, err := f.Stat() // fstat of the locked descriptor
+	if err != nil {
+		return false
+	}
+	named, err := os.Stat(f.Path())
+	return err == nil && os.SameFile(held, named)
 }
 
 // Unlock releases the lock; the lock file stays on disk by design.
@@ -183,5 +225,10 @@ func (l *SubmitLock) Unlock() error {
 	err := l.f.Unlock()
 	l.f.Close()
 	l.f = nil
+	if l.dir != nil {
+		l.dir.Unlock()
+		l.dir.Close()
+		l.dir = nil
+	}
 	return err
 }

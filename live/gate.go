@@ -49,6 +49,8 @@ type Gate struct {
 	// direction per symbol), so orders that each fit a cap cannot together exceed it. The
 	// reference counts positions only; cockpit's runtime turns this on.
 	CountOpenOrders bool
+	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
+	Latch *HaltLatch
 
 	mu     sync.Mutex
 	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
@@ -185,8 +187,8 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.check("expiry")
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
-	if IsHalted(g.Root, r.key) {
-		return r.deny(NewDenial(ReasonHalted, "broker", r.key))
+	if den := g.haltDenial(r.key); den != nil {
+		return r.deny(den)
 	}
 	// 4: intent.
 	if den := r.extract(); den != nil {
@@ -220,8 +222,8 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	defer lock.Unlock()
 	r.d.LockedAt = g.now()
-	if IsHalted(g.Root, r.key) { // DV5: a trip while we read must stop this order
-		return r.deny(NewDenial(ReasonHalted, "broker", r.key, "at", "lock"))
+	if den := g.haltDenial(r.key, "at", "lock"); den != nil { // DV5: a trip while we read must stop this order
+		return r.deny(den)
 	}
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
@@ -229,7 +231,13 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := g.throttle(r.key, r.m.Controls, r.req, r.intent, r.d.LockedAt); den != nil {
 		return r.deny(den)
 	}
-	count := ReadDailyCount(g.Root, r.key, g.now())
+	if g.Journal == nil {
+		return r.deny(NewDenial(ReasonJournal, "error", "no journal attached"))
+	}
+	count, den := DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
+	if den != nil {
+		return r.deny(den)
+	}
 	r.d.Count = count
 	r.check("mandate_limits")
 	req := CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
@@ -255,7 +263,10 @@ func (r *run) submit(ctx context.Context) Decision {
 
 // dryRun decides like the locked step would, from today's count, and stops.
 func (r *run) dryRun(ctx context.Context) Decision {
-	count := ReadDailyCount(r.g.Root, r.key, r.g.now())
+	count, den := DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
+	if den != nil {
+		return r.deny(den)
+	}
 	r.d.Count = count
 	r.check("mandate_limits")
 	in := r.intent
@@ -477,9 +488,11 @@ func brokerMessage(err error) string {
 	return err.Error()
 }
 
+// count records the forward: today's count as the gate read it under the lock, plus one, so
+// the counter file catches up with the journal (DV14).
 func (r *run) count() {
-	n, err := IncrementDailyCount(r.g.Root, r.key, r.g.now())
-	if err == nil {
+	n := r.d.Count + 1
+	if err := WriteDailyCount(r.g.Root, r.key, r.g.now(), n); err == nil {
 		r.d.Count = n
 	}
 }

@@ -110,10 +110,10 @@ func ReadSentinel(root Root, s Sentinel, scope Scope) (*Attribution, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // the name itself is absent (a dangling symlink is a sentinel)
 	}
+	data, err := os.ReadFile(path)
 	a := &Attribution{Raw: jsonv.NewObject()}
 	if err != nil {
 		return a, nil // exists but unreadable: still a sentinel
@@ -138,10 +138,10 @@ func stringField(o *jsonv.Object, key string) string {
 	return ""
 }
 
-// sentinelSet reports whether a sentinel exists; any stat error other than "not found"
-// counts as set (fail-closed).
+// sentinelSet reports whether a sentinel exists: the name, not what it points to (Lstat, so
+// a dangling symlink halts). Any error other than "not found" counts as set (fail-closed).
 func sentinelSet(path string) bool {
-	_, err := os.Stat(path)
+	_, err := os.Lstat(path)
 	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 

@@ -64,19 +64,39 @@ func (h *HaltActions) Invoke(ctx context.Context, broker string) (result any, ok
 
 // Watcher turns the HALT and REDUCE_ONLY sentinels into events: fsnotify on the sentinel
 // directories for speed, plus a stat poll (at most every second) for safety. When a broker
-// becomes halted, its halt action runs once for that trip. A watcher error trips the global
-// HALT (by "watcher"), so an unknown state is a recorded halt that needs an operator resume.
+// becomes halted, its halt action runs once for that trip. A watcher that cannot watch (the
+// file watcher fails, a directory cannot be watched or is removed) trips the global HALT (by
+// "watcher") when the disk allows and sets Latch regardless, so an unknown state is a halt
+// that needs an operator resume.
 type Watcher struct {
 	Root    Root
 	Brokers []string      // normalised keys to watch
 	Poll    time.Duration // default 500 ms, capped at 1 s
 	Now     func() time.Time
 	Actions *HaltActions
+	// Latch is set when the watcher cannot watch; the gate and the screen read it too.
+	Latch *HaltLatch
+	// OnSentinel, when set, sees every sentinel file appear or disappear after the start
+	// (whoever did it), outside the watcher's lock.
+	OnSentinel func(SentinelChange)
+	// OnLatch, when set, sees the reason each time the watcher sets Latch.
+	OnLatch func(reason string)
 
-	mu    sync.Mutex
-	subs  []chan HaltState
-	state map[string]HaltState
-	trips uint64
+	mu      sync.Mutex
+	subs    []chan HaltState
+	state   map[string]HaltState
+	trips   uint64
+	files   map[string]bool // sentinel path → exists, from the last evaluation
+	watched map[string]bool // directories with a live fsnotify watch
+}
+
+// SentinelChange is one sentinel file appearing (Exists) or disappearing.
+type SentinelChange struct {
+	Sentinel Sentinel
+	Scope    Scope
+	Path     string
+	Exists   bool
+	At       time.Time
 }
 
 // Subscribe returns a channel of state changes (buffered; the watcher drops the oldest change
@@ -104,6 +124,15 @@ func (w *Watcher) now() time.Time {
 	return time.Now()
 }
 
+// dirs are the directories the watcher watches: live/ and each broker's.
+func (w *Watcher) dirs() []string {
+	dirs := []string{w.Root.LiveDir()}
+	for _, b := range w.Brokers {
+		dirs = append(dirs, w.Root.BrokerDir(b))
+	}
+	return dirs
+}
+
 // Run watches until ctx ends. It creates the sentinel directories, adds the watches, and only
 // then reads the sentinels, so a creation cannot fall between the two.
 func (w *Watcher) Run(ctx context.Context) error {
@@ -117,19 +146,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		return w.pollOnly(ctx, poll)
 	}
 	defer fw.Close()
-	dirs := []string{w.Root.LiveDir()}
-	for _, b := range w.Brokers {
-		dirs = append(dirs, w.Root.BrokerDir(b))
-	}
-	for _, d := range dirs {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			w.watcherFailed(fmt.Errorf("create %s: %w", d, err))
-			continue
-		}
-		if err := fw.Add(d); err != nil {
-			w.watcherFailed(fmt.Errorf("watch %s: %w", d, err))
-		}
-	}
+	w.ensureWatches(fw)
 	w.evaluate("start")
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -142,6 +159,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 				w.watcherFailed(fmt.Errorf("file watcher closed"))
 				return w.pollOnly(ctx, poll)
 			}
+			if w.isWatchedDir(ev.Name) && ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
+				w.lostWatch(ev.Name, fmt.Errorf("watched directory %s was removed", ev.Name))
+			}
 			if base := filepath.Base(ev.Name); base == string(HaltSentinel) || base == string(ReduceOnlySentinel) {
 				w.evaluate("fsnotify")
 			}
@@ -152,9 +172,66 @@ func (w *Watcher) Run(ctx context.Context) error {
 			}
 			w.watcherFailed(err)
 		case <-tick.C:
+			w.checkWatches(fw)
 			w.evaluate("poll")
 		}
 	}
+}
+
+// ensureWatches creates and watches every directory not watched yet; a failure is a watcher
+// failure.
+func (w *Watcher) ensureWatches(fw *fsnotify.Watcher) {
+	for _, d := range w.dirs() {
+		w.mu.Lock()
+		done := w.watched[d]
+		w.mu.Unlock()
+		if done {
+			continue
+		}
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			w.watcherFailed(fmt.Errorf("create %s: %w", d, err))
+			continue
+		}
+		if err := fw.Add(d); err != nil {
+			w.watcherFailed(fmt.Errorf("watch %s: %w", d, err))
+			continue
+		}
+		w.mu.Lock()
+		if w.watched == nil {
+			w.watched = map[string]bool{}
+		}
+		w.watched[d] = true
+		w.mu.Unlock()
+	}
+}
+
+// checkWatches (each poll) drops the watch of a directory that is gone or replaced, a watcher
+// failure, and re-adds missing watches.
+func (w *Watcher) checkWatches(fw *fsnotify.Watcher) {
+	for _, d := range w.dirs() {
+		if !w.isWatchedDir(d) {
+			continue
+		}
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			_ = fw.Remove(d)
+			w.lostWatch(d, fmt.Errorf("watched directory %s is gone", d))
+		}
+	}
+	w.ensureWatches(fw)
+}
+
+func (w *Watcher) isWatchedDir(d string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.watched[filepath.Clean(d)]
+}
+
+// lostWatch forgets the watch on d and records the failure.
+func (w *Watcher) lostWatch(d string, err error) {
+	w.mu.Lock()
+	delete(w.watched, filepath.Clean(d))
+	w.mu.Unlock()
+	w.watcherFailed(err)
 }
 
 func (w *Watcher) pollOnly(ctx context.Context, poll time.Duration) error {
@@ -171,25 +248,68 @@ func (w *Watcher) pollOnly(ctx context.Context, poll time.Duration) error {
 	}
 }
 
-// watcherFailed records a halt: not knowing is halted.
+// watcherFailed records a halt: not knowing is halted. The latch holds it in memory whatever
+// the disk allows; the global HALT file records it when it can be written.
 func (w *Watcher) watcherFailed(err error) {
+	why := "halt watcher error: " + err.Error()
+	if w.Latch != nil && w.Latch.Set(why) && w.OnLatch != nil {
+		w.OnLatch(why)
+	}
 	if !IsGloballyHalted(w.Root) {
-		_, _ = Trip(w.Root, HaltSentinel, GlobalScope, "watcher", "halt watcher error: "+err.Error(), w.now())
+		_, _ = Trip(w.Root, HaltSentinel, GlobalScope, "watcher", why, w.now())
 	}
 	w.evaluate("watcher error: " + err.Error())
 }
 
-// evaluate re-reads every broker's sentinels and publishes changes.
+// sentinelScopes are the sentinel files the watcher reports on.
+func (w *Watcher) sentinelScopes() []SentinelChange {
+	var out []SentinelChange
+	for _, sc := range append([]Scope{GlobalScope}, brokerScopes(w.Brokers)...) {
+		for _, s := range []Sentinel{HaltSentinel, ReduceOnlySentinel} {
+			p, err := w.Root.sentinelPath(s, sc.Broker, sc.Global)
+			if err == nil {
+				out = append(out, SentinelChange{Sentinel: s, Scope: sc, Path: p})
+			}
+		}
+	}
+	return out
+}
+
+func brokerScopes(brokers []string) []Scope {
+	out := make([]Scope, len(brokers))
+	for i, b := range brokers {
+		out[i] = BrokerScope(b)
+	}
+	return out
+}
+
+// evaluate re-reads every broker's sentinels (and the latch) and publishes changes.
 func (w *Watcher) evaluate(cause string) {
 	now := w.now()
 	var changed []HaltState
 	var tripped []string
+	var files []SentinelChange
+	latched, why := w.Latch.Halted()
 	w.mu.Lock()
 	if w.state == nil {
 		w.state = map[string]HaltState{}
 	}
+	first := w.files == nil
+	if first {
+		w.files = map[string]bool{}
+	}
+	for _, c := range w.sentinelScopes() {
+		c.Exists, c.At = sentinelSet(c.Path), now
+		if prev, seen := w.files[c.Path]; (seen || !first) && prev != c.Exists {
+			files = append(files, c)
+		}
+		w.files[c.Path] = c.Exists
+	}
 	for _, b := range w.Brokers {
-		s := HaltState{Broker: b, Halted: IsHalted(w.Root, b), ReduceOnly: IsReduceOnly(w.Root, b), Cause: cause, At: now}
+		s := HaltState{Broker: b, Halted: IsHalted(w.Root, b) || latched, ReduceOnly: IsReduceOnly(w.Root, b), Cause: cause, At: now}
+		if latched && !IsHalted(w.Root, b) {
+			s.Cause = why
+		}
 		prev, seen := w.state[b]
 		s.Trip = prev.Trip
 		if s.Halted && (!seen || !prev.Halted) {
@@ -204,6 +324,11 @@ func (w *Watcher) evaluate(cause string) {
 	}
 	subs := append([]chan HaltState(nil), w.subs...)
 	w.mu.Unlock()
+	if w.OnSentinel != nil {
+		for _, c := range files {
+			w.OnSentinel(c)
+		}
+	}
 	for _, s := range changed {
 		for _, ch := range subs {
 			fanout.SendNewest(ch, s)
@@ -215,3 +340,6 @@ func (w *Watcher) evaluate(cause string) {
 		}
 	}
 }
+
+// Recheck re-reads the sentinels and the latch now (after an operator's resume, say).
+func (w *Watcher) Recheck() { w.evaluate("recheck") }

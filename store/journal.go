@@ -59,6 +59,36 @@ func (db *DB) Finish(ctx context.Context, id string, state live.JournalState, or
 	return err
 }
 
+// AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
+// day: accepted orders on broker begun that day, less the operator's reduce-only orders. A
+// request that cannot be decoded is counted (an unknown order is assumed to count).
+func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
+	start, end := live.DayBounds(day)
+	rows, err := db.r.QueryContext(ctx, `SELECT request FROM order_journal INDEXED BY order_journal_state
+		WHERE state = ? AND broker = ? AND created_at >= ? AND created_at < ?`,
+		string(live.JournalAccepted), broker, start.UnixNano(), end.UnixNano())
+	if err != nil {
+		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
+		}
+		var req live.OrderRequest
+		if json.Unmarshal([]byte(raw), &req) == nil && req.ReduceOnly {
+			continue
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
+	}
+	return n, nil
+}
+
 // JournalEntries returns journal rows, newest first; states filters when non-empty.
 func (db *DB) JournalEntries(ctx context.Context, broker string, states ...live.JournalState) ([]live.JournalEntry, error) {
 	q := `SELECT client_order_id, broker, actor_kind, actor_id, session_id, request, state, order_id, detail,

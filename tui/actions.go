@@ -176,6 +176,9 @@ func (m *Model) command(line string) tea.Cmd {
 	be := m.be
 	switch strings.TrimPrefix(f[0], ":") {
 	case "halt":
+		if f := strings.Fields(arg); len(f) > 0 && f[0] == "broker" {
+			return m.haltBroker(strings.TrimSpace(strings.TrimPrefix(arg, "broker")))
+		}
 		if arg == "" {
 			arg = "command :halt"
 		}
@@ -197,7 +200,7 @@ func (m *Model) command(line string) tea.Cmd {
 	case "mandate":
 		m.modal = &mandateModal{}
 	default:
-		m.say(fmt.Sprintf("unknown command %q (halt, reduce, resume, flatten, cancel ID, theme NAME, export audit, mandate)", f[0]))
+		m.say(fmt.Sprintf("unknown command %q (halt, halt broker, reduce, resume, flatten, cancel ID, theme NAME, export audit, mandate)", f[0]))
 	}
 	return nil
 }
@@ -212,7 +215,10 @@ func (m *Model) onActionDone(a ActionDoneMsg) tea.Cmd {
 	switch a.What {
 	case "halt":
 		m.snap.State, m.snap.Paused = live.Halted, true
-		m.say("HALTED: the HALT file is written, resting orders are being cancelled, the agent is paused")
+		m.say("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused")
+	case "halt broker":
+		m.snap.State, m.snap.Paused = live.Halted, true
+		m.say("HALTED " + m.snap.Broker + ": its HALT file is written, resting orders are being cancelled, the agent is paused")
 	case "resume":
 		m.snap.State = live.Active
 		m.say("resumed: trading is ACTIVE")

@@ -15,9 +15,11 @@ import (
 type Backend interface {
 	// Snapshot reads the state the screen shows; it runs off the UI goroutine.
 	Snapshot(ctx context.Context) Snapshot
-	// Halt writes the broker's HALT sentinel, pauses the agent and lets the halt action
-	// cancel resting orders.
+	// Halt writes the global HALT sentinel (everything on the root stops), pauses the agent
+	// and lets the halt action cancel resting orders.
 	Halt(ctx context.Context, reason string) error
+	// HaltBroker is Halt for this broker only (its own HALT sentinel).
+	HaltBroker(ctx context.Context, reason string) error
 	// ReduceOnly writes the broker's REDUCE_ONLY sentinel.
 	ReduceOnly(ctx context.Context, reason string) error
 	// Resume removes the HALT (and REDUCE_ONLY) sentinels that stop this broker, global ones
@@ -52,6 +54,7 @@ type Snapshot struct {
 	HaltFileOK bool              // false: the sentinel could not be read (shown as ERROR, and halted)
 	Paused     bool              // the agent loop is paused
 	Agent      string            // the agent's name, "" when none runs
+	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
 
 	Mandate    *live.Mandate
 	MandateErr string

@@ -61,6 +61,9 @@ func (m *Model) onSnapshot(s Snapshot) {
 	m.snap, m.ready = s, true
 	m.gross = m.headroomGross(&s)
 	m.series.sample(s, m.gross)
+	for _, w := range s.Warnings {
+		m.once("warn:"+w, 5*time.Minute, Alert{Level: levelWarn, Kind: "HALT", Source: "sentinels", Text: w})
+	}
 	if s.BrokerErr != "" {
 		m.once("broker", 30*time.Second, Alert{Level: levelCrit, Kind: "STALE", Source: s.Broker, Text: "broker unreadable: " + s.BrokerErr})
 	}

@@ -51,6 +51,13 @@ func (f *fakeBackend) Halt(_ context.Context, r string) error {
 	f.mu.Unlock()
 	return nil
 }
+func (f *fakeBackend) HaltBroker(_ context.Context, r string) error {
+	f.record("halt broker " + r)
+	f.mu.Lock()
+	f.snap.State = live.Halted
+	f.mu.Unlock()
+	return nil
+}
 func (f *fakeBackend) ReduceOnly(_ context.Context, r string) error {
 	f.record("reduce " + r)
 	return nil

@@ -134,3 +134,16 @@ func (m *Model) halt(reason string) tea.Cmd {
 	be := m.be
 	return m.act("halt", "", func(ctx context.Context) (string, error) { return "", be.Halt(ctx, reason) })
 }
+
+// haltBroker writes this broker's HALT sentinel only (the command palette's :halt broker).
+func (m *Model) haltBroker(reason string) tea.Cmd {
+	if m.be == nil {
+		return nil
+	}
+	if reason == "" {
+		reason = "command :halt broker"
+	}
+	m.say("HALT " + m.snap.Broker + " requested — writing its HALT file…")
+	be := m.be
+	return m.act("halt broker", "", func(ctx context.Context) (string, error) { return "", be.HaltBroker(ctx, reason) })
+}

@@ -149,7 +149,11 @@ func (a *App) summary(s *session, t *tally, turns int, why string, took time.Dur
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	fmt.Fprintf(w, "orders today: %d\n", live.ReadDailyCount(s.rt.root, s.key, a.Now()))
+	if n, den := live.DailyCount(ctx, s.rt.root, s.rt.db, s.key, a.Now()); den == nil {
+		fmt.Fprintf(w, "orders today: %d\n", n)
+	} else {
+		fmt.Fprintf(w, "orders today: unknown (%s)\n", den.Error())
+	}
 	if pos, err := s.broker.Positions(ctx); err == nil {
 		gross := money.Zero
 		for _, p := range pos {

@@ -89,7 +89,12 @@ func statusReport(root live.Root, brokers []string, now time.Time) *jsonv.Object
 	for _, b := range brokers {
 		list = append(list, brokerStatus(root, b, now))
 	}
-	return jsonv.ObjectOf("home", root.Dir(), "now", live.FormatTimestamp(now), "global", global, "brokers", list)
+	warnings := []any{}
+	for _, w := range sentinelWarnings(root) {
+		warnings = append(warnings, w)
+	}
+	return jsonv.ObjectOf("home", root.Dir(), "now", live.FormatTimestamp(now), "global", global, "brokers", list,
+		"warnings", warnings)
 }
 
 func sentinelJSON(root live.Root, s live.Sentinel, scope live.Scope) any {
@@ -202,6 +207,11 @@ func (a *App) printStatus(r *jsonv.Object) {
 	fmt.Fprintf(w, "Global:   %s\n", sentinelLine(g, "halt", "HALTED", "no global halt"))
 	if ro := obj(g, "reduce_only_sentinel"); ro != nil {
 		fmt.Fprintf(w, "          %s\n", sentinelLine(g, "reduce_only_sentinel", "REDUCE_ONLY", ""))
+	}
+	if ws, _ := r.Get("warnings"); ws != nil {
+		for _, warning := range ws.([]any) {
+			fmt.Fprintf(w, "WARNING:  %v\n", warning)
+		}
 	}
 	brokers, _ := r.Get("brokers")
 	for _, raw := range brokers.([]any) {

@@ -44,6 +44,9 @@ type session struct {
 	// flattenMu serialises flattens: the watcher's halt action and an operator's flatten
 	// never cancel and close the same orders at once.
 	flattenMu sync.Mutex
+
+	latch    *live.HaltLatch // set when the halt watcher cannot watch: halts like HALT
+	sentries *sentinelAudit  // audits sentinel files changed from outside
 }
 
 // openSession starts everything but the loops: the paper mandate is ensured, review items
@@ -115,6 +118,8 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
 	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, CountOpenOrders: true}
+	s.latch, s.sentries = &live.HaltLatch{}, &sentinelAudit{s: s}
+	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {
@@ -132,7 +137,8 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: cfg.Policy, Tools: reg,
 		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
 		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
-	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{}}
+	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
+		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched}
 	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
 		s.flattenMu.Lock()
@@ -227,6 +233,7 @@ func (s *session) quit(why string) (live.FlattenReport, bool) {
 		return live.FlattenReport{}, false
 	}
 	now := s.rt.app.Now()
+	s.sentries.expect(s.rt.root.SentinelPath(live.HaltSentinel, s.key), true)
 	if _, err := live.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
 		s.rt.log.Error("on_quit halt failed", "err", err)
 	}

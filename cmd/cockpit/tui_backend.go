@@ -100,6 +100,10 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		snap.Agent = s.agent.Name()
 	}
 	snap.State = live.StateOf(rt.root, s.key)
+	snap.Warnings = sentinelWarnings(rt.root)
+	if on, why := s.latch.Halted(); on {
+		snap.State, snap.HaltReason = live.Halted, why
+	}
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {
 		if _, err := os.Stat(rt.root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			snap.HaltFileOK = false
@@ -117,7 +121,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}
-	snap.OrdersToday = live.ReadDailyCount(rt.root, s.key, now)
+	snap.OrdersToday, _ = live.DailyCount(ctx, rt.root, rt.db, s.key, now) // the gate's count (DV14)
 	b.mu.Lock()
 	snap.LargestOrder = b.largest
 	b.mu.Unlock()
@@ -245,14 +249,25 @@ func (b *screenBackend) record(r live.AuditRecord) error {
 	return err
 }
 
-// Halt implements tui.Backend: the sentinel first (the halt stands whatever follows), then
-// the agent is paused at once; the watcher's halt action cancels resting orders.
+// Halt implements tui.Backend: H halts everything on the root (the global HALT file, as the
+// README says), then the agent is paused at once; the watcher's halt action cancels resting
+// orders.
 func (b *screenBackend) Halt(_ context.Context, reason string) error {
-	scope := live.Scope{Broker: b.s.key}
+	return b.halt(live.GlobalScope, reason)
+}
+
+// HaltBroker implements tui.Backend: the broker's own HALT file (the command palette).
+func (b *screenBackend) HaltBroker(_ context.Context, reason string) error {
+	return b.halt(live.Scope{Broker: b.s.key}, reason)
+}
+
+// halt writes the sentinel first (the halt stands whatever follows), then pauses the agent.
+func (b *screenBackend) halt(scope live.Scope, reason string) error {
 	if a, _ := live.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
 		b.s.eng.SetHalted(true) // already halted: the first attribution stands
 		return nil
 	}
+	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.HaltSentinel, scope.Broker), true)
 	if _, err := live.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
@@ -264,6 +279,7 @@ func (b *screenBackend) Halt(_ context.Context, reason string) error {
 // ReduceOnly implements tui.Backend.
 func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
+	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
 	if _, err := live.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
 		return err
 	}
@@ -284,12 +300,21 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 			if err := b.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
 				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 			}
+			b.s.sentries.expect(root.SentinelPath(kind, scope.Broker), false)
 			if _, err := live.Clear(root, kind, scope); err != nil {
 				return fmt.Errorf("clear %s (%s): %w", kind, scope, err)
 			}
 			cleared = append(cleared, fmt.Sprintf("%s (%s)", kind, scope))
 		}
 	}
+	if on, why := b.s.latch.Halted(); on {
+		if err := b.record(latchRecord(why, reason)); err != nil {
+			return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
+		}
+		b.s.latch.Clear()
+		cleared = append(cleared, "the watcher's halt latch")
+	}
+	b.s.watcher.Recheck()
 	if len(cleared) == 0 {
 		return errors.New("nothing to resume: no HALT or REDUCE_ONLY file stops " + b.s.key)
 	}
@@ -299,7 +324,7 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 
 // Flatten implements tui.Backend.
 func (b *screenBackend) Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport {
-	if err := b.Halt(ctx, "flatten from the screen"); err != nil {
+	if err := b.HaltBroker(ctx, "flatten from the screen"); err != nil {
 		return live.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
 	b.s.flattenMu.Lock()

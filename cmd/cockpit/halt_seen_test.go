@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/money"
+	"cockpit/store"
+)
+
+// testSession opens a paper session with no agent on a fresh home.
+func testSession(t *testing.T) *session {
+	t.Helper()
+	home := t.TempDir()
+	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
+	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
+	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	return s
+}
+
+// TestScreenHaltIsGlobal: H on the screen halts everything on the root (live/HALT); the
+// palette's broker halt writes only live/<broker>/HALT (issue 10 item 5).
+func TestScreenHaltIsGlobal(t *testing.T) {
+	s := testSession(t)
+	be := newScreenBackend(s)
+	if err := be.Halt(context.Background(), "key H"); err != nil {
+		t.Fatal(err)
+	}
+	if !live.IsGloballyHalted(s.rt.root) {
+		t.Fatal("H did not write the global live/HALT")
+	}
+	if a, _ := live.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
+		t.Errorf("H wrote the broker's HALT too: %+v", a)
+	}
+	if err := be.HaltBroker(context.Background(), "palette"); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := live.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
+		t.Errorf("halt broker: broker sentinel %+v, want reason palette", a)
+	}
+}
+
+// waitEvent waits (bounded) for an audit event of type kind by actor kind actor.
+func waitEvent(t *testing.T, db *store.DB, kind, actor string) store.Event {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		evs, _ := db.Events(context.Background(), store.Filter{Type: kind})
+		for _, e := range evs {
+			if e.ActorKind == actor {
+				return e
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no %s event by %s within 5s", kind, actor)
+	return store.Event{}
+}
+
+// TestExternalSentinelChangesAreAudited: a HALT created by `touch` and removed by `rm` while
+// the session runs leaves halt_tripped and halt_cleared records by external; the screen's own
+// halt is recorded once, as the operator's.
+func TestExternalSentinelChangesAreAudited(t *testing.T) {
+	s := testSession(t)
+	s.watcher.Poll = 50 * time.Millisecond
+	states := s.watcher.Subscribe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	wait := func(halted bool) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case st := <-states:
+				if st.Halted == halted {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no state halted=%v", halted)
+			}
+		}
+	}
+	wait(false)
+	path := s.rt.root.SentinelPath(live.HaltSentinel, "")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := waitEvent(t, s.rt.db, live.KindHaltTripped, string(live.ActorExternal))
+	if !strings.Contains(e.Summary, "HALT (global) appeared") {
+		t.Errorf("summary %q", e.Summary)
+	}
+	wait(true)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	waitEvent(t, s.rt.db, live.KindHaltCleared, string(live.ActorExternal))
+	wait(false)
+	be := newScreenBackend(s)
+	if err := be.Halt(context.Background(), "key H"); err != nil {
+		t.Fatal(err)
+	}
+	wait(true)
+	if err := be.Resume(context.Background(), "checked"); err != nil {
+		t.Fatal(err)
+	}
+	wait(false)
+	evs, _ := s.rt.db.Events(context.Background(), store.Filter{})
+	var kinds []string
+	for _, e := range evs {
+		if e.Type == live.KindHaltTripped || e.Type == live.KindHaltCleared {
+			kinds = append(kinds, e.ActorKind+":"+e.Type)
+		}
+	}
+	want := "operator:halt_cleared operator:halt_tripped external:halt_cleared external:halt_tripped" // newest first
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("halt records %q, want %q", got, want)
+	}
+}
+
+// TestLatchHaltsTheSession: the watcher's latch halts the session's gate and shows HALTED on
+// the screen whatever the files say; a resume on the screen clears it, audited.
+func TestLatchHaltsTheSession(t *testing.T) {
+	s := testSession(t)
+	be := newScreenBackend(s)
+	s.latch.Set("halt watcher error: watch /x: permission denied")
+	s.sentries.latched("halt watcher error: watch /x: permission denied")
+	waitEvent(t, s.rt.db, live.KindHaltTripped, string(live.ActorSystem))
+	if snap := be.Snapshot(context.Background()); snap.State != live.Halted || !strings.Contains(snap.HaltReason, "permission denied") {
+		t.Errorf("snapshot state %s (%q), want HALTED with the watcher's reason", snap.State, snap.HaltReason)
+	}
+	in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity}
+	n := money.MustParse("10")
+	in.NotionalUSD = &n
+	if d := s.gate.Submit(context.Background(), live.Submission{Broker: s.broker, Intent: &in}); d.Reason != live.ReasonHalted || d.Forwarded {
+		t.Fatalf("order while latched: %s %s", d.Verdict, d.Reason)
+	}
+	if err := be.Resume(context.Background(), "watch restored"); err != nil {
+		t.Fatal(err)
+	}
+	if on, _ := s.latch.Halted(); on {
+		t.Fatal("resume left the latch set")
+	}
+	if d := s.gate.Submit(context.Background(), live.Submission{Broker: s.broker, Intent: &in}); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("order after resume: %s %s", d.Verdict, d.Reason)
+	}
+}
+
+// TestStatusSeesEveryHalt: a dangling HALT symlink is a halt in status, and a sentinel in a
+// directory that is not a broker key is a warning.
+func TestStatusSeesEveryHalt(t *testing.T) {
+	home := t.TempDir()
+	run(t, home, "", "status")
+	dir := filepath.Join(home, "live")
+	os.MkdirAll(filepath.Join(dir, "PAPER"), 0o700)
+	os.WriteFile(filepath.Join(dir, "PAPER", "HALT"), nil, 0o644)
+	if err := os.Symlink(filepath.Join(home, "nowhere"), filepath.Join(dir, "HALT")); err != nil {
+		t.Fatal(err)
+	}
+	v := statusJSON(t, home)
+	if g := v["global"].(map[string]any); g["halted"] != true {
+		t.Errorf("global halted = %v with a dangling live/HALT symlink, want true", g["halted"])
+	}
+	ws, _ := v["warnings"].([]any)
+	if len(ws) != 1 || !strings.Contains(ws[0].(string), filepath.Join("PAPER", "HALT")) {
+		t.Errorf("warnings %v, want one naming PAPER/HALT", ws)
+	}
+	out, _, _ := run(t, home, "", "status")
+	if !strings.Contains(out, "WARNING:") || !strings.Contains(out, "PAPER/HALT") {
+		t.Errorf("status text has no warning:\n%s", out)
+	}
+}

@@ -1,0 +1,62 @@
+package live
+
+import "sync"
+
+// HaltLatch is an in-memory halt: set when the cockpit cannot know whether a sentinel stands
+// (the halt watcher cannot watch), it halts every broker of the process like a global HALT
+// file, whatever the disk says, until an operator resumes. The zero value is unset; a nil
+// latch is never set.
+type HaltLatch struct {
+	mu     sync.Mutex
+	set    bool
+	reason string
+}
+
+// Set latches the halt with a reason and reports whether it was newly set; the first reason
+// stands until Clear.
+func (l *HaltLatch) Set(reason string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.set {
+		return false
+	}
+	l.set, l.reason = true, reason
+	return true
+}
+
+// Halted reports whether the latch is set and why.
+func (l *HaltLatch) Halted() (bool, string) {
+	if l == nil {
+		return false, ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.set, l.reason
+}
+
+// Clear releases the latch (an operator's resume) and reports whether it was set.
+func (l *HaltLatch) Clear() bool {
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	was := l.set
+	l.set, l.reason = false, ""
+	return was
+}
+
+// haltDenial is the gate's halt check: the sentinels, then the latch; nil when neither halts.
+func (g *Gate) haltDenial(key string, kv ...string) *Denial {
+	if IsHalted(g.Root, key) {
+		return NewDenial(ReasonHalted, append([]string{"broker", key}, kv...)...)
+	}
+	if on, why := g.Latch.Halted(); on {
+		return NewDenial(ReasonHalted, append([]string{"broker", key, "latched", why}, kv...)...)
+	}
+	return nil
+}
+
+// ActorExternal is whoever changed the runtime root from outside this cockpit (a shell's
+// touch or rm of a sentinel, another tool).
+const ActorExternal ActorKind = "external"
