@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -75,7 +76,8 @@ func (a *App) cmdRun(args []string) int {
 	switch {
 	case ctx.Err() == nil:
 		why = "the agent finished"
-	case *dur > 0 && a.Now().Sub(started) >= *dur:
+	case *dur > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		// The deadline's own error, not a clock reading: the timer started before `started`.
 		why = fmt.Sprintf("--for %s elapsed", *dur)
 	default:
 		why = "interrupted"

@@ -264,3 +264,25 @@ func TestScanCommand(t *testing.T) {
 		t.Errorf("clean: exit %d %s", code, out)
 	}
 }
+
+// TestForDeadlineIsNotAnInterrupt: the summary names --for by the deadline itself, not by a
+// clock reading taken after the timer started (a loaded machine read "interrupted").
+func TestForDeadlineIsNotAnInterrupt(t *testing.T) {
+	home := fastHome(t, "")
+	var out, errOut syncBuffer
+	a := NewApp(strings.NewReader(""), &out, &errOut)
+	frozen := time.Date(2026, 11, 30, 15, 0, 0, 0, time.UTC)
+	a.Now = func() time.Time { return frozen }
+	a.Getenv = func(k string) string {
+		if k == "COCKPIT_HOME" {
+			return home
+		}
+		return ""
+	}
+	if code := a.Run([]string{"run", "--headless", "--agent", "none", "--for", "100ms"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if got, want := out.String(), "── summary (--for 100ms elapsed"; !strings.Contains(got, want) {
+		t.Errorf("got summary:\n%s\nwant it to contain %q", got, want)
+	}
+}
