@@ -182,7 +182,7 @@ type ProposalCommit struct {
 	Ceilings      *jsonv.Object // explicit ceilings; nil = the proposal's snapshot
 	AccountRef    string
 	SessionID     string
-	LifetimeDays  int // 0 = 30; at least 1
+	LifetimeDays  *int // nil = 30 days; an explicit value is clamped to at least 1 (reference C6)
 	Now           time.Time
 	NewID         IDGen
 }
@@ -219,11 +219,10 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	if !withinCeilings(profile, ceilings) {
 		return nil, commitErr("resolved profile exceeds the account ceilings — refusing to commit")
 	}
-	days := c.LifetimeDays
-	if days == 0 {
-		days = 30
+	days := 30
+	if c.LifetimeDays != nil {
+		days = max(*c.LifetimeDays, 1)
 	}
-	days = max(days, 1)
 	newID := c.NewID
 	if newID == nil {
 		newID = RandomID
