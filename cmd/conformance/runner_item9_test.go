@@ -110,3 +110,18 @@ func TestRunnerLifetimeDays(t *testing.T) {
 		})
 	}
 }
+
+// TestRunnerFlattenWithoutOrderID: the reference cancels an open order without an id with
+// order_id null; cockpit sends nothing and reports NOT FLAT, and the runner tags it DV16.
+func TestRunnerFlattenWithoutOrderID(t *testing.T) {
+	c := `{"flatten": [{"id": "null_id", "open_orders": [{"order_id": null}], "positions": [], "fail_on": [],
+	 "allow_flatten": null, "mandate_flatten_on_halt": null, "expected": {"report": {"broker": "robinhood",
+	 "cancelled_order_ids": [null], "flatten_orders_submitted": [], "flatten_skipped_reason": "mandate forbids flatten (cancel-only)",
+	 "errors": []}, "submitted": [{"action": "cancel", "order_id": null}], "audit": [{"kind": "order_placed",
+	 "outcome": "accepted", "remote_tool": "cancel_equity_order", "intent_normalized": "cancel order None",
+	 "broker_request": {"action": "cancel", "order_id": null}, "error": null, "session_id": "live-runtime"}]}}]}`
+	sum, out := runVectors(t, map[string]string{"live.json": c})
+	if sum.Failed != 0 || sum.Deviations != 1 || !strings.Contains(out, "DV16 1") {
+		t.Errorf("failed %d, deviations %d, want 0 and 1 tagged DV16\n%s", sum.Failed, sum.Deviations, out)
+	}
+}
