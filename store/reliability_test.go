@@ -165,7 +165,7 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 	mirror := &live.VibeMirror{Root: root}
 	caller := &fixedCaller{reply: jsonv.ObjectOf("status", "ok", "order_id", "rh_1", "account_number", account,
 		"echo", "Authorization: Bearer "+bearer)}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db,
+	g := &live.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db, Mandates: livetest.Ledger(root),
 		OnDecision: func(d live.Decision) { log.Info("decision", "message", d.Message(), "error", "api_key="+apiKey) }}
 	args := jsonv.ObjectOf("symbol", "AAPL", "side", "buy", "instrument_type", "equity", "notional_usd", jsonv.Number("100"),
 		"api_key", apiKey, "account_number", account, "note", "token: "+bearer+" acct account_number="+account)

@@ -145,9 +145,7 @@ func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = rt.audit.Record(context.Background(), live.AuditRecord{Time: rt.app.Now(), Actor: live.System("init", ""),
-		Kind: live.KindMandateCommitted, Outcome: live.OutcomeAccepted, Broker: live.PaperBroker,
-		MandateRef: res.Mandate.Consent.ConsentTokenSHA256, Intent: "commit the default paper mandate " + res.MandateID,
-		Request: res.Mandate.Document()})
-	return res, err
+	rec := live.MandateCommitRecord(rt.app.Now(), live.System("init", ""), "init", "default paper mandate", res)
+	rec.Intent = "commit the default paper mandate " + res.MandateID
+	return res, rt.audit.Record(context.Background(), rec) // records the hash the gate verifies (DV13)
 }

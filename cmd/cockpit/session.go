@@ -109,7 +109,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.closers = append(s.closers, release)
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
-	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, CountOpenOrders: true}
+	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {
