@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"cockpit/live"
 )
 
 // brokerMandate is status --json's mandate object for the first broker listed.
@@ -158,5 +162,36 @@ func TestUnknownMandateKeys(t *testing.T) {
 				t.Error("a mandate with an unknown key was written")
 			}
 		})
+	}
+}
+
+// TestScreenBackendReportsTamperedMandate: the paper mandate cockpit committed on first run
+// is verified on screen; edited on disk, the screen gets a critical state, not its limits.
+func TestScreenBackendReportsTamperedMandate(t *testing.T) {
+	home := t.TempDir()
+	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
+	a.Now = func() time.Time { return fixedNow }
+	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
+	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	be := newScreenBackend(s)
+	ctx := context.Background()
+	if snap := be.Snapshot(ctx); snap.MandateState != live.MandateVerified || snap.Mandate == nil {
+		t.Fatalf("first-run paper mandate: state %q err %q, want verified", snap.MandateState, snap.MandateErr)
+	}
+	path := filepath.Join(home, "live", "paper", "mandate.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, usdCaps.ReplaceAll(data, []byte(`"$1": 900000`)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	snap := be.Snapshot(ctx)
+	if snap.MandateState != live.MandateTampered || snap.Mandate != nil || !strings.Contains(snap.MandateErr, "TAMPERED") {
+		t.Errorf("after the edit: state %q mandate %v err %q, want tampered and no limits", snap.MandateState, snap.Mandate != nil, snap.MandateErr)
 	}
 }
