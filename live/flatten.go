@@ -177,10 +177,11 @@ func FlattenAllowed(explicit *bool, m *Mandate) bool {
 }
 
 // HaltAction is the standard halt action for a watcher: flatten b, closing positions when the
-// broker's mandate says flatten_on_halt (a missing or unreadable mandate means cancel-only).
+// broker's mandate says flatten_on_halt (a missing, unreadable or unverified mandate means
+// cancel-only: an edited flatten_on_halt was not consented to).
 func HaltAction(g *Gate, b Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
 	return func(ctx context.Context, broker string) any {
-		m, _ := LoadMandate(g.Root, broker)
+		m := VerifiedMandate(ctx, g.Root, g.Mandates, broker)
 		return g.Flatten(ctx, b, broker, FlattenOptions{ClosePositions: FlattenAllowed(nil, m),
 			Actor: System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})
 	}

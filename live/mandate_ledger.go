@@ -179,3 +179,12 @@ func (m *MemoryAudit) LastMandateHash(_ context.Context, broker string) (string,
 	}
 	return "", false, nil
 }
+
+// VerifiedMandate returns broker's mandate when it is exactly the last commit, else nil (for
+// the readers that act on its settings, such as flatten_on_halt).
+func VerifiedMandate(ctx context.Context, root Root, ledger MandateLedger, broker string) *Mandate {
+	if c := ReadMandate(ctx, root, ledger, broker); c.Verified() {
+		return c.Mandate
+	}
+	return nil
+}

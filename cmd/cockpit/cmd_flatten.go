@@ -49,7 +49,7 @@ func (a *App) cmdFlatten(args []string) int {
 	if *closePos {
 		explicit = closePos
 	}
-	m, _ := live.LoadMandate(rt.root, key)
+	m := live.VerifiedMandate(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := rt.gate().Flatten(ctx, b, key, live.FlattenOptions{

@@ -227,7 +227,7 @@ func (s *session) quit(why string) (live.FlattenReport, bool) {
 	}
 	s.rt.audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
 		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
-	m, _ := live.LoadMandate(s.rt.root, s.key)
+	m := live.VerifiedMandate(context.Background(), s.rt.root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return s.gate.Flatten(ctx, s.broker, s.key, live.FlattenOptions{ClosePositions: live.FlattenAllowed(nil, m),
