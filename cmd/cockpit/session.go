@@ -76,6 +76,9 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 			fmt.Fprintf(a.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
 		}
 	}
+	if c := live.ReadMandate(context.Background(), rt.root, rt.db, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
+		fmt.Fprintf(a.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
+	}
 	s.onQuit = cfg.Cockpit.OnQuit
 	if s.onQuit == "" {
 		s.onQuit = "halt"
