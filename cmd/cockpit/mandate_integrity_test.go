@@ -194,4 +194,15 @@ func TestScreenBackendReportsTamperedMandate(t *testing.T) {
 	if snap.MandateState != live.MandateTampered || snap.Mandate != nil || !strings.Contains(snap.MandateErr, "TAMPERED") {
 		t.Errorf("after the edit: state %q mandate %v err %q, want tampered and no limits", snap.MandateState, snap.Mandate != nil, snap.MandateErr)
 	}
+	// The form's commit records its hash like the CLI's; a misspelled key is refused there too.
+	if _, err := be.CommitMandate(ctx, []byte(strings.Replace(draft, `"universe"`, `"flaten_on_halt": true, "universe"`, 1)), 30, "paper"); err == nil ||
+		!strings.Contains(err.Error(), "did you mean flatten_on_halt?") {
+		t.Errorf("form commit with flaten_on_halt: %v", err)
+	}
+	if _, err := be.CommitMandate(ctx, []byte(draft), 30, "paper"); err != nil {
+		t.Fatal(err)
+	}
+	if snap := be.Snapshot(ctx); snap.MandateState != live.MandateVerified {
+		t.Errorf("after the form's commit: state %q err %q, want verified", snap.MandateState, snap.MandateErr)
+	}
 }
