@@ -19,6 +19,12 @@ const (
 	ReasonMandateUnverified Reason = "mandate_unverified"
 )
 
+// integrityWords describe the integrity denials for people (DescribeDenial).
+var integrityWords = map[Reason]string{
+	ReasonMandateTampered:   "mandate.json is not the mandate last committed — commit it again",
+	ReasonMandateUnverified: "no commit of this mandate is recorded — commit it, or adopt it with cockpit mandate adopt",
+}
+
 // MandateHashKey is the detail key of a mandate_committed audit record that carries the
 // SHA-256 of the committed mandate.json bytes.
 const MandateHashKey = "mandate_sha256"
