@@ -245,7 +245,7 @@ func (a *App) mandateCommit(args []string) int {
 // mandate stands once committed; a failed audit write is logged and reported.
 func commitMandate(rt *runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*live.CommitResult, error) {
 	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
-		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(days) * 24 * time.Hour, Now: rt.app.Now()})
+		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(max(days, 1)) * 24 * time.Hour, Now: rt.app.Now()}) // at least a day (reference C6)
 	if err != nil {
 		rt.log.Error("mandate commit failed", "broker", key, "err", err)
 		return nil, err
