@@ -278,6 +278,7 @@ func TestDailyCountSurvivesRestart(t *testing.T) {
 	g := enginetest.New(t)
 	g.Root = f.Root
 	g.Gate.Root, g.Engine.Root = f.Root, f.Root
+	g.Gate.Mandates = f.Gate.Mandates // the ledger belongs with the root (DV13)
 	if r := g.Call("place_order", enginetest.Buy("AAPL", "100")); !r.OK() {
 		t.Fatal(r)
 	}

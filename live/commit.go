@@ -54,6 +54,9 @@ type CommitResult struct {
 	ExpiresAt       string
 	ResolvedProfile *jsonv.Object // the selected profile after adjustments (proposal commits)
 	Mandate         *Mandate
+	// DocumentSHA256 is the SHA-256 of the mandate.json bytes written; recording it in the
+	// audit (MandateCommitRecord) is what lets the gate verify the file (DV13).
+	DocumentSHA256 string
 }
 
 // ---- the operator's file commit
@@ -92,6 +95,9 @@ func CommitFile(c FileCommit) (*CommitResult, error) {
 	if !ok {
 		return nil, &MandateError{Msg: "the document is " + jsonv.TypeName(doc) + ", want an object"}
 	}
+	if err := CheckMandateKeys(obj); err != nil {
+		return nil, err
+	}
 	m, err := CapsFromJSON(obj)
 	if err != nil {
 		return nil, err
@@ -119,11 +125,12 @@ func CommitFile(c FileCommit) (*CommitResult, error) {
 	record := consentRecord(crID, m, proposalID, 1, nil, c.SessionID, obj, nil)
 	record.Set("source", c.Source)
 	record.Set("document_sha256", hex.EncodeToString(sum[:]))
-	if err := writeCommit(c.Root, broker, crID, record, m); err != nil {
+	hash, err := writeCommit(c.Root, broker, crID, record, m)
+	if err != nil {
 		return nil, err
 	}
 	return &CommitResult{MandateID: m.MandateID, ConsentRecordID: crID, Broker: broker,
-		ExpiresAt: m.Consent.ExpiresAt, Mandate: m}, nil
+		ExpiresAt: m.Consent.ExpiresAt, Mandate: m, DocumentSHA256: hash}, nil
 }
 
 // consentRecord builds the consent record of reference C12.
@@ -147,25 +154,28 @@ func consentRecord(crID string, m *Mandate, proposalID string, ordinal int, adju
 	)
 }
 
-// writeCommit writes the consent record, then the mandate, both atomically with mode 0600.
-// The mandate is re-validated from the exact bytes written, so a commit can never leave a
-// file the loader would refuse.
-func writeCommit(root Root, broker, crID string, record *jsonv.Object, m *Mandate) error {
+// writeCommit writes the consent record, then the mandate, both atomically with mode 0600,
+// and returns the SHA-256 of the mandate bytes written. The mandate is re-validated from the
+// exact bytes written, so a commit can never leave a file the loader would refuse.
+func writeCommit(root Root, broker, crID string, record *jsonv.Object, m *Mandate) (string, error) {
 	data := jsonv.MustMarshal(m.Document(), jsonv.Python)
 	if _, err := ParseMandate(data); err != nil {
-		return err
+		return "", err
 	}
 	if err := ensureDir(root.ConsentDir(broker)); err != nil {
-		return err
+		return "", err
 	}
 	rec, err := jsonv.Marshal(record, jsonv.Python)
 	if err != nil {
-		return fmt.Errorf("consent record: %w", err)
+		return "", fmt.Errorf("consent record: %w", err)
 	}
 	if err := writeFileAtomic(filepath.Join(root.ConsentDir(broker), crID+".json"), rec, 0o600); err != nil {
-		return err
+		return "", err
 	}
-	return writeFileAtomic(root.MandatePath(broker), data, 0o600)
+	if err := writeFileAtomic(root.MandatePath(broker), data, 0o600); err != nil {
+		return "", err
+	}
+	return MandateHash(data), nil
 }
 
 // ---- the reference's proposal commit (C1–C12)
@@ -182,7 +192,7 @@ type ProposalCommit struct {
 	Ceilings      *jsonv.Object // explicit ceilings; nil = the proposal's snapshot
 	AccountRef    string
 	SessionID     string
-	LifetimeDays  int // 0 = 30; at least 1
+	LifetimeDays  *int // nil = 30 days; an explicit value is clamped to at least 1 (reference C6)
 	Now           time.Time
 	NewID         IDGen
 }
@@ -219,11 +229,10 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	if !withinCeilings(profile, ceilings) {
 		return nil, commitErr("resolved profile exceeds the account ceilings — refusing to commit")
 	}
-	days := c.LifetimeDays
-	if days == 0 {
-		days = 30
+	days := 30
+	if c.LifetimeDays != nil {
+		days = max(*c.LifetimeDays, 1)
 	}
-	days = max(days, 1)
 	newID := c.NewID
 	if newID == nil {
 		newID = RandomID
@@ -254,14 +263,15 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	}
 	ceilingsRef, _ := proposal.Get("ceilings_ref")
 	record := consentRecord(crID, m, c.ProposalID, c.Ordinal, adjustments, c.SessionID, profile, ceilingsRef)
-	if err := writeCommit(c.Root, broker, crID, record, m); err != nil {
+	hash, err := writeCommit(c.Root, broker, crID, record, m)
+	if err != nil {
 		return nil, err
 	}
 	if err := os.Remove(path); err != nil {
 		return nil, fmt.Errorf("mandate committed, but the proposal could not be retired: %w", err)
 	}
 	return &CommitResult{MandateID: m.MandateID, ConsentRecordID: crID, Broker: broker,
-		ExpiresAt: m.Consent.ExpiresAt, ResolvedProfile: profile, Mandate: m}, nil
+		ExpiresAt: m.Consent.ExpiresAt, ResolvedProfile: profile, Mandate: m, DocumentSHA256: hash}, nil
 }
 
 func loadProposal(root Root, broker, id string) (*jsonv.Object, string) {

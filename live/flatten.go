@@ -74,13 +74,29 @@ type FlattenReport struct {
 	Verified      bool      // the broker was re-read after the actions
 	VerifiedAt    time.Time // when
 	VerifyErr     string
+	Unidentified  []string   // open orders with no readable id: never cancelled (DV16)
 	OpenOrders    []Order    // still resting after the re-read
 	Positions     []Position // still open after the re-read
 }
 
-// Flat reports a verified account with no resting orders and no positions.
+// Flat reports a verified account with no resting orders and no positions, where no open
+// order had to be left alone for want of an id (DV16).
 func (r FlattenReport) Flat() bool {
-	return r.Verified && len(r.OpenOrders) == 0 && len(r.Positions) == 0
+	return r.Verified && len(r.OpenOrders) == 0 && len(r.Positions) == 0 && len(r.Unidentified) == 0
+}
+
+// errUnidentified is the flatten error for an open order whose id cannot be read (DV16).
+const errUnidentified = "open order has no readable id: no cancel was sent; cancel it at the broker"
+
+// unidentifiedItem names an open order that has no id by what the broker did say about it.
+func unidentifiedItem(o Order) string {
+	parts := []string{"(no id)"}
+	for _, p := range []string{o.Symbol, o.Side, o.ClientOrderID} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // Complete reports a verified flatten that did everything it was asked without an error: no
@@ -105,6 +121,9 @@ func (r FlattenReport) Summary() string {
 		return "ORDERS CLEARED " + verified + "; " + r.positionsText()
 	}
 	var parts []string
+	if n := len(r.Unidentified); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d open order%s without a readable id, not cancelled (%s)", n, plural(n), strings.Join(r.Unidentified, ", ")))
+	}
 	if n := len(r.OpenOrders); n > 0 {
 		ids := make([]string, n)
 		for i, o := range r.OpenOrders {
@@ -158,10 +177,11 @@ func FlattenAllowed(explicit *bool, m *Mandate) bool {
 }
 
 // HaltAction is the standard halt action for a watcher: flatten b, closing positions when the
-// broker's mandate says flatten_on_halt (a missing or unreadable mandate means cancel-only).
+// broker's mandate says flatten_on_halt (a missing, unreadable or unverified mandate means
+// cancel-only: an edited flatten_on_halt was not consented to).
 func HaltAction(g *Gate, b Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
 	return func(ctx context.Context, broker string) any {
-		m, _ := LoadMandate(g.Root, broker)
+		m := VerifiedMandate(ctx, g.Root, g.Mandates, broker)
 		return g.Flatten(ctx, b, broker, FlattenOptions{ClosePositions: FlattenAllowed(nil, m),
 			Actor: System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})
 	}
@@ -188,6 +208,13 @@ func (g *Gate) Flatten(ctx context.Context, b Broker, brokerKey string, opts Fla
 		progress(FlattenProgress{Phase: PhaseReadOrders, Err: err.Error()})
 	}
 	for i, o := range orders {
+		if strings.TrimSpace(o.ID) == "" { // DV16: no cancel with an empty id; the order stays stranded
+			item := unidentifiedItem(o)
+			rep.Unidentified = append(rep.Unidentified, item)
+			rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseCancel, Item: item, Err: errUnidentified})
+			progress(FlattenProgress{Phase: PhaseCancel, Item: item, Err: errUnidentified, Done: i + 1, Total: len(orders)})
+			continue
+		}
 		d := g.Cancel(ctx, b, brokerKey, o.ID, opts.Actor)
 		if d.BrokerErr != nil {
 			rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseCancel, Item: o.ID, Err: d.BrokerErr.Error()})

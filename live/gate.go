@@ -41,6 +41,9 @@ type Gate struct {
 	Journal Journal
 	Floors  FloorProvider
 	Prices  PriceSource
+	// Mandates is the ledger of committed mandate hashes: the file must be the last commit
+	// (DV13). Nil verifies nothing, so every order is denied mandate_unverified.
+	Mandates MandateLedger
 	// NewClientOrderID makes idempotency keys; nil uses RandomID("ck").
 	NewClientOrderID func() string
 	// OnDecision, when set, sees every decision after it is audited (the engine's event stream).
@@ -176,7 +179,7 @@ func (r *run) submit(ctx context.Context) Decision {
 	g := r.g
 	// 1–2: mandate present, valid and not expired.
 	r.check("mandate")
-	m, den := GateMandate(g.Root, r.key, g.now())
+	m, den := GateMandate(ctx, g.Root, g.Mandates, r.key, g.now())
 	if den != nil {
 		if den.Code == ReasonExpired {
 			r.check("expiry")

@@ -43,7 +43,7 @@ func benchGate(b *testing.B, notional string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}}
+	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	ctx := context.Background()
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, NotionalUSD: amt(notional)}
 	samples := make([]time.Duration, 0, 4096)
@@ -93,7 +93,7 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 		b.Fatal(err)
 	}
 	spy := &cancelSpy{Broker: p}
-	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}}
+	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	actions := &live.HaltActions{}
 	actions.Register("", func(ctx context.Context, broker string) any {
 		return g.Flatten(ctx, spy, broker, live.FlattenOptions{Settle: time.Millisecond})

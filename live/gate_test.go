@@ -93,7 +93,7 @@ func newFixture(t *testing.T, doc string) *fixture {
 	if doc != "-" {
 		livetest.Commit(t, f.root, "paper", doc, f.clock.Now())
 	}
-	f.gate = &live.Gate{Root: f.root, Now: f.clock.Now, Audit: f.audit, Journal: f.journal}
+	f.gate = &live.Gate{Root: f.root, Now: f.clock.Now, Audit: f.audit, Journal: f.journal, Mandates: livetest.Ledger(f.root)}
 	return f
 }
 

@@ -64,6 +64,9 @@ func TestDailyCapUnderRaceWithLockDeletion(t *testing.T) {
 	}
 	close(done)
 	n := <-deleted
+	if n := total.Denied["mandate_unverified"]; n > 0 {
+		t.Fatalf("%d attempts denied mandate_unverified: a process raced without the committed mandate", n)
+	}
 	if total.Forwarded != 5 {
 		t.Fatalf("%d orders forwarded across 4 processes with the lock file deleted %d times, want exactly 5 (denied %v)",
 			total.Forwarded, n, total.Denied)

@@ -1,7 +1,7 @@
 package live
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -57,16 +57,15 @@ func (d *Denial) Error() string {
 }
 
 // GateMandate runs the gate's first steps for an order on broker: a mandate must be on file
-// and valid (else no_mandate / invalid_mandate) and not expired (mandate_expired, an
-// unparseable expiry counts as expired).
-func GateMandate(root Root, broker string, now time.Time) (*Mandate, *Denial) {
-	m, err := LoadMandate(root, broker)
-	switch {
-	case errors.Is(err, ErrNoMandate):
-		return nil, NewDenial(ReasonNoMandate, "broker", broker)
-	case err != nil:
-		return nil, NewDenial(ReasonInvalidMandate, "broker", broker, "error", err.Error())
+// and valid (else no_mandate / invalid_mandate), exactly the one last committed in the ledger
+// (else mandate_tampered / mandate_unverified, DV13; a nil ledger verifies nothing) and not
+// expired (mandate_expired, an unparseable expiry counts as expired).
+func GateMandate(ctx context.Context, root Root, ledger MandateLedger, broker string, now time.Time) (*Mandate, *Denial) {
+	c := ReadMandate(ctx, root, ledger, broker)
+	if den := c.denial(broker); den != nil {
+		return nil, den
 	}
+	m := c.Mandate
 	exp, err := m.Expiry()
 	if err != nil {
 		d := NewDenial(ReasonExpired, "broker", broker, "expires_at", m.Consent.ExpiresAt, "error", "unparseable expiry")
@@ -134,6 +133,9 @@ func DescribeDenial(d *Denial) string {
 		ReasonLockError:      "the order-submission lock is unavailable",
 	}
 	s := words[d.Code]
+	if s == "" {
+		s = integrityWords[d.Code]
+	}
 	if s == "" {
 		s = string(d.Code)
 	}

@@ -68,7 +68,7 @@ func raceOrders(root live.Root, n int) raceResult {
 	if err != nil {
 		panic(err)
 	}
-	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}}
+	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.PinFile(root, "paper")}
 	var mu sync.Mutex
 	res := raceResult{Denied: map[string]int{}}
 	var wg sync.WaitGroup
@@ -135,6 +135,9 @@ func TestDailyCapUnderRace(t *testing.T) {
 			total.Denied[k] += v
 		}
 	}
+	if n := total.Denied["mandate_unverified"]; n > 0 {
+		t.Fatalf("%d attempts denied mandate_unverified: a process raced without the committed mandate", n)
+	}
 	if total.Forwarded != 20 {
 		t.Fatalf("%d orders forwarded across 5 processes, want exactly 20 (denied %v)", total.Forwarded, total.Denied)
 	}
@@ -163,7 +166,7 @@ func TestHaltFromAnotherProcessStopsTheLoop(t *testing.T) {
 	}
 	var decisions []live.Decision
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Audit: audit, Journal: &live.MemoryJournal{}, OnDecision: func(d live.Decision) { decisions = append(decisions, d) }}
+	g := &live.Gate{Root: root, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root), OnDecision: func(d live.Decision) { decisions = append(decisions, d) }}
 	cmd := child(t, "halt", root.Dir(), "COCKPIT_HELPER_DELAY=300ms")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -240,7 +243,7 @@ func TestEveryThirdCallFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit, journal := &live.MemoryAudit{}, &live.MemoryJournal{}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: audit, Journal: journal}
+	g := &live.Gate{Root: root, Now: clock.Now, Audit: audit, Journal: journal, Mandates: livetest.Ledger(root)}
 	var ids []string
 	for i := 0; i < 90; i++ {
 		clock.Advance(time.Second)

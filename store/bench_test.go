@@ -55,7 +55,7 @@ func BenchmarkGateWithStore(b *testing.B) {
 	doc = strings.Replace(doc, `"account_funding_usd": 100000`, `"account_funding_usd": 1000000000`, 1)
 	livetest.Commit(b, root, "paper", doc, time.Now())
 	p, _ := paper.New(paper.Config{Market: paper.MarketConfig{Seed: 1, Symbols: paper.DefaultSymbols()}, Cash: money.MustParse("1e12")})
-	g := &live.Gate{Root: root, Audit: db, Journal: db}
+	g := &live.Gate{Root: root, Audit: db, Journal: db, Mandates: livetest.Ledger(root)}
 	n := money.MustParse("100")
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, NotionalUSD: &n}
 	var samples []time.Duration

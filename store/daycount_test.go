@@ -27,7 +27,7 @@ func TestReconciledOrderCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: db, Journal: db}
+	g := &live.Gate{Root: root, Now: clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(root)}
 	buy := func() live.Decision {
 		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amount("10")}
 		return g.Submit(ctx, live.Submission{Broker: p, Intent: &in, Actor: live.Agent("t", "s1")})

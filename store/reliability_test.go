@@ -79,10 +79,28 @@ func TestCrashAtRandomPoints(t *testing.T) {
 			}
 			close(lines)
 		}()
-		time.Sleep(time.Duration(5+rng.Intn(60)) * time.Millisecond)
+		// Kill at a random moment after the writer's first acknowledgement, so a slow start on
+		// a loaded machine still leaves something acknowledged to check.
+		var seen []string
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				cmd.Wait()
+				t.Fatalf("round %d: the writer ended before acknowledging anything", round)
+			}
+			seen = append(seen, l)
+		case <-time.After(time.Minute):
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			t.Fatalf("round %d: no acknowledgement within a minute", round)
+		}
+		time.Sleep(time.Duration(rng.Intn(40)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		for l := range lines {
+			seen = append(seen, l)
+		}
+		for _, l := range seen {
 			var seq int64
 			var hash string
 			if _, err := fmt.Sscan(l, &seq, &hash); err != nil {
@@ -165,7 +183,7 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 	mirror := &live.VibeMirror{Root: root}
 	caller := &fixedCaller{reply: jsonv.ObjectOf("status", "ok", "order_id", "rh_1", "account_number", account,
 		"echo", "Authorization: Bearer "+bearer)}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db,
+	g := &live.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db, Mandates: livetest.Ledger(root),
 		OnDecision: func(d live.Decision) { log.Info("decision", "message", d.Message(), "error", "api_key="+apiKey) }}
 	args := jsonv.ObjectOf("symbol", "AAPL", "side", "buy", "instrument_type", "equity", "notional_usd", jsonv.Number("100"),
 		"api_key", apiKey, "account_number", account, "note", "token: "+bearer+" acct account_number="+account)

@@ -56,10 +56,11 @@ type Snapshot struct {
 	Agent      string            // the agent's name, "" when none runs
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
 
-	Mandate    *live.Mandate
-	MandateErr string
-	Committed  time.Time // when the mandate was committed (start of the expiry gauge)
-	Expires    time.Time
+	Mandate      *live.Mandate
+	MandateErr   string
+	MandateState live.MandateState // verified, or why the gate will not use the file (DV13)
+	Committed    time.Time         // when the mandate was committed (start of the expiry gauge)
+	Expires      time.Time
 
 	OrdersToday  int
 	LargestOrder money.Amount // the largest order notional accepted today

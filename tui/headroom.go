@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"cockpit/live"
 	"cockpit/live/money"
 )
 
@@ -110,7 +111,10 @@ func (m *Model) headroomLines(w, h int, compact bool) []string {
 	gs := m.gauges()
 	if gs == nil {
 		msg := "no mandate: every order is denied"
-		if m.snap.MandateErr != "" {
+		switch st := m.snap.MandateState; {
+		case st == live.MandateTampered || st == live.MandateUnverified:
+			msg = "mandate " + m.snap.MandateErr
+		case m.snap.MandateErr != "":
 			msg = "mandate invalid: " + m.snap.MandateErr
 		}
 		return []string{m.c.Styles.Critical.Render(msg), "", "M shows the mandate · M then n drafts a new one"}

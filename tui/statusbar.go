@@ -90,7 +90,12 @@ func (m *Model) stateBadge() string {
 func (m *Model) mandateSeg() string {
 	s := &m.snap
 	if s.Mandate == nil {
-		if s.MandateErr != "" {
+		switch {
+		case s.MandateState == live.MandateTampered:
+			return m.c.Styles.Critical.Render("mandate TAMPERED (orders denied)")
+		case s.MandateState == live.MandateUnverified:
+			return m.c.Styles.Critical.Render("mandate UNVERIFIED (orders denied)")
+		case s.MandateErr != "":
 			return m.c.Styles.Critical.Render("mandate INVALID")
 		}
 		return m.c.Styles.Critical.Render("mandate NONE (orders denied)")

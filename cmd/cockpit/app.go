@@ -53,7 +53,7 @@ func verbs() []verb {
 		{"status", "status [--broker B] [--json]", "halt and reduce-only state, mandates and today's order counts", (*App).cmdStatus},
 		{"halt", "halt [--broker B] [--reason R] [--reduce-only]", "trip the kill switch (global unless --broker)", (*App).cmdHalt},
 		{"resume", "resume [--broker B] --reason R [--reduce-only]", "clear a halt (or reduce-only) sentinel", (*App).cmdResume},
-		{"mandate", "mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE [--days N] | new [--broker B]", "inspect, validate and commit mandates", (*App).cmdMandate},
+		{"mandate", "mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE [--days N] | adopt --broker B | new [--broker B]", "inspect, validate, commit and adopt mandates", (*App).cmdMandate},
 		{"check", "check --broker B --symbol S --side buy|sell (--notional N | --qty Q --price P | --live --qty Q) | --batch FILE|-", "what-if: evaluate orders against a mandate", (*App).cmdCheck},
 		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
 		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay", "read and check the audit trail", (*App).cmdAudit},

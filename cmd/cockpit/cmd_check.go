@@ -63,7 +63,9 @@ func (a *App) cmdCheck(args []string) int {
 	if err != nil {
 		return a.usageErr(fs, "--positions: %v", err)
 	}
-	res := evaluateOrder(root, *broker, intent, live.ParsePositions(payload), a.Now)
+	ledger, closeLedger := openLedger(root)
+	defer closeLedger()
+	res := evaluateOrder(root, ledger, *broker, intent, live.ParsePositions(payload), a.Now)
 	res.ID = *id
 	a.printJSON(res.JSON())
 	if *human {
@@ -141,7 +143,7 @@ func (a *App) positionsPayload(spec string) (any, error) {
 // evaluateOrder runs the gate's pre-steps (mandate, expiry, trading state, price) and
 // CheckMandate for one order against the committed mandate. Universe floors have no data
 // provider on the command line, so a mandate with floors denies (fail-closed).
-func evaluateOrder(root live.Root, broker string, intent live.OrderIntent, book live.Book, now func() time.Time) live.WhatIfResult {
+func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, intent live.OrderIntent, book live.Book, now func() time.Time) live.WhatIfResult {
 	t := now()
 	deny := func(d *live.Denial) live.WhatIfResult {
 		return live.WhatIfResult{Verdict: live.Deny, Breach: live.DenialBreach(d)}
@@ -150,7 +152,7 @@ func evaluateOrder(root live.Root, broker string, intent live.OrderIntent, book 
 	if err != nil {
 		return deny(live.NewDenial(live.ReasonInvalidBroker, "broker", broker))
 	}
-	m, d := live.GateMandate(root, key, t)
+	m, d := live.GateMandate(context.Background(), root, ledger, key, t)
 	if d != nil {
 		return deny(d)
 	}

@@ -53,7 +53,7 @@ func (a *App) cmdFlatten(args []string) int {
 	if *closePos {
 		explicit = closePos
 	}
-	m, _ := live.LoadMandate(rt.root, key)
+	m := live.VerifiedMandate(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := rt.gate().Flatten(ctx, b, key, live.FlattenOptions{
@@ -149,9 +149,7 @@ func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = rt.audit.Record(context.Background(), live.AuditRecord{Time: rt.app.Now(), Actor: live.System("init", ""),
-		Kind: live.KindMandateCommitted, Outcome: live.OutcomeAccepted, Broker: live.PaperBroker,
-		MandateRef: res.Mandate.Consent.ConsentTokenSHA256, Intent: "commit the default paper mandate " + res.MandateID,
-		Request: res.Mandate.Document()})
-	return res, err
+	rec := live.MandateCommitRecord(rt.app.Now(), live.System("init", ""), "init", "default paper mandate", res)
+	rec.Intent = "commit the default paper mandate " + res.MandateID
+	return res, rt.audit.Record(context.Background(), rec) // records the hash the gate verifies (DV13)
 }

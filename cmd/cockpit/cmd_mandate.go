@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,13 +9,12 @@ import (
 	"time"
 
 	"cockpit/live"
-	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
 func (a *App) cmdMandate(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(a.Stderr, "usage: cockpit mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE | new [--broker B]")
+		fmt.Fprintln(a.Stderr, "usage: cockpit mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE | adopt --broker B | new [--broker B]")
 		return exitUsage
 	}
 	switch args[0] {
@@ -26,10 +24,12 @@ func (a *App) cmdMandate(args []string) int {
 		return a.mandateValidate(args[1:])
 	case "commit":
 		return a.mandateCommit(args[1:])
+	case "adopt":
+		return a.mandateAdopt(args[1:])
 	case "new":
 		return a.mandateNew(args[1:])
 	}
-	fmt.Fprintf(a.Stderr, "cockpit mandate: unknown subcommand %q (show, validate, commit, new)\n", args[0])
+	fmt.Fprintf(a.Stderr, "cockpit mandate: unknown subcommand %q (show, validate, commit, adopt, new)\n", args[0])
 	return exitUsage
 }
 
@@ -44,18 +44,27 @@ func (a *App) mandateShow(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
-	m, err := live.LoadMandate(root, *broker)
-	if errors.Is(err, live.ErrNoMandate) {
+	ledger, closeLedger := openLedger(root)
+	defer closeLedger()
+	c := live.ReadMandate(context.Background(), root, ledger, *broker)
+	m, err := c.Mandate, c.Err
+	if c.State == live.MandateMissing {
 		return a.failf("no mandate committed for %s (commit one with `cockpit mandate commit --broker %s --from FILE`)", *broker, *broker)
 	}
-	if err != nil {
+	if m == nil {
 		return a.failf("the mandate on file for %s is not valid, and the gate refuses every order: %v", *broker, err)
 	}
 	if *asJSON {
 		a.printJSON(m.Document())
-		return exitOK
+	} else {
+		fmt.Fprint(a.Stdout, describeMandate(m, a.Now()))
 	}
-	fmt.Fprint(a.Stdout, describeMandate(m, a.Now()))
+	if !c.Verified() { // DV13: the limits above are not the ones consented to, or no one knows
+		return a.failf("the gate refuses every order for %s: %s", *broker, c.Describe())
+	}
+	if !*asJSON {
+		fmt.Fprintf(a.Stdout, "  Integrity           verified (sha256 %s)\n", c.Hash)
+	}
 	return exitOK
 }
 
@@ -137,21 +146,9 @@ func (a *App) readDoc(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// parseDraft validates a full mandate (with consent) or an operator draft (caps and universe).
-func parseDraft(data []byte) (*live.Mandate, error) {
-	doc, err := jsonv.Parse(data, jsonv.Options{RejectDuplicates: true, NonFinite: true})
-	if err != nil {
-		return nil, &live.MandateError{Msg: "not a JSON document: " + err.Error()}
-	}
-	o, ok := doc.(*jsonv.Object)
-	if !ok {
-		return nil, &live.MandateError{Msg: "the document is " + jsonv.TypeName(doc) + ", want an object"}
-	}
-	if o.Has("consent") {
-		return live.ParseMandate(data)
-	}
-	return live.CapsFromJSON(o)
-}
+// parseDraft validates a full mandate (with consent) or an operator draft (caps and universe):
+// unknown keys and an unreadable expiry are errors.
+func parseDraft(data []byte) (*live.Mandate, error) { return live.ParseMandateDraft(data) }
 
 func (a *App) mandateValidate(args []string) int {
 	fs, _ := a.flags("mandate validate")
@@ -237,7 +234,7 @@ func (a *App) mandateCommit(args []string) int {
 	case res == nil:
 		return a.failf("commit failed: %v", err)
 	case err != nil:
-		fmt.Fprintf(a.Stderr, "cockpit: warning: %v\n", err)
+		return a.failf("%v", err)
 	}
 	fmt.Fprintf(a.Stdout, "Mandate %s active for %s until %s.\nConsent record %s; file %s\n",
 		res.MandateID, key, res.ExpiresAt, res.ConsentRecordID, root.MandatePath(key))
@@ -248,19 +245,18 @@ func (a *App) mandateCommit(args []string) int {
 // mandate stands once committed; a failed audit write is logged and reported.
 func commitMandate(rt *runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*live.CommitResult, error) {
 	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
-		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(days) * 24 * time.Hour, Now: rt.app.Now()})
+		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(max(days, 1)) * 24 * time.Hour, Now: rt.app.Now()}) // at least a day (reference C6)
 	if err != nil {
 		rt.log.Error("mandate commit failed", "broker", key, "err", err)
 		return nil, err
 	}
 	rt.log.Info("mandate committed", "broker", key, "mandate_id", res.MandateID, "consent_record_id", res.ConsentRecordID,
 		"expires_at", res.ExpiresAt, "by", actor.ID)
-	if err := rt.audit.Record(context.Background(), live.AuditRecord{Time: rt.app.Now(), Actor: actor, Kind: live.KindMandateCommitted,
-		Outcome: live.OutcomeAccepted, Broker: key, Tool: "cli", MandateRef: res.Mandate.Consent.ConsentTokenSHA256,
-		ConsentRef: res.Mandate.Consent.AccountRef, Intent: fmt.Sprintf("commit mandate %s for %s until %s", res.MandateID, key, res.ExpiresAt),
-		Request: res.Mandate.Document(), Detail: jsonv.ObjectOf("consent_record_id", res.ConsentRecordID, "source", source)}); err != nil {
+	// The record carries the hash the gate verifies the file against (DV13): without it the
+	// mandate is written but unverified, and every order is denied.
+	if err := rt.audit.Record(context.Background(), live.MandateCommitRecord(rt.app.Now(), actor, "cli", source, res)); err != nil {
 		rt.log.Error("mandate commit not audited", "err", err)
-		return res, fmt.Errorf("committed %s, but the audit record failed: %w", res.MandateID, err)
+		return res, fmt.Errorf("wrote %s, but its commit could not be recorded, so the gate refuses every order until it is committed again: %w", res.MandateID, err)
 	}
 	return res, nil
 }

@@ -67,7 +67,9 @@ func (a *App) cmdStatus(args []string) int {
 		}
 	}
 	now := a.Now()
-	report := statusReport(root, brokersFor(root, key), now)
+	ledger, closeLedger := openLedger(root)
+	defer closeLedger()
+	report := statusReport(root, ledger, brokersFor(root, key), now)
 	report.Set("store", a.storeStatus(*home))
 	if *asJSON {
 		a.printJSON(report)
@@ -78,7 +80,7 @@ func (a *App) cmdStatus(args []string) int {
 }
 
 // statusReport gathers the state of the root and brokers as JSON.
-func statusReport(root live.Root, brokers []string, now time.Time) *jsonv.Object {
+func statusReport(root live.Root, ledger live.MandateLedger, brokers []string, now time.Time) *jsonv.Object {
 	global := jsonv.ObjectOf(
 		"halted", live.IsGloballyHalted(root),
 		"halt", sentinelJSON(root, live.HaltSentinel, live.GlobalScope),
@@ -87,7 +89,7 @@ func statusReport(root live.Root, brokers []string, now time.Time) *jsonv.Object
 	)
 	list := make([]any, 0, len(brokers))
 	for _, b := range brokers {
-		list = append(list, brokerStatus(root, b, now))
+		list = append(list, brokerStatus(root, ledger, b, now))
 	}
 	warnings := []any{}
 	for _, w := range sentinelWarnings(root) {
@@ -105,7 +107,7 @@ func sentinelJSON(root live.Root, s live.Sentinel, scope live.Scope) any {
 	return jsonv.ObjectOf("tripped_at", a.TrippedAt, "by", a.By, "reason", a.Reason)
 }
 
-func brokerStatus(root live.Root, broker string, now time.Time) *jsonv.Object {
+func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now time.Time) *jsonv.Object {
 	scope := live.BrokerScope(broker)
 	o := jsonv.ObjectOf(
 		"broker", broker,
@@ -117,17 +119,19 @@ func brokerStatus(root live.Root, broker string, now time.Time) *jsonv.Object {
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
 	)
 	count := live.ReadDailyCount(root, broker, now)
-	m, err := live.LoadMandate(root, broker)
+	mc := live.ReadMandate(context.Background(), root, ledger, broker)
+	m, err := mc.Mandate, mc.Err
 	mj := jsonv.NewObject()
 	switch {
-	case err == live.ErrNoMandate:
+	case mc.State == live.MandateMissing:
 		mj.Set("status", "none")
-	case err != nil:
+	case m == nil:
 		mj.Set("status", "invalid")
 		mj.Set("error", err.Error())
 	default:
 		mj = mandateSummary(m, now)
 	}
+	setVerification(mj, mc)
 	o.Set("mandate", mj)
 	o.Set("orders_today", jsonv.Number(fmt.Sprint(count)))
 	if m != nil {
@@ -233,6 +237,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 		count, _ := b.Get("orders_today")
 		maxN, _ := b.Get("max_orders_per_day")
 		fmt.Fprintf(w, "  Mandate:   %s\n", mandateLine(m))
+		if line := verificationLine(m); line != "" {
+			fmt.Fprintf(w, "  Integrity: %s\n", line)
+		}
 		if maxN != nil {
 			fmt.Fprintf(w, "  Orders today (UTC): %v/%v\n", count, maxN)
 		} else {

@@ -66,7 +66,7 @@ func (rt *runtime) close() {
 
 // gate returns a gate bound to this runtime's store.
 func (rt *runtime) gate() *live.Gate {
-	return &live.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db}
+	return &live.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
 }
 
 // operatorAction audits something the operator did from the command line (DV8).

@@ -85,6 +85,9 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 			fmt.Fprintf(a.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
 		}
 	}
+	if c := live.ReadMandate(context.Background(), rt.root, rt.db, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
+		fmt.Fprintf(a.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
+	}
 	s.onQuit = cfg.Cockpit.OnQuit
 	if s.onQuit == "" {
 		s.onQuit = "halt"
@@ -117,7 +120,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	}
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
-	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, CountOpenOrders: true}
+	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
 	s.latch, s.sentries = &live.HaltLatch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
@@ -239,7 +242,7 @@ func (s *session) quit(why string) (live.FlattenReport, bool) {
 	}
 	s.rt.audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
 		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
-	m, _ := live.LoadMandate(s.rt.root, s.key)
+	m := live.VerifiedMandate(context.Background(), s.rt.root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return s.gate.Flatten(ctx, s.broker, s.key, live.FlattenOptions{ClosePositions: live.FlattenAllowed(nil, m),

@@ -112,12 +112,16 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
-	if m, err := live.LoadMandate(rt.root, s.key); err != nil {
-		if !errors.Is(err, live.ErrNoMandate) {
-			snap.MandateErr = err.Error()
+	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
+	// a critical error, not as limits.
+	if mc := live.ReadMandate(ctx, rt.root, rt.db, s.key); !mc.Verified() {
+		snap.MandateState = mc.State
+		if mc.State != live.MandateMissing {
+			snap.MandateErr = mc.Describe()
 		}
 	} else {
-		snap.Mandate = m
+		m := mc.Mandate
+		snap.Mandate, snap.MandateState = m, mc.State
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}

@@ -293,6 +293,9 @@ func flattenCase(e *env, c *jsonv.Object) outcome {
 	if len(diffs) == 0 {
 		return pass()
 	}
+	if unidentifiedOrders(c) && len(rep.Unidentified) > 0 && !rep.Flat() {
+		return deviation("DV16", "%s", strings.Join(diffs, "; "))
+	}
 	if len(b.envelope) > 0 || quantityKeyRows(c) {
 		return deviation("DV6", "%s", strings.Join(diffs, "; "))
 	}
@@ -307,6 +310,18 @@ func strList(xs []string) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// unidentifiedOrders reports an open order row whose order_id is missing, null or empty: the
+// reference cancels it with order_id null; cockpit sends nothing and reports NOT FLAT (DV16).
+func unidentifiedOrders(c *jsonv.Object) bool {
+	rows, _ := get(c, "open_orders").([]any)
+	for _, r := range rows {
+		if id, _ := str(obj(r), "order_id"); strings.TrimSpace(id) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func quantityKeyRows(c *jsonv.Object) bool {

@@ -29,9 +29,18 @@ const defaultMandate = `{"schema_version": 1, "mandate_id": "mandate_test",
  "consent": {"created_at": "2026-05-02T15:00:00Z", "consent_token_sha256": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
   "broker": "%s", "account_ref": "acct_ref_opaque", "expires_at": "2099-01-01T00:00:00Z"}}`
 
-// applySetup writes the mandate, sentinels and counter a case asks for and returns a function
-// that releases a held lock.
-func applySetup(root live.Root, broker string, setup *jsonv.Object, now func() string) (func(), error) {
+// fixtureLedger is the mandate ledger of a case: the runner is the committer of the mandate
+// files it writes, so it records their hashes as cockpit's commit does (DV13).
+type fixtureLedger map[string]string
+
+func (l fixtureLedger) LastMandateHash(_ context.Context, broker string) (string, bool, error) {
+	h, ok := l[broker]
+	return h, ok, nil
+}
+
+// applySetup writes the mandate (recording it in ledger), sentinels and counter a case asks
+// for and returns a function that releases a held lock.
+func applySetup(root live.Root, ledger fixtureLedger, broker string, setup *jsonv.Object, now func() string) (func(), error) {
 	release := func() {}
 	m, hasMandate := setup.Get("mandate")
 	var data []byte
@@ -55,6 +64,7 @@ func applySetup(root live.Root, broker string, setup *jsonv.Object, now func() s
 		if err := writeFile(root.MandatePath(broker), data); err != nil {
 			return release, err
 		}
+		ledger[broker] = live.MandateHash(data)
 	}
 	if h := obj(get(setup, "halt")); h != nil {
 		if g, _ := get(h, "global").(bool); g {
@@ -185,7 +195,8 @@ func mcpGateCase(e *env, c *jsonv.Object) outcome {
 	broker, _ := str(c, "broker")
 	tool, _ := str(c, "remote_tool")
 	setup := obj(get(c, "setup"))
-	release, err := applySetup(root, broker, setup, func() string { return live.FormatTimestamp(e.now) })
+	ledger := fixtureLedger{}
+	release, err := applySetup(root, ledger, broker, setup, func() string { return live.FormatTimestamp(e.now) })
 	if err != nil {
 		return failf("setup: %v", err)
 	}
@@ -199,7 +210,7 @@ func mcpGateCase(e *env, c *jsonv.Object) outcome {
 		}
 	}
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Prices: prices}
+	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Prices: prices, Mandates: ledger}
 	profile := profileFor(broker)
 	tb := &live.ToolBroker{Key: broker, Profile: profile, Caller: caller, Now: g.Now}
 	args := obj(live.DecodeFloats(get(c, "kwargs")))
@@ -321,7 +332,8 @@ func sdkGateCase(e *env, c *jsonv.Object) outcome {
 	root := e.root()
 	broker, _ := str(c, "broker")
 	setup := obj(get(c, "setup"))
-	release, err := applySetup(root, broker, setup, func() string { return live.FormatTimestamp(e.now) })
+	ledger := fixtureLedger{}
+	release, err := applySetup(root, ledger, broker, setup, func() string { return live.FormatTimestamp(e.now) })
 	if err != nil {
 		return failf("setup: %v", err)
 	}
@@ -332,7 +344,7 @@ func sdkGateCase(e *env, c *jsonv.Object) outcome {
 		b = sizingConnector{conn}
 	}
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}}
+	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
 	in := live.IntentFromJSON(obj(live.DecodeFloats(get(c, "intent"))))
 	d := g.Submit(context.Background(), live.Submission{Broker: b, Intent: &in, Actor: live.Agent("agent", "sess-sdk")})
 	run := gateRun{d: d, calls: conn.calls, audit: audit.Records(), counter: readCounter(root, broker), root: root, broker: broker}
@@ -347,14 +359,15 @@ func sdkLiveActionCase(e *env, c *jsonv.Object) outcome {
 	root := e.root()
 	const broker = "alpaca"
 	setup := obj(get(c, "setup"))
-	release, err := applySetup(root, broker, setup, func() string { return live.FormatTimestamp(e.now) })
+	ledger := fixtureLedger{}
+	release, err := applySetup(root, ledger, broker, setup, func() string { return live.FormatTimestamp(e.now) })
 	if err != nil {
 		return failf("setup: %v", err)
 	}
 	defer release()
 	args := obj(get(c, "args"))
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}}
+	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
 	action := jsonv.ObjectOf("position_id", "P1")
 	executed := false
 	do := func(context.Context) (any, error) {

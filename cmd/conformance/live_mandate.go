@@ -106,6 +106,10 @@ func mandateCommitCase(e *env, c *jsonv.Object) outcome {
 	if f, ok := get(call, "flatten_on_halt").(bool); ok {
 		req.FlattenOnHalt = &f
 	}
+	if f, ok := floatOf(get(call, "lifetime_days")); ok {
+		days := int(f)
+		req.LifetimeDays = &days
+	}
 	exp := obj(get(c, "expected"))
 	results, _ := get(exp, "results").([]any)
 	for i, raw := range results {

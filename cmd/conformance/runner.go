@@ -29,11 +29,24 @@ type outcome struct {
 func pass() outcome { return outcome{ok: true} }
 
 func failf(format string, args ...any) outcome {
-	return outcome{why: fmt.Sprintf(format, args...)}
+	return outcome{why: clip(fmt.Sprintf(format, args...))}
 }
 
 func deviation(dv, format string, args ...any) outcome {
-	return outcome{ok: true, dv: dv, why: fmt.Sprintf(format, args...)}
+	return outcome{ok: true, dv: dv, why: clip(fmt.Sprintf(format, args...))}
+}
+
+// maxWhy is how many characters of a diagnostic the runner prints; a 50,000-character
+// stream in a failure message helps nobody.
+const maxWhy = 400
+
+// clip cuts a diagnostic to maxWhy characters and says how much was left out.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= maxWhy {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d more characters)", string(r[:maxWhy]), len(r)-maxWhy)
 }
 
 // category binds a JSON path of a vectors file to what the runner does with it.
@@ -193,9 +206,9 @@ func runCategory(e *env, c category, v any, w io.Writer, verbose bool, sum *Summ
 	fmt.Fprintln(w, line)
 	for _, o := range outs {
 		if !o.ok && o.pending == "" {
-			fmt.Fprintf(w, "  FAIL %s: %s\n", o.id, o.why)
+			fmt.Fprintf(w, "  FAIL %s: %s\n", o.id, clip(o.why))
 		} else if verbose && o.dv != "" {
-			fmt.Fprintf(w, "  %s %s: %s\n", o.dv, o.id, o.why)
+			fmt.Fprintf(w, "  %s %s: %s\n", o.dv, o.id, clip(o.why))
 		}
 	}
 	sum.Passed += passed

@@ -100,7 +100,7 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	}
 	f.Paper = p
 	f.Broker = &ShiftBroker{Broker: p}
-	f.Gate = &live.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, CountOpenOrders: true}
+	f.Gate = &live.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
 	reg := &engine.Registry{}
 	engine.BrokerTools(reg, f.Broker, engine.PaperBars(p.Market().History, f.Clock.Now))
 	f.Engine = &engine.Engine{Root: f.Root, Gate: f.Gate, Broker: f.Broker, BrokerKey: live.PaperBroker, Policy: f.Cfg.Policy,

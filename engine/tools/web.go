@@ -179,11 +179,15 @@ func (w *Web) Read(ctx context.Context, raw string) (*jsonv.Object, error) {
 	if err != nil {
 		return jsonv.ObjectOf("status", "error", "error", err.Error()), nil
 	}
-	return envelope(title, raw, text, w.MaxChars, oversize), nil
+	return envelope(title, raw, text, w.MaxChars, oversize, strings.Contains(string(body), cachedMarker)), nil
 }
 
-// envelope builds the reference's read_url result for text.
-func envelope(title, url, text string, maxChars int, oversize bool) *jsonv.Object {
+// cachedMarker is the note a reader puts in a page it serves from a cached snapshot.
+const cachedMarker = "Warning: This is a cached snapshot"
+
+// envelope builds the reference's read_url result for text; cached adds the reference's
+// `cached: true` for a page served from a stale snapshot.
+func envelope(title, url, text string, maxChars int, oversize, cached bool) *jsonv.Object {
 	if maxChars <= 0 {
 		maxChars = 8000
 	}
@@ -193,6 +197,9 @@ func envelope(title, url, text string, maxChars int, oversize bool) *jsonv.Objec
 		content = string([]rune(text)[:maxChars]) + fmt.Sprintf("\n\n... (truncated, total %d chars)", n)
 	}
 	out := jsonv.ObjectOf("status", "ok", "title", title, "url", url, "content", content, "length", jsonv.Number(fmt.Sprint(n)))
+	if cached {
+		out.Set("cached", true)
+	}
 	if oversize {
 		out.Set("body_truncated", true)
 	}

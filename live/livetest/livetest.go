@@ -3,6 +3,8 @@
 package livetest
 
 import (
+	"context"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -60,8 +62,17 @@ const MandateDoc = `{"hard_caps": {"account_funding_usd": 100000, "max_order_not
  "universe": {"asset_classes": ["us_equity", "us_etf"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null,
  "exclude_symbols": ["GME"]}}`
 
-// Commit commits doc (MandateDoc when empty) for broker, valid for 30 days from now.
+// Commit commits doc (MandateDoc when empty) for broker, valid for 30 days from now, and
+// records the commit's hash in Ledger(root), the ledger a test's gate should use (DV13).
 func Commit(tb testing.TB, root live.Root, broker, doc string, now time.Time) *live.Mandate {
+	tb.Helper()
+	return CommitTo(tb, Ledger(root), root, broker, doc, now)
+}
+
+// CommitTo commits doc (MandateDoc when empty) for broker, valid for 30 days from now, and
+// records the commit in sink, as cockpit's own commit does (a store's audit, for a gate whose
+// ledger is that store).
+func CommitTo(tb testing.TB, sink live.AuditSink, root live.Root, broker, doc string, now time.Time) *live.Mandate {
 	tb.Helper()
 	if doc == "" {
 		doc = MandateDoc
@@ -71,5 +82,38 @@ func Commit(tb testing.TB, root live.Root, broker, doc string, now time.Time) *l
 	if err != nil {
 		tb.Fatal(err)
 	}
+	rec := live.MandateCommitRecord(now, live.Operator("test", "test"), "test", "test", res)
+	if err := sink.Record(context.Background(), rec); err != nil {
+		tb.Fatal(err)
+	}
 	return res.Mandate
+}
+
+var ledgers sync.Map // root dir → *live.MemoryAudit
+
+// Ledger is the in-memory mandate ledger Commit records into for root: give it to a gate as
+// Mandates (and, if convenient, as Audit).
+func Ledger(root live.Root) *live.MemoryAudit {
+	l, _ := ledgers.LoadOrStore(root.Dir(), &live.MemoryAudit{})
+	return l.(*live.MemoryAudit)
+}
+
+// Pinned is a mandate ledger that knows one committed hash per broker: what a test's child
+// process knows when its parent committed the mandate (the parent's Ledger is in its memory).
+type Pinned map[string]string
+
+// LastMandateHash implements live.MandateLedger.
+func (p Pinned) LastMandateHash(_ context.Context, broker string) (string, bool, error) {
+	h, ok := p[broker]
+	return h, ok, nil
+}
+
+// PinFile pins the hash of broker's mandate.json as it is on disk now; an unreadable file pins
+// nothing, so the gate reads it as unverified.
+func PinFile(root live.Root, broker string) Pinned {
+	data, err := os.ReadFile(root.MandatePath(broker))
+	if err != nil {
+		return Pinned{}
+	}
+	return Pinned{broker: live.MandateHash(data)}
 }

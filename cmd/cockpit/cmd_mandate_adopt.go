@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"cockpit/live"
+)
+
+// mandateAdopt brings a mandate another tool committed on the shared root (Vibe-Trading's
+// commit) under cockpit: it shows the limits, asks for the typed broker name, and records the
+// hash of exactly the bytes shown, so the gate verifies the file from then on (DV13).
+func (a *App) mandateAdopt(args []string) int {
+	fs, home := a.flags("mandate adopt")
+	broker := fs.String("broker", "", "broker whose mandate.json to adopt (required)")
+	if code, ok := a.parse(fs, args); !ok {
+		return code
+	}
+	if *broker == "" {
+		return a.usageErr(fs, "--broker is required")
+	}
+	key, err := live.NormalizeBroker(*broker)
+	if err != nil {
+		return a.usageErr(fs, "--broker: %v", err)
+	}
+	root, err := a.root(*home)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	ad, err := live.ReadForAdoption(root, key)
+	if errors.Is(err, live.ErrNoMandate) {
+		return a.failf("no mandate.json for %s at %s: nothing to adopt", key, root.MandatePath(key))
+	}
+	if err != nil {
+		return a.failf("%s cannot be adopted, nothing was recorded: %v", root.MandatePath(key), err)
+	}
+	ledger, closeLedger := openLedger(root)
+	c := live.ReadMandate(context.Background(), root, ledger, key)
+	closeLedger()
+	if c.Verified() && c.Hash == ad.Result.DocumentSHA256 {
+		fmt.Fprintf(a.Stdout, "The mandate for %s is already the one last committed (sha256 %s): nothing to adopt.\n", key, c.Hash)
+		return exitOK
+	}
+	badge := "PAPER"
+	if !live.IsPaperBroker(key) {
+		badge = "LIVE — real money"
+	}
+	fmt.Fprintf(a.Stdout, "About to adopt the mandate in %s for %s [%s] (written by another tool; sha256 %s):\n%s",
+		root.MandatePath(key), key, badge, ad.Result.DocumentSHA256, describeMandate(ad.Mandate, a.Now()))
+	fmt.Fprintf(a.Stdout, "Type the broker name (%s) to confirm, anything else to cancel: ", key)
+	line, err := a.readLine()
+	if err != nil || strings.TrimSpace(line) != key {
+		fmt.Fprintln(a.Stdout, "\nNot confirmed — nothing was recorded.")
+		return exitFailure
+	}
+	rt, err := a.openRuntime(*home)
+	if err != nil {
+		return a.failf("cannot adopt without the audit trail: %v", err)
+	}
+	defer rt.close()
+	rec := live.MandateCommitRecord(rt.app.Now(), live.Operator(operatorName(), "cli"), "adopt", root.MandatePath(key), ad.Result)
+	if err := rt.audit.Record(context.Background(), rec); err != nil {
+		rt.log.Error("mandate adoption not recorded", "err", err)
+		return a.failf("the adoption could not be recorded, so the gate still refuses every order: %v", err)
+	}
+	rt.log.Info("mandate adopted", "broker", key, "mandate_id", ad.Mandate.MandateID, "sha256", ad.Result.DocumentSHA256)
+	fmt.Fprintf(a.Stdout, "Adopted mandate %s for %s (expires %s); the gate now verifies the file against sha256 %s.\n",
+		orUnknown(ad.Mandate.MandateID), key, ad.Mandate.Consent.ExpiresAt, ad.Result.DocumentSHA256)
+	return exitOK
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/store"
+)
+
+// failedLedger answers every lookup with an error, so every mandate reads as unverified.
+type failedLedger struct{ err error }
+
+func (f failedLedger) LastMandateHash(context.Context, string) (string, bool, error) {
+	return "", false, f.err
+}
+
+// openLedger opens the root's store as the mandate ledger (DV13) for a verb that does not
+// otherwise need it. Without a cockpit.db nothing was ever committed by cockpit, and a store
+// that cannot be opened cannot vouch for anything: both make every mandate unverified.
+func openLedger(root live.Root) (live.MandateLedger, func()) {
+	path := filepath.Join(root.Dir(), "cockpit.db")
+	if _, err := os.Stat(path); err != nil {
+		return failedLedger{errors.New("no cockpit.db: no commit is recorded")}, func() {}
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		return failedLedger{err}, func() {}
+	}
+	return db, func() { db.Close() }
+}
+
+// setVerification adds the mandate's integrity check (DV13) to its status JSON:
+// "verification" is verified, tampered, unverified, missing or invalid.
+func setVerification(mj *jsonv.Object, c live.MandateCheck) {
+	mj.Set("verification", string(c.State))
+	if c.State == live.MandateMissing || c.State == live.MandateInvalid {
+		return
+	}
+	mj.Set("file_sha256", c.Hash)
+	if c.Recorded != "" {
+		mj.Set("committed_sha256", c.Recorded)
+	}
+	if !c.Verified() {
+		mj.Set("verification_detail", c.Describe())
+		if st, _ := mj.Get("status"); st == "active" { // the gate denies every order: not active
+			mj.Set("status", string(c.State))
+		}
+	}
+}
+
+// verificationLine is the status line for a mandate that the gate will not trust ("" when it
+// is verified, or there is nothing to verify).
+func verificationLine(mj *jsonv.Object) string {
+	v, _ := mj.Get("verification")
+	switch v {
+	case string(live.MandateTampered), string(live.MandateUnverified):
+		d, _ := mj.Get("verification_detail")
+		return fmt.Sprint(d)
+	case string(live.MandateVerified):
+		return "verified (the file is the mandate last committed)"
+	}
+	return ""
+}
