@@ -166,14 +166,14 @@ func describe(err error) error {
 		}
 		return fmt.Errorf("llm: the provider answered %d%s", apiErr.StatusCode, suffix(msg))
 	}
-	return fmt.Errorf("llm: %s", live.RedactText(err.Error()))
+	return fmt.Errorf("llm: %s", live.RedactSecrets(err.Error()))
 }
 
 func suffix(msg string) string {
 	if msg == "" {
 		return ""
 	}
-	return ": " + live.RedactText(truncate(msg, 200))
+	return ": " + truncate(live.RedactSecrets(msg), 200) // redacted first: a cut secret would not match
 }
 
 func truncate(s string, n int) string {
