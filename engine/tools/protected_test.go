@@ -86,8 +86,8 @@ func TestAgentCannotRewriteItsMandate(t *testing.T) {
 	}
 	f.Clock.Advance(2 * time.Minute)
 	r := f.Call("place_order", enginetest.Buy("AAPL", "50000"))
-	if r.Status == engine.StatusOK || f.Placed() != 0 {
-		t.Fatalf("50,000 order: got %s/%s, %d placed; want denied and nothing placed", r.Status, r.Code, f.Placed())
+	if r.Status == engine.StatusOK || f.Placed() != 0 || r.Limit != "max_order_notional_usd" {
+		t.Fatalf("50,000 order: got %s/%s on %q, %d placed; want denied on max_order_notional_usd and nothing placed", r.Status, r.Code, r.Limit, f.Placed())
 	}
 	// The agent's own areas stay usable.
 	f.Clock.Advance(2 * time.Minute)
