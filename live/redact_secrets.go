@@ -1,7 +1,6 @@
 package live
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -85,40 +84,145 @@ func scrubValues(s string) string {
 	return s
 }
 
-// envAssign is NAME=value (or NAME: value, optionally quoted name) for a credential-named
-// variable that the reference's word-bounded names miss: ALPACA_API_SECRET, MY_KEY, GH_TOKEN.
-var envAssign = regexp.MustCompile(`(?i)\b([A-Za-z0-9_]*(?:_SECRET[A-Za-z0-9_]*|_KEY|_TOKEN|_PASSWORD|_PASSWD|_PASSPHRASE))(["']?)(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;{}\[\]()"']+)`)
-
-// urlUserinfo is scheme://userinfo@ (the last @ before the path ends the user-info).
-var urlUserinfo = regexp.MustCompile(`\b([A-Za-z][A-Za-z0-9+.\-]*://)([^\s/?#\[\]]+)@`)
-
+// redactEnvAssignments redacts the value of NAME=value (or NAME: value, the name possibly
+// quoted) when NAME looks like a credential the reference's word-bounded names miss:
+// ALPACA_API_SECRET, *_KEY, *_TOKEN, *_PASSWORD (any case). The value is a quoted string
+// or a run up to whitespace or one of ,;{}[]()"'. A hand-written scan: one pass, no regexp.
 func redactEnvAssignments(s string) string {
-	if !strings.ContainsAny(s, "=:") {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' && s[i] != ':' {
+			continue
+		}
+		// Back over spaces, an optional closing quote, then the name.
+		j := i
+		for j > 0 && isSpaceByte(s[j-1]) {
+			j--
+		}
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+		}
+		end := j
+		for j > 0 && isNameByte(s[j-1]) {
+			j--
+		}
+		if j == end || !secretName(s[j:end]) {
+			continue
+		}
+		// Forward over spaces to the value.
+		v := i + 1
+		for v < len(s) && isSpaceByte(s[v]) {
+			v++
+		}
+		vend, quote, ok := envValue(s, v)
+		if !ok || strings.Trim(s[v:vend], `"'`) == Redacted {
+			continue
+		}
+		b.WriteString(s[last:v])
+		b.WriteString(quote + Redacted + quote)
+		last = vend
+		i = vend - 1
+	}
+	if last == 0 {
 		return s
 	}
-	return envAssign.ReplaceAllStringFunc(s, func(m string) string {
-		sub := envAssign.FindStringSubmatch(m)
-		value := sub[4]
-		quote := ""
-		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') {
-			quote = value[:1]
-		}
-		if strings.Trim(value, `"'`) == Redacted {
-			return m
-		}
-		return sub[1] + sub[2] + sub[3] + quote + Redacted + quote
-	})
+	b.WriteString(s[last:])
+	return b.String()
 }
 
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// secretName: *_SECRET*, *_KEY, *_TOKEN, *_PASSWORD, *_PASSWD, *_PASSPHRASE, any case.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	if strings.Contains(n, "_SECRET") {
+		return true
+	}
+	for _, suf := range []string{"_KEY", "_TOKEN", "_PASSWORD", "_PASSWD", "_PASSPHRASE"} {
+		if strings.HasSuffix(n, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// envValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ at v: its end and its quote.
+func envValue(s string, v int) (int, string, bool) {
+	if v >= len(s) {
+		return 0, "", false
+	}
+	if c := s[v]; c == '"' || c == '\'' {
+		for j := v + 1; j < len(s); j++ {
+			switch s[j] {
+			case c:
+				return j + 1, string(c), true
+			case '\n':
+				return 0, "", false
+			}
+		}
+		return 0, "", false
+	}
+	j := v
+	for j < len(s) && !isSpaceByte(s[j]) && strings.IndexByte(",;{}[]()\"'", s[j]) < 0 {
+		j++
+	}
+	return j, "", j > v
+}
+
+// redactURLUserinfo redacts the user-info of scheme://user:password@host (the password) or
+// scheme://token@host (all of it); the last @ before the path ends the user-info.
 func redactURLUserinfo(s string) string {
-	if !strings.Contains(s, "://") {
+	var b strings.Builder
+	last := 0
+	for from := 0; ; {
+		k := strings.Index(s[from:], "://")
+		if k < 0 {
+			break
+		}
+		k += from
+		from = k + 3
+		// The scheme: a letter, then letters, digits, + . - ; not inside a longer word.
+		st := k
+		for st > 0 && (isNameByte(s[st-1]) && s[st-1] != '_' || s[st-1] == '+' || s[st-1] == '.' || s[st-1] == '-') {
+			st--
+		}
+		for st < k && !(s[st] >= 'a' && s[st] <= 'z' || s[st] >= 'A' && s[st] <= 'Z') {
+			st++
+		}
+		if st == k || st > 0 && isNameByte(s[st-1]) {
+			continue
+		}
+		// The authority's user-info: up to the last @ before whitespace, / ? # [ or ].
+		at := -1
+		j := k + 3
+		for ; j < len(s) && !isSpaceByte(s[j]) && strings.IndexByte("/?#[]", s[j]) < 0; j++ {
+			if s[j] == '@' {
+				at = j
+			}
+		}
+		if at <= k+3 {
+			continue
+		}
+		info := s[k+3 : at]
+		b.WriteString(s[last : k+3])
+		if user, _, ok := strings.Cut(info, ":"); ok {
+			b.WriteString(user + ":" + Redacted)
+		} else {
+			b.WriteString(Redacted)
+		}
+		last = at
+		from = at
+	}
+	if last == 0 {
 		return s
 	}
-	return urlUserinfo.ReplaceAllStringFunc(s, func(m string) string {
-		sub := urlUserinfo.FindStringSubmatch(m)
-		if user, _, ok := strings.Cut(sub[2], ":"); ok {
-			return sub[1] + user + ":" + Redacted + "@"
-		}
-		return sub[1] + Redacted + "@"
-	})
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"cockpit/internal/benchcorpus"
+	"cockpit/live/jsonv"
 )
 
 // TestRedactSecretsCockpitRules is issue 10 item 8: environment-style credentials, URL
@@ -71,4 +74,31 @@ func TestRegisterSecretsFromEnv(t *testing.T) {
 	if strings.Contains(got, "PKTESTKEY12345") || strings.Contains(got, "shh-its-secret") || !strings.Contains(got, "/home/someone-long") {
 		t.Errorf("got %q", got)
 	}
+}
+
+// BenchmarkRedactSecretsCorpus times RedactSecrets (what storage, log and console apply) on
+// the reference corpus, with two registered values, and RedactForStorage on the 1 MB payload.
+func BenchmarkRedactSecretsCorpus(b *testing.B) {
+	defer RegisterSecret("q7w8e9r0t1y2u3i4o5p6")()
+	defer RegisterSecret("PKTESTKEY12345")()
+	for _, name := range redactTextInputs {
+		text := string(benchcorpus.Read(b, name))
+		b.Run("text/"+strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for i := 0; i < b.N; i++ {
+				RedactSecrets(text)
+			}
+		})
+	}
+	raw := benchcorpus.Read(b, "redact_nested_payload_1mb.json")
+	doc, err := jsonv.Parse(raw, jsonv.Options{NonFinite: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("storage", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		for i := 0; i < b.N; i++ {
+			RedactForStorage(doc)
+		}
+	})
 }
