@@ -57,6 +57,7 @@ func New(cfg Config) (*Agent, error) {
 	case cfg.MaxOutput <= 0:
 		return nil, fmt.Errorf("llm: max_output_tokens = %d: must be positive", cfg.MaxOutput)
 	}
+	live.RegisterSecret(cfg.APIKey) // a provider may echo it back, with no prefix to spot
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 6
 	}
