@@ -8,9 +8,11 @@ import (
 )
 
 // Text renders an event as one line of plain text (the headless log, the alerts pane).
-// Agent text is collapsed to one line; nothing here carries secrets (tool results and
-// arguments are not printed).
-func (e Event) Text() string {
+// Agent text is collapsed to one line; tool results and arguments are not printed, and
+// the line is redacted like the audit store (a tool error may quote a credential).
+func (e Event) Text() string { return live.RedactSecrets(e.text()) }
+
+func (e Event) text() string {
 	switch e.Kind {
 	case EvToolCall:
 		if e.Result == nil {

@@ -109,14 +109,17 @@ var piiNames = []kvName{
 	{"routing", "number"}, {"social_security", "number"}, {"taxpayer", "id"}, {"tax", "id"}, {"ssn", ""},
 }
 
-// RedactSecrets is RedactText plus cockpit's pass for account numbers and identity numbers in
-// key=value text; it is what the audit store and the log apply.
+// RedactSecrets is RedactText plus cockpit's passes: the registered secret values (scrubbed
+// first, whatever surrounds them), account and identity numbers in key=value text,
+// environment-style credential assignments and URL user-info. It is what the audit store,
+// the log and the console apply.
 func RedactSecrets(s string) string {
-	s = RedactText(s)
 	if s == "" {
 		return s
 	}
-	return redactNamedValues(s, piiNames, "abrst")
+	s = RedactText(scrubValues(s))
+	s = redactNamedValues(s, piiNames, "abrst")
+	return redactURLUserinfo(redactEnvAssignments(s))
 }
 
 func redactNamedValues(s string, names []kvName, firsts string) string {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"cockpit/live"
 )
 
 // ApprovalState is where a review item stands.
@@ -59,7 +61,7 @@ var ErrNotPending = errors.New("review item is not pending")
 // ErrNoApproval reports an unknown review item.
 var ErrNoApproval = errors.New("no such review item")
 
-// CreateApproval inserts a pending review item.
+// CreateApproval inserts a pending review item; its free texts are redacted like the audit.
 func (db *DB) CreateApproval(ctx context.Context, a Approval) error {
 	breaches := ""
 	if len(a.Breaches) > 0 {
@@ -72,8 +74,9 @@ func (db *DB) CreateApproval(ctx context.Context, a Approval) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, session_id, broker, order_json, digest, why, limit_name,
 			limit_value, attempted, detail, agent_reason, created_at, deadline, state, breaches) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, a.Why, a.Limit, a.LimitValue, a.Attempted, a.Detail,
-			a.AgentReason, a.CreatedAt.UnixNano(), a.Deadline.UnixNano(), string(ApprovalPending), breaches)
+			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, live.RedactSecrets(a.Why), a.Limit, a.LimitValue, a.Attempted,
+			live.RedactSecrets(a.Detail), live.RedactSecrets(a.AgentReason), a.CreatedAt.UnixNano(), a.Deadline.UnixNano(),
+			string(ApprovalPending), live.RedactSecrets(breaches))
 		return err
 	})
 }
@@ -84,7 +87,7 @@ func (db *DB) Resolve(ctx context.Context, id string, state ApprovalState, by, w
 	var a Approval
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE approvals SET state = ?, resolved_by = ?, resolved_at = ?, resolution = ?
-			WHERE id = ? AND state = ?`, string(state), by, db.now().UnixNano(), why, id, string(ApprovalPending))
+			WHERE id = ? AND state = ?`, string(state), by, db.now().UnixNano(), live.RedactSecrets(why), id, string(ApprovalPending))
 		if err != nil {
 			return err
 		}
@@ -121,7 +124,7 @@ func (db *DB) ConsumeGrant(ctx context.Context, id, digest string) error {
 // SetApprovalOutcome records what an approved order did when the gate ran it again.
 func (db *DB) SetApprovalOutcome(ctx context.Context, id, outcome string) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE approvals SET outcome = ? WHERE id = ?`, outcome, id)
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET outcome = ? WHERE id = ?`, live.RedactSecrets(outcome), id)
 		if err != nil {
 			return err
 		}

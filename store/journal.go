@@ -46,7 +46,7 @@ func (db *DB) Finish(ctx context.Context, id string, state live.JournalState, or
 	var n int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE order_journal SET state = ?, order_id = ?, detail = ?, updated_at = ?
-			WHERE client_order_id = ?`, string(state), orderID, live.RedactText(detail), at.UnixNano(), id)
+			WHERE client_order_id = ?`, string(state), orderID, live.RedactSecrets(detail), at.UnixNano(), id)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"cockpit/live"
 	"cockpit/live/money"
 )
 
@@ -163,11 +164,11 @@ func countdown(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-// untrusted renders agent or outside text safely on one line: control characters and escape
-// sequences are shown escaped, never interpreted.
+// untrusted renders agent or outside text safely on one line: secrets redacted, control
+// characters and escape sequences shown escaped, never interpreted.
 func untrusted(s string, n int) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range live.RedactSecrets(s) {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')

@@ -147,7 +147,7 @@ func (m *Model) onToolCall(ev engine.Event) {
 			kind = "REJECT"
 		}
 	}
-	m.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: r.Code + ": " + r.Detail})
+	m.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: live.RedactSecrets(r.Code + ": " + r.Detail)})
 }
 
 func (m *Model) onDecision(d *live.Decision) {

@@ -69,11 +69,11 @@ func (a *App) cmdFlatten(args []string) int {
 func (a *App) printProgress(p live.FlattenProgress) {
 	switch p.Phase {
 	case live.PhaseReadOrders, live.PhaseReadPositions:
-		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, p.Err)
+		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, live.RedactSecrets(p.Err))
 	case live.PhaseCancel, live.PhaseClose:
 		mark := "✓"
 		if !p.OK {
-			mark = "✗ " + p.Err
+			mark = "✗ " + live.RedactSecrets(p.Err)
 		}
 		verb := map[live.FlattenPhase]string{live.PhaseCancel: "cancel", live.PhaseClose: "close"}[p.Phase]
 		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)

@@ -39,6 +39,7 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.registerSecrets(cfg)
 	rt := &runtime{app: a, root: root, cfg: cfg}
 	log, done := a.logger(root)
 	rt.log, rt.closers = log, append(rt.closers, done)

@@ -129,7 +129,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		bars = engine.PaperBars(s.paper.Market().History, a.Now)
 	}
 	engine.BrokerTools(reg, b, bars)
-	if _, err := tools.Register(reg, cfg, rt.root.Dir()); err != nil {
+	if _, err := tools.Register(reg, cfg, rt.root.Dir(), rt.db.Path()); err != nil {
 		return fail(fmt.Errorf("config: tools: %w", err))
 	}
 	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.Prices}

@@ -71,7 +71,8 @@ func Default() Config {
 // Path returns <root>/config.toml.
 func Path(root live.Root) string { return filepath.Join(root.Dir(), "config.toml") }
 
-// Load reads <root>/config.toml over the defaults; a missing file means the defaults.
+// Load reads <root>/config.toml over the defaults; a missing file means the defaults. Roots
+// that overlap the runtime root are refused (ValidateRoots).
 func Load(root live.Root) (Config, error) {
 	cfg := Default()
 	data, err := os.ReadFile(Path(root))
@@ -81,7 +82,10 @@ func Load(root live.Root) (Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
-	return Parse(data, cfg)
+	if cfg, err = Parse(data, cfg); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.ValidateRoots(root)
 }
 
 // Parse decodes TOML over base and validates the result.

@@ -92,6 +92,8 @@ timeout = "15s"
 
 [tools.files]
 enabled = false
+# Roots may not overlap the runtime root (its uploads, imports and runs are the agent's):
+# cockpit's database, config, log and live/ tree stay out of every agent tool's reach.
 read_roots = []
 write_roots = []
 run_roots = []

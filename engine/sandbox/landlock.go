@@ -25,8 +25,11 @@ type landlockPolicy struct {
 
 // Landlock restricts the command with the Landlock LSM: system directories read and
 // execute, the workspace read-write (not the host's /tmp: point TMPDIR into the workspace),
-// /dev/null usable, nothing else of the file system, and TCP bind and connect denied. It needs ABI 4 or later (for TCP); before ABI 10
-// UDP is not restricted, and Describe says so.
+// /dev/null usable, nothing else of the file system, and TCP bind and connect denied. It
+// needs ABI 4 or later. Landlock's network rules cover TCP only, so the helper also installs
+// a seccomp filter that makes socket(2) and io_uring_setup(2) fail: no UDP, no raw or
+// netlink socket, no Unix socket to a daemon. Where that filter cannot be built the backend
+// refuses ("landlock cannot block UDP") rather than run with the network open.
 type Landlock struct {
 	Self string // the cockpit binary (default: os.Executable)
 }
@@ -43,15 +46,15 @@ func ABI() int {
 	return v
 }
 
-// Describe implements Backend; it never claims more network isolation than the ABI gives.
+// Describe implements Backend; it never claims more network isolation than it applies.
 func (Landlock) Describe() string {
 	abi := ABI()
-	net := "network: tcp-only (TCP bind/connect denied; UDP not restricted before ABI 10)"
+	net := "network: no sockets (seccomp denies socket(2), so UDP too; Landlock denies TCP bind/connect)"
 	switch {
-	case abi >= 10:
-		net = "network: TCP and UDP denied"
+	case socketsBlockable() != nil:
+		net = "network: unusable here (" + socketsBlockable().Error() + ")"
 	case abi < 4:
-		net = "network: NOT restricted (ABI < 4)"
+		net = "network: unusable (ABI < 4)"
 	}
 	return fmt.Sprintf("landlock ABI %d: filesystem (system dirs read-only, workspace read-write); %s", abi, net)
 }
@@ -67,6 +70,9 @@ func (l Landlock) self() (string, error) {
 func (l Landlock) Probe(ctx context.Context) error {
 	if abi := ABI(); abi < 4 {
 		return fmt.Errorf("landlock ABI %d cannot restrict the network (needs 4)", abi)
+	}
+	if err := socketsBlockable(); err != nil {
+		return err
 	}
 	self, err := l.self()
 	if err != nil {
@@ -116,6 +122,9 @@ func RunHelper(args []string) error {
 	)
 	if err != nil {
 		return fmt.Errorf("landlock helper: restrict: %w", err)
+	}
+	if err := blockSockets(); err != nil {
+		return fmt.Errorf("landlock helper: %w", err)
 	}
 	return syscall.Exec(path, pol.Argv, os.Environ())
 }

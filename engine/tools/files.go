@@ -21,14 +21,18 @@ type Files struct {
 	Read   []string     // resolved read roots
 	Write  []string     // resolved write roots
 	Hidden []string     // internal roots redacted from messages
+	// Protected is cockpit's own state (runtime root, database, config, log): refused
+	// whatever the roots say.
+	Protected *safety.Protected
 }
 
 // NewFiles resolves the roots: the runtime root's uploads, imports and runs for reading,
 // uploads and runs for writing, plus the configured ones and COCKPIT_ALLOWED_FILE_ROOTS /
-// COCKPIT_ALLOWED_WRITE_ROOTS.
-func NewFiles(p safety.Paths, runtimeRoot string, readRoots, writeRoots []string) (*Files, error) {
+// COCKPIT_ALLOWED_WRITE_ROOTS. The runtime root's own state and the extra files stay
+// refused whatever the roots say.
+func NewFiles(p safety.Paths, runtimeRoot string, readRoots, writeRoots []string, extra ...string) (*Files, error) {
 	p.Cwd = runtimeRoot
-	f := &Files{Paths: p}
+	f := &Files{Paths: p, Protected: safety.ProtectRuntime(p, runtimeRoot, extra...)}
 	build := func(defaults, configured []string, env string) ([]string, error) {
 		all := append([]string(nil), defaults...)
 		for _, c := range configured {
@@ -63,6 +67,9 @@ func (f *Files) place(path string, roots []string, pol engine.Policy, purpose st
 	}
 	if p, ok := forbidden(f.Paths, cand, pol); ok {
 		return "", engine.Refuse("path_forbidden", "the path is under a forbidden path (%s)", f.redact(p))
+	}
+	if _, ok := f.Protected.Check(cand); ok {
+		return "", engine.Refuse("path_forbidden", "%s is cockpit's own state (runtime root, database, config or log): no agent tool may touch it", f.redact(path))
 	}
 	for _, r := range roots {
 		if safety.Within(cand, r) {

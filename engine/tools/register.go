@@ -13,8 +13,9 @@ type Set struct {
 }
 
 // Register adds the tools config.toml turns on: news (on by default, the bundled sample),
-// the web reader, files and the shell (off by default).
-func Register(reg *engine.Registry, cfg config.Config, runtimeRoot string) (Set, error) {
+// the web reader, files and the shell (off by default). No file or shell tool may reach the
+// runtime root's state or the protect files (a database kept elsewhere), whatever the roots.
+func Register(reg *engine.Registry, cfg config.Config, runtimeRoot string, protect ...string) (Set, error) {
 	t := cfg.Tools
 	web := &Web{Policy: t.Web.Policy, MaxBytes: t.Web.MaxBytes, Timeout: t.Web.Timeout.Duration}
 	set := Set{Web: web}
@@ -26,7 +27,7 @@ func Register(reg *engine.Registry, cfg config.Config, runtimeRoot string) (Set,
 	}
 	paths := safety.DefaultPaths(runtimeRoot)
 	if t.Files.Enabled {
-		f, err := NewFiles(paths, runtimeRoot, t.Files.ReadRoots, t.Files.WriteRoots)
+		f, err := NewFiles(paths, runtimeRoot, t.Files.ReadRoots, t.Files.WriteRoots, protect...)
 		if err != nil {
 			return set, err
 		}
@@ -34,8 +35,10 @@ func Register(reg *engine.Registry, cfg config.Config, runtimeRoot string) (Set,
 		reg.Add(f.WriteTool())
 	}
 	if t.Shell.Enabled {
-		set.Shell = &Shell{Backend: t.Shell.Backend, Candidates: DefaultCandidates(cfg.Policy.Global.ForbiddenPaths),
-			Timeout: t.Shell.Timeout.Duration, MaxOutput: int(t.Shell.MaxOutput), Paths: paths}
+		prot := safety.ProtectRuntime(paths, runtimeRoot, protect...)
+		blacklist := append(append(append([]string(nil), cfg.Policy.Global.ForbiddenPaths...), prot.Roots...), prot.Files...)
+		set.Shell = &Shell{Backend: t.Shell.Backend, Candidates: DefaultCandidates(blacklist),
+			Timeout: t.Shell.Timeout.Duration, MaxOutput: int(t.Shell.MaxOutput), Paths: paths, Protected: prot}
 		reg.Add(ShellTool(set.Shell))
 	}
 	return set, nil

@@ -26,6 +26,8 @@ type Shell struct {
 	Timeout    time.Duration
 	MaxOutput  int
 	Paths      safety.Paths
+	// Protected is cockpit's own state: no workspace may overlap it, no argument reach it.
+	Protected *safety.Protected
 
 	once    sync.Once
 	chosen  sandbox.Backend
@@ -64,6 +66,9 @@ func (s *Shell) workspace(pol engine.Policy) ([]string, error) {
 		r, err := s.Paths.ResolveUser(w)
 		if err != nil {
 			return nil, engine.Refuse("no_workspace", "workspace %q: %v", w, err)
+		}
+		if p, ok := s.Protected.Overlaps(r); ok {
+			return nil, engine.Refuse("path_forbidden", "workspace %q overlaps cockpit's own state (%s): the sandbox would mount it", w, p)
 		}
 		out = append(out, r)
 	}
@@ -156,6 +161,9 @@ func (s *Shell) inside(p, base string, roots []string, pol engine.Policy) (strin
 	}
 	if fp, ok := forbidden(s.Paths, res, pol); ok {
 		return "", engine.Refuse("path_forbidden", "%s is under the forbidden path %s", p, fp)
+	}
+	if _, ok := s.Protected.Overlaps(res); ok {
+		return "", engine.Refuse("path_forbidden", "%s is cockpit's own state (runtime root, database, config or log): no agent tool may touch it", p)
 	}
 	for _, r := range roots {
 		if safety.Within(res, r) {
