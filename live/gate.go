@@ -49,7 +49,10 @@ type Gate struct {
 	// direction per symbol), so orders that each fit a cap cannot together exceed it. The
 	// reference counts positions only; cockpit's runtime turns this on.
 	CountOpenOrders bool
+	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
+	OnHalt func(AuditHalt)
 
+	latch  haltLatch // DV15: set when a journal row or an audit record cannot be written
 	mu     sync.Mutex
 	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
 }
@@ -187,6 +190,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	if IsHalted(g.Root, r.key) {
 		return r.deny(NewDenial(ReasonHalted, "broker", r.key))
 	}
+	if den := g.latchDenial("start"); den != nil {
+		return r.deny(den)
+	}
 	// 4: intent.
 	if den := r.extract(); den != nil {
 		return r.deny(den)
@@ -221,6 +227,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.d.LockedAt = g.now()
 	if IsHalted(g.Root, r.key) { // DV5: a trip while we read must stop this order
 		return r.deny(NewDenial(ReasonHalted, "broker", r.key, "at", "lock"))
+	}
+	if den := g.latchDenial("lock"); den != nil {
+		return r.deny(den)
 	}
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
@@ -420,7 +429,12 @@ func (r *run) forward(ctx context.Context) Decision {
 	if err := ctx.Err(); err != nil { // the caller gave up: nothing is sent
 		return r.deny(NewDenial(ReasonCancelled, "error", err.Error()))
 	}
+	if err := g.probeAudit(ctx); err != nil { // DV15: no record, no trade
+		g.TripAuditHalt(fmt.Errorf("audit sink not writable: %w", err))
+		return r.deny(NewDenial(ReasonAuditUnavailable, "error", err.Error()))
+	}
 	if err := g.Journal.Begin(ctx, entry); err != nil {
+		g.TripAuditHalt(fmt.Errorf("write-ahead journal: %w", err))
 		return r.deny(NewDenial(ReasonJournal, "error", err.Error()))
 	}
 	g.remember(r.key, r.req, r.intent, r.req.ClientOrderID, g.now())
@@ -482,6 +496,7 @@ func (r *run) count() {
 func (r *run) finish(ctx context.Context, state JournalState, orderID, detail string) {
 	if err := r.g.Journal.Finish(context.WithoutCancel(ctx), r.req.ClientOrderID, state, orderID, detail, r.g.now()); err != nil && r.d.AuditErr == nil {
 		r.d.AuditErr = fmt.Errorf("journal outcome: %w", err)
+		r.g.TripAuditHalt(r.d.AuditErr)
 	}
 }
 
@@ -530,6 +545,9 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 		r.d.AuditErr = errors.New("no audit sink attached")
 	} else if err := g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
 		r.d.AuditErr = err
+	}
+	if r.d.AuditErr != nil { // the order, if it went, is flagged by AuditErr; nothing else goes
+		g.TripAuditHalt(fmt.Errorf("audit record %s: %w", kind, r.d.AuditErr))
 	}
 	return r.d
 }

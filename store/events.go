@@ -189,6 +189,12 @@ func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error)
 		return nil, err
 	}
 	db.notify.wake()
+	if len(out) > 0 { // the record is in; an anchor that cannot follow is still a failure
+		last := out[len(out)-1]
+		if err := db.anchorHead(Head{Seq: last.Seq, Hash: last.Hash}); err != nil {
+			return out, err
+		}
+	}
 	return out, nil
 }
 

@@ -48,6 +48,7 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 		return nil, err
 	}
 	db.Now = a.Now
+	db.SetAnchor(filepath.Join(root.Dir(), store.AnchorFile)) // DV15: the chain head outside the database
 	rt.db = db
 	rt.closers = append(rt.closers, func() { db.Close() })
 	rt.audit = db

@@ -108,6 +108,9 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
+	if h, ok := s.gate.Latched(); ok { // DV15: the in-memory latch, whatever the disk says
+		snap.State, snap.Paused, snap.HaltReason = live.Halted, true, h.Message()
+	}
 	if m, err := live.LoadMandate(rt.root, s.key); err != nil {
 		if !errors.Is(err, live.ErrNoMandate) {
 			snap.MandateErr = err.Error()
@@ -275,6 +278,9 @@ func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
 // trail that cannot be written refuses it.
 func (b *screenBackend) Resume(_ context.Context, reason string) error {
 	root := b.s.rt.root
+	if h, ok := b.s.gate.Latched(); ok {
+		return fmt.Errorf("not resumed: %s — quit, run `cockpit audit rotate --reason …` if the store is damaged, then restart", h.Message())
+	}
 	var cleared []string
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: b.s.key}} {
 		for _, kind := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
