@@ -10,6 +10,7 @@ import (
 // own audit records could not be written: no record, no trade (DV15).
 func (e *Engine) auditFailed(what string, err error) {
 	e.log().Error("audit write failed", "what", what, "err", err)
+	e.SetHalted(true)
 	if e.Gate != nil {
 		e.Gate.TripAuditHalt(fmt.Errorf("audit record %s: %w", what, err))
 	}
