@@ -22,7 +22,7 @@ func tenOrders(t *testing.T) string {
 	t.Helper()
 	var b strings.Builder
 	for i := 1; i <= 10; i++ {
-		fmt.Fprintf(&b, `{"t": %d, "tool": "place_order", "args": {"symbol": "AAPL", "side": "buy", "notional": 100, "reason": "r"}}`+"\n", i)
+		fmt.Fprintf(&b, `{"t": %d, "tool": "place_order", "args": {"symbol": "AAPL", "side": "buy", "notional": %d, "reason": "r"}}`+"\n", i, 100+i)
 	}
 	path := filepath.Join(t.TempDir(), "orders.jsonl")
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
@@ -197,5 +197,28 @@ func TestStatusFailsOnUnusableStoreOrConfig(t *testing.T) {
 				t.Fatalf("status: exit %d, want %d:\n%s", code, exitFailure, out)
 			}
 		})
+	}
+}
+
+// TestScreenShowsAuditLatch: the screen's snapshot shows the gate's in-memory latch as HALTED
+// audit_unavailable even with no HALT file, and resume from the screen is refused while it holds.
+func TestScreenShowsAuditLatch(t *testing.T) {
+	home := t.TempDir()
+	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
+	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
+	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.gate.TripAuditHalt(fmt.Errorf("append audit event: disk full"))
+	live.Clear(s.rt.root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
+	be := newScreenBackend(s)
+	snap := be.Snapshot(context.Background())
+	if snap.State != live.Halted || !snap.Paused || !strings.Contains(snap.HaltReason, "audit_unavailable") {
+		t.Fatalf("snapshot state %s paused %v reason %q, want HALTED audit_unavailable", snap.State, snap.Paused, snap.HaltReason)
+	}
+	if err := be.Resume(context.Background(), "try"); err == nil || !strings.Contains(err.Error(), "audit_unavailable") {
+		t.Fatalf("resume under the latch: %v, want a refusal naming audit_unavailable", err)
 	}
 }

@@ -109,7 +109,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		}
 	}
 	if h, ok := s.gate.Latched(); ok { // DV15: the in-memory latch, whatever the disk says
-		snap.State, snap.Paused, snap.HaltReason = live.Halted, true, h.Message()
+		snap.State, snap.Paused, snap.HaltReason = live.Halted, true, string(h.Reason)+": "+h.Detail
 	}
 	if m, err := live.LoadMandate(rt.root, s.key); err != nil {
 		if !errors.Is(err, live.ErrNoMandate) {
