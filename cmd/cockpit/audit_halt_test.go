@@ -222,3 +222,38 @@ func TestScreenShowsAuditLatch(t *testing.T) {
 		t.Fatalf("resume under the latch: %v, want a refusal naming audit_unavailable", err)
 	}
 }
+
+// TestEditedEventStartsHalted: one byte of a stored event edited in the file (a broken chain)
+// starts the session HALTED audit_unavailable naming that event, and no order goes (today: it
+// trades).
+func TestEditedEventStartsHalted(t *testing.T) {
+	home := fastHome(t, "")
+	for _, args := range [][]string{{"init"}, {"halt", "--reason", "MARKER-ONE"}, {"resume", "--reason", "MARKER-TWO"}} {
+		if _, e, code := run(t, home, "", args...); code != 0 {
+			t.Fatalf("%v: %s", args, e)
+		}
+	}
+	path := filepath.Join(home, "cockpit.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Checkpoint(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	data, _ := os.ReadFile(path)
+	at := bytes.LastIndex(data, []byte("MARKER-TWO"))
+	if at < 0 {
+		t.Fatal("marker not found in the database file")
+	}
+	data[at] = 'N'
+	os.WriteFile(path, data, 0o600)
+	out, errOut, code := runLive(t, home, nil, "run", "--headless", "--agent", "replay", "--script", tenOrders(t), "--for", "10s")
+	if code != exitFailure || !strings.Contains(errOut, "audit chain broken at event 3") || !strings.Contains(errOut, "first bad event 3") {
+		t.Fatalf("run on an edited chain: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if !strings.Contains(out, "orders placed 0") {
+		t.Fatalf("orders went out on a broken chain:\n%s", out)
+	}
+}

@@ -151,7 +151,8 @@ func (a *App) auditVerify(args []string) int {
 		return exitFailure
 	}
 	if msg := anchorTrouble(context.Background(), rt.db); msg != "" { // DV15: truncated, emptied or replaced
-		fmt.Fprintf(a.Stdout, "audit chain REFUSED: %s\n%d events verified, but they are not the chain the anchor %s recorded.\n",
+		fmt.Fprintf(a.Stdout, "audit chain REFUSED: %s\n%d events verified, but they are not the chain the anchor %s recorded.\n"+
+			"Keep the files for investigation; `cockpit audit rotate --reason …` archives them and starts a new chain.\n",
 			msg, rep.Events, rt.db.Anchor())
 		return exitFailure
 	}
