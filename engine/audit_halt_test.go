@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"cockpit/engine/enginetest"
@@ -25,9 +26,11 @@ func TestEngineAuditFailureHalts(t *testing.T) {
 	f.Engine.Audit = failingToolAudit{}
 	f.Call("get_quote", map[string]any{"symbol": "AAPL"})
 	r := f.Call("place_order", enginetest.Buy("AAPL", "100"))
-	// The latch wrote the global HALT too, so the engine's own halt check answers first.
-	if r.Decision != "deny" || (r.Code != string(live.ReasonHalted) && r.Code != string(live.ReasonAuditUnavailable)) {
-		t.Fatalf("order after a lost tool-call record: got %s %s (%s), want deny halted or %s", r.Decision, r.Code, r.Detail, live.ReasonAuditUnavailable)
+	if r.Decision != "deny" || r.Code != string(live.ReasonAuditUnavailable) {
+		t.Fatalf("order after a lost tool-call record: got %s %s (%s), want deny %s", r.Decision, r.Code, r.Detail, live.ReasonAuditUnavailable)
+	}
+	if a, _ := live.ReadSentinel(f.Root, live.HaltSentinel, live.GlobalScope); a == nil || !strings.HasPrefix(a.Reason, string(live.ReasonAuditUnavailable)) {
+		t.Fatalf("global HALT %+v, want one with reason %s", a, live.ReasonAuditUnavailable)
 	}
 	if _, err := live.Clear(f.Root, live.HaltSentinel, live.GlobalScope); err != nil {
 		t.Fatal(err)

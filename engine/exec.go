@@ -152,11 +152,11 @@ func (c *call) execute(ctx context.Context) Result {
 	}
 	if c.effect != EffectRead {
 		c.check("halt_flag")
-		if live.IsHalted(e.Root, e.BrokerKey) {
-			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
-		}
 		if h, ok := e.latched(); ok {
 			return c.record(ctx, denied(string(h.Reason), "trading is halted: %s", h.Detail))
+		}
+		if live.IsHalted(e.Root, e.BrokerKey) {
+			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
 		}
 		if wait := e.coolingDown(); wait > 0 {
 			r := denied("cooling_down", "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))

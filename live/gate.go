@@ -187,11 +187,11 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.check("expiry")
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
+	if den := g.latchDenial("start"); den != nil { // DV15: the in-memory latch names its reason
+		return r.deny(den)
+	}
 	if IsHalted(g.Root, r.key) {
 		return r.deny(NewDenial(ReasonHalted, "broker", r.key))
-	}
-	if den := g.latchDenial("start"); den != nil {
-		return r.deny(den)
 	}
 	// 4: intent.
 	if den := r.extract(); den != nil {
@@ -225,11 +225,11 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	defer lock.Unlock()
 	r.d.LockedAt = g.now()
-	if IsHalted(g.Root, r.key) { // DV5: a trip while we read must stop this order
-		return r.deny(NewDenial(ReasonHalted, "broker", r.key, "at", "lock"))
-	}
 	if den := g.latchDenial("lock"); den != nil {
 		return r.deny(den)
+	}
+	if IsHalted(g.Root, r.key) { // DV5: a trip while we read must stop this order
+		return r.deny(NewDenial(ReasonHalted, "broker", r.key, "at", "lock"))
 	}
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
