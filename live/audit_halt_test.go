@@ -56,6 +56,9 @@ func TestNoRecordNoTrade(t *testing.T) {
 			if c.firstSent && first.AuditErr == nil {
 				t.Fatal("the forwarded order whose record failed is not flagged")
 			}
+			if h, _ := f.gate.Latched(); c.firstSent && !strings.Contains(h.Detail, first.ClientOrderID+" was SENT") {
+				t.Fatalf("the latch does not name the sent order %s: %q", first.ClientOrderID, h.Detail)
+			}
 			if !c.firstSent && first.Verdict != live.Deny {
 				t.Fatalf("first order: got %s, want DENY", first.Verdict)
 			}

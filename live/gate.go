@@ -547,7 +547,11 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 		r.d.AuditErr = err
 	}
 	if r.d.AuditErr != nil { // the order, if it went, is flagged by AuditErr; nothing else goes
-		g.TripAuditHalt(fmt.Errorf("audit record %s: %w", kind, r.d.AuditErr))
+		if r.d.Forwarded {
+			g.TripAuditHalt(fmt.Errorf("order %s was SENT but its audit record %s failed: %w", r.d.ClientOrderID, kind, r.d.AuditErr))
+		} else {
+			g.TripAuditHalt(fmt.Errorf("audit record %s: %w", kind, r.d.AuditErr))
+		}
 	}
 	return r.d
 }
