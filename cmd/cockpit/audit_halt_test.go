@@ -185,6 +185,11 @@ func TestStatusFailsOnUnusableStoreOrConfig(t *testing.T) {
 			}
 			os.WriteFile(path, bytes.Repeat([]byte("not a database "), 500), 0o600)
 		}},
+		{"deleted database", func(t *testing.T, home string) {
+			for _, s := range []string{"", "-wal", "-shm"} {
+				os.Remove(filepath.Join(home, "cockpit.db") + s)
+			}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -164,6 +164,9 @@ func (a *App) storeStatus(home string) any {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(root.Dir(), "cockpit.db")); err != nil {
+		if msg := missingStore(root); msg != "" {
+			return jsonv.ObjectOf("error", msg)
+		}
 		return jsonv.ObjectOf("events", jsonv.Number("0"), "pending_reviews", jsonv.Number("0"), "unsettled_orders", jsonv.Number("0"))
 	}
 	rt, err := a.openRuntime(home)

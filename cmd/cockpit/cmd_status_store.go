@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 
 	"cockpit/engine/config"
 	"cockpit/live"
@@ -25,6 +27,18 @@ func (a *App) statusTrouble(root live.Root, report *jsonv.Object) int {
 		}
 	}
 	return code
+}
+
+// missingStore says so when cockpit.db is gone but its anchor records events ("" otherwise).
+func missingStore(root live.Root) string {
+	h, found, err := store.ReadHead(filepath.Join(root.Dir(), store.AnchorFile))
+	switch {
+	case err != nil:
+		return err.Error()
+	case found && h.Seq > 0:
+		return fmt.Sprintf("cockpit.db is missing, but the anchor records a chain of %d events ending in %s", h.Seq, h.Hash)
+	}
+	return ""
 }
 
 // anchorTrouble compares the store with its chain-head anchor ("" when they agree).
