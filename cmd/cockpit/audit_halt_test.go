@@ -128,6 +128,17 @@ func TestCorruptStoreStartsHaltedThenRotate(t *testing.T) {
 	if code != 0 || strings.Contains(out, "orders placed 0") {
 		t.Fatalf("run after rotate and resume: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
+	// On exit the anchor holds the chain's head.
+	db, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	head, _ := db.Head(context.Background())
+	anchor, found, err := store.ReadHead(filepath.Join(home, store.AnchorFile))
+	if err != nil || !found || anchor.Seq != head.Seq || anchor.Hash != head.Hash {
+		t.Fatalf("anchor %+v (found %v, %v), want the head %+v", anchor, found, err, head)
+	}
 }
 
 // TestAuditVerifyRefusesAReplacedStore: a database swapped for an empty one (today "OK: 0
