@@ -244,6 +244,7 @@ func (b *screenBackend) record(r live.AuditRecord) error {
 	err := b.s.rt.audit.Record(context.Background(), r)
 	if err != nil {
 		b.s.rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
+		b.s.gate.TripAuditHalt(fmt.Errorf("audit record %s: %w", r.Kind, err)) // DV15
 	}
 	return err
 }
