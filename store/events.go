@@ -256,7 +256,10 @@ func (db *DB) VerifyFrom(ctx context.Context, from int64, progress func(done int
 		return VerifyReport{}, wrap(err)
 	}
 	defer rows.Close()
-	var rep VerifyReport
+	rep := VerifyReport{Last: prev} // an empty range ends where it starts
+	if from == 1 {
+		rep.Last = ""
+	}
 	want := from
 	for rows.Next() {
 		e, err := scanEvent(rows)

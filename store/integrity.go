@@ -57,6 +57,10 @@ type Head struct {
 	Seq  int64  `json:"seq"`
 	Hash string `json:"hash"`
 	At   string `json:"at,omitempty"`
+	// VerifiedSeq and VerifiedHash are where the last start-up check recomputed the chain to;
+	// the next one starts after it.
+	VerifiedSeq  int64  `json:"verified_seq,omitempty"`
+	VerifiedHash string `json:"verified_hash,omitempty"`
 }
 
 // AnchorFile is the name of the chain-head anchor next to the database.
@@ -128,6 +132,28 @@ func (db *DB) anchorHead(h Head) error {
 			return fmt.Errorf("audit head anchor: event %d is not the anchored one (%s): the chain was replaced", old.Seq, old.Hash)
 		}
 	}
+	h.At = db.now().UTC().Format(time.RFC3339Nano)
+	h.VerifiedSeq, h.VerifiedHash = old.VerifiedSeq, old.VerifiedHash
+	return WriteHead(db.anchor, h)
+}
+
+// MarkVerified records in the anchor that the chain was recomputed up to its head, so the next
+// start-up check begins after it. Call it after a clean CheckIntegrity.
+func (db *DB) MarkVerified(ctx context.Context, in Integrity) error {
+	if db.anchor == "" || in.Problem != "" || in.Head.Seq == 0 {
+		return nil
+	}
+	db.anchorMu.Lock()
+	defer db.anchorMu.Unlock()
+	old, _, err := ReadHead(db.anchor)
+	if err != nil {
+		return err
+	}
+	h := in.Head
+	if old.Seq > h.Seq { // another process anchored a later event meanwhile: keep it
+		h.Seq, h.Hash = old.Seq, old.Hash
+	}
+	h.VerifiedSeq, h.VerifiedHash = in.Head.Seq, in.Head.Hash
 	h.At = db.now().UTC().Format(time.RFC3339Nano)
 	return WriteHead(db.anchor, h)
 }
@@ -221,15 +247,18 @@ type Integrity struct {
 	Problem  string
 	BadSeq   int64 // the first bad event, when the chain is broken
 	Verified int64
+	Head     Head // the head the check verified up to (MarkVerified records it)
 }
 
-// TailEvents is how many of the newest events the start-up check recomputes; the whole chain
-// is recomputed by `audit verify` (about a minute for 1,000,000 events on a small VM), and at
-// start-up only when quick_check has found damage, to name the first bad event.
+// TailEvents is how many of the newest events the start-up check recomputes when the anchor
+// has no verified checkpoint (the first start with an anchor); the whole chain is recomputed by
+// `audit verify` (30–60 s for 1,000,000 events on a small VM), and at start-up only when
+// quick_check has found damage, to name the first bad event.
 const TailEvents = 2000
 
-// verifyTail recomputes the newest TailEvents events, or the whole chain when full.
-func (db *DB) verifyTail(ctx context.Context, full bool) (VerifyReport, error) {
+// verifyTail recomputes the chain from the anchor's verified checkpoint (else the newest
+// TailEvents events) to the head, or the whole chain when full.
+func (db *DB) verifyTail(ctx context.Context, full bool, a Head) (VerifyReport, error) {
 	from := int64(1)
 	if !full {
 		h, err := db.Head(ctx)
@@ -237,6 +266,17 @@ func (db *DB) verifyTail(ctx context.Context, full bool) (VerifyReport, error) {
 			return VerifyReport{}, err
 		}
 		from = max(1, h.Seq-TailEvents+1)
+		if a.VerifiedSeq > 0 && a.VerifiedSeq <= h.Seq {
+			var hash string
+			if err := db.r.QueryRowContext(ctx, `SELECT hash FROM events WHERE seq = ?`, a.VerifiedSeq).Scan(&hash); err != nil {
+				return VerifyReport{Events: a.VerifiedSeq - 1}, wrap(err)
+			}
+			if hash != a.VerifiedHash {
+				return VerifyReport{Events: a.VerifiedSeq - 1, Break: &ChainBreak{Seq: a.VerifiedSeq, Reason: "checkpoint_mismatch",
+					Detail: fmt.Sprintf("stored hash %s, verified at the last start %s", hash, a.VerifiedHash)}}, nil
+			}
+			from = a.VerifiedSeq + 1
+		}
 	}
 	rep, err := db.VerifyFrom(ctx, from, nil)
 	rep.Events += from - 1 // Verified and BadSeq count from the start of the chain
@@ -256,7 +296,13 @@ func (db *DB) CheckIntegrity(ctx context.Context) Integrity {
 		}
 		quick = "database integrity check failed: " + strings.Join(strings.Fields(strings.Join(bad, "; ")), " ")
 	}
-	rep, err := db.verifyTail(ctx, quick != "")
+	var anchor Head
+	anchorFound := false
+	var anchorErr error
+	if db.anchor != "" {
+		anchor, anchorFound, anchorErr = ReadHead(db.anchor)
+	}
+	rep, err := db.verifyTail(ctx, quick != "", anchor)
 	switch {
 	case err != nil:
 		return Integrity{Problem: join(quick, fmt.Sprintf("audit chain unreadable after event %d: %v", rep.Events, err)), BadSeq: rep.Events + 1, Verified: rep.Events}
@@ -265,22 +311,19 @@ func (db *DB) CheckIntegrity(ctx context.Context) Integrity {
 	case quick != "":
 		return Integrity{Problem: quick, Verified: rep.Events}
 	}
-	if db.anchor != "" {
-		a, found, err := ReadHead(db.anchor)
+	if anchorErr != nil {
+		return Integrity{Problem: anchorErr.Error(), Verified: rep.Events}
+	}
+	if anchorFound {
+		m, err := db.CheckAnchor(ctx, anchor)
 		if err != nil {
-			return Integrity{Problem: err.Error(), Verified: rep.Events}
+			return Integrity{Problem: "audit head check: " + err.Error(), Verified: rep.Events}
 		}
-		if found {
-			m, err := db.CheckAnchor(ctx, a)
-			if err != nil {
-				return Integrity{Problem: "audit head check: " + err.Error(), Verified: rep.Events}
-			}
-			if m != nil {
-				return Integrity{Problem: "audit chain " + m.Reason + ": " + m.Detail, BadSeq: rep.Events + 1, Verified: rep.Events}
-			}
+		if m != nil {
+			return Integrity{Problem: "audit chain " + m.Reason + ": " + m.Detail, BadSeq: rep.Events + 1, Verified: rep.Events}
 		}
 	}
-	return Integrity{Verified: rep.Events}
+	return Integrity{Verified: rep.Events, Head: Head{Seq: rep.Events, Hash: rep.Last}}
 }
 
 func join(a, b string) string {

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,4 +154,49 @@ func rewrite(t *testing.T, db *DB, q string) *DB {
 		}
 	}
 	return db
+}
+
+// TestStartupCheckResumesFromCheckpoint: a clean start-up check is recorded in the anchor, and
+// the next one recomputes everything written since — also beyond the newest TailEvents — so an
+// edited event from a long session is found at the next start.
+func TestStartupCheckResumesFromCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	db := anchored(t, dir, 10)
+	ctx := context.Background()
+	in := db.CheckIntegrity(ctx)
+	if in.Problem != "" || in.Head.Seq != 10 {
+		t.Fatalf("first check %+v", in)
+	}
+	if err := db.MarkVerified(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing new since the checkpoint: still clean, and the checkpoint stays usable.
+	if again := db.CheckIntegrity(ctx); again.Problem != "" || again.Head != in.Head {
+		t.Fatalf("check with nothing new %+v, want %+v", again, in)
+	}
+	if err := db.MarkVerified(ctx, db.CheckIntegrity(ctx)); err != nil {
+		t.Fatal(err)
+	}
+	evs := make([]Event, TailEvents+100)
+	for i := range evs {
+		evs[i] = Event{Type: "order_placed", ActorKind: "agent", Summary: fmt.Sprint("order ", i), Payload: "{}"}
+	}
+	if _, err := db.AppendBatch(ctx, evs); err != nil {
+		t.Fatal(err)
+	}
+	if a, _, _ := ReadHead(filepath.Join(dir, AnchorFile)); a.VerifiedSeq != 10 || a.Seq != int64(10+len(evs)) {
+		t.Fatalf("anchor after appends %+v, want verified 10 and seq %d", a, 10+len(evs))
+	}
+	if in := db.CheckIntegrity(ctx); in.Problem != "" || in.Verified != int64(10+len(evs)) {
+		t.Fatalf("second check %+v", in)
+	}
+	for _, q := range []string{`DROP TRIGGER events_append_only_update`, `UPDATE events SET summary = 'edited' WHERE seq = 50`} {
+		if _, err := db.w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in = db.CheckIntegrity(ctx)
+	if in.BadSeq != 50 || !strings.Contains(in.Problem, "broken at event 50") {
+		t.Fatalf("check after editing event 50 (older than the newest %d): %+v", TailEvents, in)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -77,7 +78,7 @@ func (a *App) cmdRun(args []string) int {
 	switch {
 	case ctx.Err() == nil:
 		why = "the agent finished"
-	case *dur > 0 && a.Now().Sub(started) >= *dur:
+	case *dur > 0 && (a.Now().Sub(started) >= *dur || errors.Is(ctx.Err(), context.DeadlineExceeded)):
 		why = fmt.Sprintf("--for %s elapsed", *dur)
 	default:
 		why = "interrupted"

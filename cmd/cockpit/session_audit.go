@@ -28,6 +28,11 @@ func (s *session) guardAudit() {
 	}
 	if msg := s.integrityProblem(); msg != "" {
 		s.gate.TripAuditHalt(errors.New(msg))
+		return
+	}
+	// The next start recomputes the chain from here on (now that this process owns the account).
+	if err := s.rt.db.MarkVerified(context.Background(), s.integrity); err != nil {
+		s.rt.log.Warn("audit head checkpoint not written", "err", err)
 	}
 }
 
