@@ -255,7 +255,8 @@ func (e *Engine) FollowHalts(ctx context.Context, states <-chan live.HaltState) 
 				return
 			}
 			if s.Broker == e.BrokerKey {
-				e.SetHalted(s.Halted)
+				_, latched := e.latched() // the audit latch outlives a cleared sentinel
+				e.SetHalted(s.Halted || latched)
 			}
 			e.publish(Event{Kind: EvHalt, Halt: &s})
 		}

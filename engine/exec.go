@@ -152,6 +152,9 @@ func (c *call) execute(ctx context.Context) Result {
 	}
 	if c.effect != EffectRead {
 		c.check("halt_flag")
+		if h, ok := e.latched(); ok {
+			return c.record(ctx, denied(string(h.Reason), "trading is halted: %s", h.Detail))
+		}
 		if live.IsHalted(e.Root, e.BrokerKey) {
 			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
 		}
@@ -246,7 +249,7 @@ func (c *call) record(ctx context.Context, r Result) Result {
 		return r
 	}
 	if err := c.e.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
-		c.e.log().Error("audit write failed", "tool", c.name, "err", err)
+		c.e.auditFailed("tool_call "+c.name, err)
 		if r.Status == StatusOK && c.effect != EffectRead {
 			// No record, no write: an external action whose audit failed is reported as failed.
 			return Result{Status: StatusError, Decision: "deny", Code: "audit_unavailable", Detail: err.Error()}

@@ -97,7 +97,7 @@ func (e *Engine) auditLLM(ctx context.Context, actor live.Principal, req LLMRequ
 	if err := e.Audit.Record(context.WithoutCancel(ctx), live.AuditRecord{Time: e.now(), Actor: actor, Kind: KindLLMUsage, Outcome: outcome,
 		Reason: live.Reason(code), Broker: e.BrokerKey, Tool: LLMTool, Intent: "LLM request to " + req.Model,
 		Decision: dec, Error: errText, Detail: detail}); err != nil {
-		e.log().Error("audit write failed", "kind", KindLLMUsage, "err", err)
+		e.auditFailed(KindLLMUsage, err)
 	}
 }
 

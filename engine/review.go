@@ -253,7 +253,7 @@ func (c *call) transition(ctx context.Context, it ReviewItem, kind, why string) 
 		Broker: it.Broker, Tool: c.name, ApprovalID: it.ID, Reason: live.Reason(it.Limit), Request: it.Order,
 		Intent: fmt.Sprintf("review %s: %s", it.ID, why),
 		Detail: jsonv.ObjectOf("digest", it.Digest, "why", it.Why, "deadline", live.FormatTimestamp(it.Deadline), "agent_reason", it.AgentReason)}); err != nil {
-		c.e.log().Error("audit write failed", "kind", kind, "err", err)
+		c.e.auditFailed(kind, err)
 	}
 }
 

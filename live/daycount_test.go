@@ -80,10 +80,10 @@ func TestDailyCountRewritesTheFile(t *testing.T) {
 	}
 }
 
-// brokenJournal cannot be read.
-type brokenJournal struct{ *live.MemoryJournal }
+// unreadableJournal cannot be read.
+type unreadableJournal struct{ *live.MemoryJournal }
 
-func (brokenJournal) AcceptedOrders(context.Context, string, time.Time) (int, error) {
+func (unreadableJournal) AcceptedOrders(context.Context, string, time.Time) (int, error) {
 	return 0, errors.New("database is locked")
 }
 
@@ -91,7 +91,7 @@ func (brokenJournal) AcceptedOrders(context.Context, string, time.Time) (int, er
 // is denied count_unavailable; with the file readable, the file's count decides.
 func TestDailyCountUnavailable(t *testing.T) {
 	f := capFive(t)
-	f.gate.Journal = brokenJournal{f.journal}
+	f.gate.Journal = unreadableJournal{f.journal}
 	if err := os.WriteFile(f.root.CounterPath("paper"), []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -332,6 +332,8 @@ func (g *Gate) auditFlatten(ctx context.Context, key string, opts FlattenOptions
 	}
 	detail := jsonv.ObjectOf("summary", rep.Summary(), "close_positions", opts.ClosePositions,
 		"cancelled", cancelled, "closes", len(rep.Closes), "errors", errs, "why", opts.Why)
-	_ = g.Audit.Record(context.WithoutCancel(ctx), AuditRecord{Time: g.now(), Actor: opts.Actor, Kind: KindFlatten, Outcome: outcome,
-		Broker: key, Tool: "flatten", Intent: rep.Summary(), Detail: detail})
+	if err := g.Audit.Record(context.WithoutCancel(ctx), AuditRecord{Time: g.now(), Actor: opts.Actor, Kind: KindFlatten, Outcome: outcome,
+		Broker: key, Tool: "flatten", Intent: rep.Summary(), Detail: detail}); err != nil {
+		g.TripAuditHalt(fmt.Errorf("audit record %s: %w", KindFlatten, err)) // DV15
+	}
 }

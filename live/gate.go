@@ -54,7 +54,10 @@ type Gate struct {
 	CountOpenOrders bool
 	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
 	Latch *HaltLatch
+	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
+	OnHalt func(AuditHalt)
 
+	latch  haltLatch // DV15: set when a journal row or an audit record cannot be written
 	mu     sync.Mutex
 	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
 }
@@ -190,6 +193,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.check("expiry")
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
+	if den := g.latchDenial("start"); den != nil { // DV15: the in-memory latch names its reason
+		return r.deny(den)
+	}
 	if den := g.haltDenial(r.key); den != nil {
 		return r.deny(den)
 	}
@@ -225,6 +231,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	defer lock.Unlock()
 	r.d.LockedAt = g.now()
+	if den := g.latchDenial("lock"); den != nil {
+		return r.deny(den)
+	}
 	if den := g.haltDenial(r.key, "at", "lock"); den != nil { // DV5: a trip while we read must stop this order
 		return r.deny(den)
 	}
@@ -439,7 +448,12 @@ func (r *run) forward(ctx context.Context) Decision {
 	if err := ctx.Err(); err != nil { // the caller gave up: nothing is sent
 		return r.deny(NewDenial(ReasonCancelled, "error", err.Error()))
 	}
+	if err := g.probeAudit(ctx); err != nil { // DV15: no record, no trade
+		g.TripAuditHalt(fmt.Errorf("audit sink not writable: %w", err))
+		return r.deny(NewDenial(ReasonAuditUnavailable, "error", err.Error()))
+	}
 	if err := g.Journal.Begin(ctx, entry); err != nil {
+		g.TripAuditHalt(fmt.Errorf("write-ahead journal: %w", err))
 		return r.deny(NewDenial(ReasonJournal, "error", err.Error()))
 	}
 	g.remember(r.key, r.req, r.intent, r.req.ClientOrderID, g.now())
@@ -503,6 +517,7 @@ func (r *run) count() {
 func (r *run) finish(ctx context.Context, state JournalState, orderID, detail string) {
 	if err := r.g.Journal.Finish(context.WithoutCancel(ctx), r.req.ClientOrderID, state, orderID, detail, r.g.now()); err != nil && r.d.AuditErr == nil {
 		r.d.AuditErr = fmt.Errorf("journal outcome: %w", err)
+		r.g.TripAuditHalt(r.d.AuditErr)
 	}
 }
 
@@ -551,6 +566,13 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 		r.d.AuditErr = errors.New("no audit sink attached")
 	} else if err := g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
 		r.d.AuditErr = err
+	}
+	if r.d.AuditErr != nil { // the order, if it went, is flagged by AuditErr; nothing else goes
+		if r.d.Forwarded {
+			g.TripAuditHalt(fmt.Errorf("order %s was SENT but its audit record %s failed: %w", r.d.ClientOrderID, kind, r.d.AuditErr))
+		} else {
+			g.TripAuditHalt(fmt.Errorf("audit record %s: %w", kind, r.d.AuditErr))
+		}
 	}
 	return r.d
 }

@@ -232,6 +232,9 @@ func (op operation) audit(ctx context.Context, d Decision, kind, outcome, errTex
 	} else if err := op.g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
 		d.AuditErr = err
 	}
+	if d.AuditErr != nil { // DV15: the operator's action stands, but nothing else goes
+		op.g.TripAuditHalt(fmt.Errorf("audit record %s: %w", kind, d.AuditErr))
+	}
 	if op.g.OnDecision != nil {
 		op.g.OnDecision(d)
 	}

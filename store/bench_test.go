@@ -79,6 +79,9 @@ var (
 // million builds (once per benchmark binary) a database of 1,000,000 events shaped like a
 // session's: decisions, breaches, denials with reason codes and order ids.
 func million(b *testing.B) string {
+	if p := os.Getenv("COCKPIT_BENCH_1M"); p != "" { // reuse one built by an earlier run
+		return p
+	}
 	millionOnce.Do(func() {
 		dir, err := osMkdirTemp()
 		if err != nil {

@@ -189,6 +189,12 @@ func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error)
 		return nil, err
 	}
 	db.notify.wake()
+	if anchorWorthy(out) { // the record is in; an anchor that cannot follow is still a failure
+		last := out[len(out)-1]
+		if err := db.anchorHead(Head{Seq: last.Seq, Hash: last.Hash}); err != nil {
+			return out, err
+		}
+	}
 	return out, nil
 }
 
@@ -233,13 +239,28 @@ func (r VerifyReport) OK() bool { return r.Break == nil }
 
 // Verify recomputes the whole chain in seq order and reports the first bad row.
 func (db *DB) Verify(ctx context.Context, progress func(done int64)) (VerifyReport, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+eventColumns+` FROM events ORDER BY seq`)
+	return db.VerifyFrom(ctx, 1, progress)
+}
+
+// VerifyFrom recomputes the chain from event from (its link to the event before it included)
+// to the end; Events counts the events verified.
+func (db *DB) VerifyFrom(ctx context.Context, from int64, progress func(done int64)) (VerifyReport, error) {
+	prev := GenesisHash
+	if from <= 1 {
+		from = 1
+	} else if err := db.r.QueryRowContext(ctx, `SELECT hash FROM events WHERE seq = ?`, from-1).Scan(&prev); err != nil {
+		return VerifyReport{}, wrap(err)
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+eventColumns+` FROM events WHERE seq >= ? ORDER BY seq`, from)
 	if err != nil {
 		return VerifyReport{}, wrap(err)
 	}
 	defer rows.Close()
-	var rep VerifyReport
-	prev, want := GenesisHash, int64(1)
+	rep := VerifyReport{Last: prev} // an empty range ends where it starts
+	if from == 1 {
+		rep.Last = ""
+	}
+	want := from
 	for rows.Next() {
 		e, err := scanEvent(rows)
 		if err != nil {

@@ -40,6 +40,9 @@ type DB struct {
 	notify *notifier
 	// Session is stamped on events that carry none.
 	Session string
+	// anchor, when set, receives the chain head after every append (SetAnchor).
+	anchor   string
+	anchorMu sync.Mutex
 }
 
 // ErrNewerSchema reports a database written by a newer cockpit.

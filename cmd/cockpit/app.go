@@ -56,7 +56,7 @@ func verbs() []verb {
 		{"mandate", "mandate show [--broker B] [--json] | validate FILE | commit --broker B --from FILE [--days N] | adopt --broker B | new [--broker B]", "inspect, validate, commit and adopt mandates", (*App).cmdMandate},
 		{"check", "check --broker B --symbol S --side buy|sell (--notional N | --qty Q --price P | --live --qty Q) | --batch FILE|-", "what-if: evaluate orders against a mandate", (*App).cmdCheck},
 		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
-		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay", "read and check the audit trail", (*App).cmdAudit},
+		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay | rotate --reason R", "read and check the audit trail", (*App).cmdAudit},
 		{"approvals", "approvals list [--state S] | approve ID [--reason R] | deny ID [--reason R]", "the review queue, from another terminal", (*App).cmdApprovals},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"init", "init", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},

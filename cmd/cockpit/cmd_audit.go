@@ -29,6 +29,8 @@ func (a *App) cmdAudit(args []string) int {
 		return a.auditVerify(args[1:])
 	case "export":
 		return a.auditExport(args[1:])
+	case "rotate":
+		return a.auditRotate(args[1:])
 	}
 	fmt.Fprintf(a.Stderr, "cockpit audit: unknown subcommand %q (list, show, verify, export)\n", args[0])
 	return exitUsage
@@ -146,6 +148,12 @@ func (a *App) auditVerify(args []string) int {
 		fmt.Fprintf(a.Stdout, "audit chain BROKEN at event %d (%s): %s\n%d events before it verified.\n",
 			rep.Break.Seq, rep.Break.Reason, rep.Break.Detail, rep.Events)
 		rt.log.Error("audit chain broken", "seq", rep.Break.Seq, "reason", rep.Break.Reason)
+		return exitFailure
+	}
+	if msg := anchorTrouble(context.Background(), rt.db); msg != "" { // DV15: truncated, emptied or replaced
+		fmt.Fprintf(a.Stdout, "audit chain REFUSED: %s\n%d events verified, but they are not the chain the anchor %s recorded.\n"+
+			"Keep the files for investigation; `cockpit audit rotate --reason …` archives them and starts a new chain.\n",
+			msg, rep.Events, rt.db.Anchor())
 		return exitFailure
 	}
 	fmt.Fprintf(a.Stdout, "audit chain OK: %d events verified in %s (last hash %s)\n", rep.Events,

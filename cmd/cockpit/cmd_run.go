@@ -71,6 +71,8 @@ func (a *App) cmdRun(args []string) int {
 		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.voided)
 	}
 	started := a.Now()
+	ctx, unlatch := s.untilLatched(ctx)
+	defer unlatch()
 	turns := s.run(ctx)
 	why := "stopped"
 	switch {
@@ -82,11 +84,18 @@ func (a *App) cmdRun(args []string) int {
 	default:
 		why = "interrupted"
 	}
+	if h, ok := s.gate.Latched(); ok {
+		why = h.Message()
+	}
 	rep, halted := s.quit("cockpit stopped: " + why)
 	time.Sleep(50 * time.Millisecond) // let the last broker updates reach the bus
 	quiet()
 	<-done
 	a.summary(s, tally, turns, why, a.Now().Sub(started), rep, halted)
+	if h, ok := s.gate.Latched(); ok {
+		fmt.Fprintf(a.Stderr, "cockpit: %s\n", h.Message())
+		return exitFailure
+	}
 	return exitOK
 }
 

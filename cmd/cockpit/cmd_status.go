@@ -71,12 +71,13 @@ func (a *App) cmdStatus(args []string) int {
 	defer closeLedger()
 	report := statusReport(root, ledger, brokersFor(root, key), now)
 	report.Set("store", a.storeStatus(*home))
+	code := a.statusTrouble(root, report) // DV15: a store or config that cannot be used fails status
 	if *asJSON {
 		a.printJSON(report)
-		return exitOK
+		return code
 	}
 	a.printStatus(report)
-	return exitOK
+	return code
 }
 
 // statusReport gathers the state of the root and brokers as JSON.
@@ -178,6 +179,9 @@ func (a *App) storeStatus(home string) any {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(root.Dir(), "cockpit.db")); err != nil {
+		if msg := missingStore(root); msg != "" {
+			return jsonv.ObjectOf("error", msg)
+		}
 		return jsonv.ObjectOf("events", jsonv.Number("0"), "pending_reviews", jsonv.Number("0"), "unsettled_orders", jsonv.Number("0"))
 	}
 	rt, err := a.openRuntime(home)
@@ -189,6 +193,9 @@ func (a *App) storeStatus(home string) any {
 	if err != nil {
 		return jsonv.ObjectOf("error", err.Error())
 	}
+	if msg := anchorTrouble(context.Background(), rt.db); msg != "" {
+		return jsonv.ObjectOf("error", msg)
+	}
 	return jsonv.ObjectOf("events", jsonv.Number(fmt.Sprint(st.Events)), "pending_reviews", jsonv.Number(fmt.Sprint(st.Pending)),
 		"unsettled_orders", jsonv.Number(fmt.Sprint(st.Journal)))
 }
@@ -197,6 +204,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 	w := a.Stdout
 	home, _ := r.Get("home")
 	fmt.Fprintf(w, "cockpit home: %s\n", home)
+	if e, ok := r.Get("config_error"); ok {
+		fmt.Fprintf(w, "Config:   INVALID %v\n", e)
+	}
 	if st := obj(r, "store"); st != nil {
 		if e, ok := st.Get("error"); ok {
 			fmt.Fprintf(w, "Audit:    ERROR %v\n", e)

@@ -60,5 +60,9 @@ func (a *App) runScreen(home, agent, script string) int {
 	} else if open, err := s.broker.OpenOrders(context.Background()); err == nil {
 		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.key)
 	}
+	if h, ok := s.gate.Latched(); ok { // DV15
+		fmt.Fprintf(a.Stderr, "cockpit: %s\n", h.Message())
+		return exitFailure
+	}
 	return exitOK
 }

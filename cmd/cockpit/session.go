@@ -45,8 +45,10 @@ type session struct {
 	// never cancel and close the same orders at once.
 	flattenMu sync.Mutex
 
-	latch    *live.HaltLatch // set when the halt watcher cannot watch: halts like HALT
-	sentries *sentinelAudit  // audits sentinel files changed from outside
+	latch     *live.HaltLatch // set when the halt watcher cannot watch: halts like HALT
+	sentries  *sentinelAudit  // audits sentinel files changed from outside
+	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
+	integrity store.Integrity // the store's start-up check
 }
 
 // openSession starts everything but the loops: the paper mandate is ensured, review items
@@ -59,9 +61,10 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	}
 	s := &session{rt: rt, id: live.RandomID("sess")}
 	s.closers = append(s.closers, rt.close)
+	s.integrity = rt.db.CheckIntegrity(context.Background()) // DV15: before anything is written
 	fail := func(err error) (*session, error) {
 		s.close()
-		return nil, err
+		return nil, s.notStarted(err)
 	}
 	cfg := rt.cfg
 	if o.Approvals == "" {
@@ -140,6 +143,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: cfg.Policy, Tools: reg,
 		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
 		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
+	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched}
 	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })

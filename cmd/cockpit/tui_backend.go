@@ -112,6 +112,9 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
+	if h, ok := s.gate.Latched(); ok { // DV15: the in-memory latch, whatever the disk says
+		snap.State, snap.Paused, snap.HaltReason = live.Halted, true, string(h.Reason)+": "+h.Detail
+	}
 	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
 	// a critical error, not as limits.
 	if mc := live.ReadMandate(ctx, rt.root, rt.db, s.key); !mc.Verified() {
@@ -249,6 +252,7 @@ func (b *screenBackend) record(r live.AuditRecord) error {
 	err := b.s.rt.audit.Record(context.Background(), r)
 	if err != nil {
 		b.s.rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
+		b.s.gate.TripAuditHalt(fmt.Errorf("audit record %s: %w", r.Kind, err)) // DV15
 	}
 	return err
 }
@@ -295,6 +299,9 @@ func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
 // trail that cannot be written refuses it.
 func (b *screenBackend) Resume(_ context.Context, reason string) error {
 	root := b.s.rt.root
+	if h, ok := b.s.gate.Latched(); ok {
+		return fmt.Errorf("not resumed: %s — quit, run `cockpit audit rotate --reason …` if the store is damaged, then restart", h.Message())
+	}
 	var cleared []string
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: b.s.key}} {
 		for _, kind := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {

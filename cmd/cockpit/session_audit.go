@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"cockpit/live"
+)
+
+// auditLatch tells the session, once, that the gate's halt latch tripped.
+type auditLatch struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+// guardAudit wires the gate's halt latch to the engine (the agent pauses for good, the screen
+// and the bus say why) and runs the store's start-up check: a failed integrity check, a broken
+// chain or a chain that disagrees with its anchor starts the session HALTED audit_unavailable
+// with the first bad event named.
+func (s *session) guardAudit() {
+	s.auditHalt.ch = make(chan struct{})
+	s.gate.OnHalt = func(h live.AuditHalt) {
+		s.rt.log.Error("trading halted: audit unavailable", "detail", h.Detail)
+		s.eng.AuditHalted(h)
+		s.auditHalt.once.Do(func() { close(s.auditHalt.ch) })
+	}
+	if msg := s.integrityProblem(); msg != "" {
+		s.gate.TripAuditHalt(errors.New(msg))
+		return
+	}
+	// The next start recomputes the chain from here on (now that this process owns the account).
+	if err := s.rt.db.MarkVerified(context.Background(), s.integrity); err != nil {
+		s.rt.log.Warn("audit head checkpoint not written", "err", err)
+	}
+}
+
+// integrityProblem says what the start-up check found, with the first bad event ("" if none).
+func (s *session) integrityProblem() string {
+	in := s.integrity
+	switch {
+	case in.Problem == "":
+		return ""
+	case in.BadSeq > 0:
+		return fmt.Sprintf("%s — first bad event %d; archive the database with `cockpit audit rotate --reason …`", in.Problem, in.BadSeq)
+	}
+	return in.Problem + " — archive the database with `cockpit audit rotate --reason …`"
+}
+
+// notStarted explains a start-up failure by the store's check when that failed too.
+func (s *session) notStarted(err error) error {
+	if msg := s.integrityProblem(); msg != "" {
+		return fmt.Errorf("%w\nthe audit store failed its start-up check (HALTED %s): %s", err, live.ReasonAuditUnavailable, msg)
+	}
+	return err
+}
+
+// untilLatched ends ctx when the halt latch trips (the headless run stops and exits non-zero).
+func (s *session) untilLatched(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-s.auditHalt.ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}

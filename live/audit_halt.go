@@ -1,0 +1,104 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// ReasonAuditUnavailable halts trading when a journal row or an audit record cannot be written
+// (DV15: no record, no trade).
+const ReasonAuditUnavailable Reason = "audit_unavailable"
+
+// AuditProber is an AuditSink that can tell, without writing a record, whether a record could be
+// written now; the gate asks it before forwarding an order.
+type AuditProber interface {
+	ProbeAudit(ctx context.Context) error
+}
+
+// ProbeAudit implements AuditProber: every sink that can be probed is.
+func (m MultiSink) ProbeAudit(ctx context.Context) error {
+	for _, s := range m {
+		if p, ok := s.(AuditProber); ok {
+			if err := p.ProbeAudit(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// AuditHalt is the gate's in-memory halt latch: once set it stays set for the life of the gate,
+// whatever the disk allows (the HALT sentinel is written too when it can be).
+type AuditHalt struct {
+	Reason Reason
+	Detail string
+	At     time.Time
+}
+
+// Message is a one-line account of the latch.
+func (h AuditHalt) Message() string {
+	return fmt.Sprintf("HALTED %s: %s", h.Reason, h.Detail)
+}
+
+// haltLatch guards the latch; the first trip wins.
+type haltLatch struct {
+	mu  sync.Mutex
+	set *AuditHalt
+}
+
+// Latched returns the in-memory halt latch, if it is set.
+func (g *Gate) Latched() (AuditHalt, bool) {
+	g.latch.mu.Lock()
+	defer g.latch.mu.Unlock()
+	if g.latch.set == nil {
+		return AuditHalt{}, false
+	}
+	return *g.latch.set, true
+}
+
+// TripAuditHalt sets the latch (HALTED audit_unavailable), writes the global HALT sentinel when
+// none is there and the disk allows, and tells OnHalt. Later trips keep the first cause.
+func (g *Gate) TripAuditHalt(cause error) {
+	g.tripLatch(ReasonAuditUnavailable, errText(cause, "audit unavailable"))
+}
+
+func (g *Gate) tripLatch(reason Reason, detail string) {
+	now := g.now()
+	g.latch.mu.Lock()
+	first := g.latch.set == nil
+	if first {
+		g.latch.set = &AuditHalt{Reason: reason, Detail: detail, At: now}
+	}
+	g.latch.mu.Unlock()
+	if !first {
+		return
+	}
+	if !IsGloballyHalted(g.Root) && g.Root.Dir() != "" {
+		_, _ = Trip(g.Root, HaltSentinel, GlobalScope, "cockpit", string(reason)+": "+detail, now)
+	}
+	if g.OnHalt != nil {
+		g.OnHalt(AuditHalt{Reason: reason, Detail: detail, At: now})
+	}
+}
+
+// latchDenial is the denial for an order met by a set latch.
+func (g *Gate) latchDenial(at string) *Denial {
+	h, ok := g.Latched()
+	if !ok {
+		return nil
+	}
+	return NewDenial(h.Reason, "error", h.Detail, "at", at)
+}
+
+// probeAudit asks the sink whether a record can be written now.
+func (g *Gate) probeAudit(ctx context.Context) error {
+	if g.Audit == nil {
+		return fmt.Errorf("no audit sink attached")
+	}
+	if p, ok := g.Audit.(AuditProber); ok {
+		return p.ProbeAudit(context.WithoutCancel(ctx))
+	}
+	return nil
+}
