@@ -1,10 +1,6 @@
 package live
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"cockpit/live/jsonv"
@@ -140,16 +136,9 @@ type Adoption struct {
 // ReadForAdoption reads broker's mandate.json for `cockpit mandate adopt`: it must be a
 // complete, valid mandate with no unknown keys, a readable expiry, and consent for this broker.
 func ReadForAdoption(root Root, broker string) (*Adoption, error) {
-	key, err := NormalizeBroker(broker)
+	key, data, err := readMandateFile(root, broker)
 	if err != nil {
 		return nil, err
-	}
-	data, err := os.ReadFile(root.MandatePath(key))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoMandate
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read mandate: %w", err)
 	}
 	doc, err := jsonv.Parse(data, jsonv.Options{RejectDuplicates: true, NonFinite: true})
 	if err != nil {

@@ -45,18 +45,28 @@ func (e *MandateError) Error() string {
 // LoadMandate reads and strictly validates the committed mandate of a broker. It returns
 // ErrNoMandate when there is no file and a *MandateError when the file is not a valid mandate.
 func LoadMandate(root Root, broker string) (*Mandate, error) {
-	key, err := NormalizeBroker(broker)
+	_, data, err := readMandateFile(root, broker)
 	if err != nil {
 		return nil, err
 	}
+	return ParseMandate(data)
+}
+
+// readMandateFile returns broker's normalised key and the bytes of its mandate.json;
+// ErrNoMandate when there is no file.
+func readMandateFile(root Root, broker string) (string, []byte, error) {
+	key, err := NormalizeBroker(broker)
+	if err != nil {
+		return "", nil, err
+	}
 	data, err := os.ReadFile(root.MandatePath(key))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoMandate
+		return key, nil, ErrNoMandate
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read mandate: %w", err)
+		return key, nil, fmt.Errorf("read mandate: %w", err)
 	}
-	return ParseMandate(data)
+	return key, data, nil
 }
 
 // ParseMandate strictly validates a mandate document (DV1): every field of schema 1 must be
