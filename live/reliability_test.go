@@ -99,6 +99,43 @@ func raceOrders(root live.Root, n int) raceResult {
 	return res
 }
 
+// raceFleet starts n helper processes racing orders on root (2 goroutines each); wait adds
+// their results to total.
+func raceFleet(t *testing.T, root live.Root, n int) (wait func(total *raceResult)) {
+	t.Helper()
+	var cmds []*exec.Cmd
+	var outs []*strings.Builder
+	for i := 0; i < n; i++ {
+		cmd := child(t, "race", root.Dir(), "COCKPIT_HELPER_GOROUTINES=2")
+		var b strings.Builder
+		cmd.Stdout = &b
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &b)
+	}
+	return func(total *raceResult) {
+		t.Helper()
+		for i, cmd := range cmds {
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("child %d: %v", i, err)
+			}
+			var r raceResult
+			if err := json.Unmarshal([]byte(outs[i].String()), &r); err != nil {
+				t.Fatalf("child %d said %q: %v", i, outs[i].String(), err)
+			}
+			total.Forwarded += r.Forwarded
+			total.NoReason += r.NoReason
+			for k, v := range r.Denied {
+				total.Denied[k] += v
+			}
+		}
+		if n := total.Denied["mandate_unverified"]; n > 0 {
+			t.Fatalf("%d attempts denied mandate_unverified: a process raced without the committed mandate", n)
+		}
+	}
+}
+
 // TestDailyCapUnderRace: 8 goroutines here and 4 other processes race orders at a cap of 20.
 // Exactly 20 reach a broker, every other attempt is denied with a reason, the counter reads 20.
 func TestDailyCapUnderRace(t *testing.T) {
@@ -108,36 +145,9 @@ func TestDailyCapUnderRace(t *testing.T) {
 	root := livetest.Root(t)
 	doc := strings.Replace(livetest.MandateDoc, `"max_trades_per_day": 20`, `"max_trades_per_day": 20`, 1)
 	livetest.Commit(t, root, "paper", doc, time.Now())
-	var cmds []*exec.Cmd
-	var outs []*strings.Builder
-	for i := 0; i < 4; i++ {
-		cmd := child(t, "race", root.Dir(), "COCKPIT_HELPER_GOROUTINES=2")
-		var b strings.Builder
-		cmd.Stdout = &b
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds, outs = append(cmds, cmd), append(outs, &b)
-	}
-	local := raceOrders(root, 8)
-	total := local
-	for i, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("child %d: %v", i, err)
-		}
-		var r raceResult
-		if err := json.Unmarshal([]byte(outs[i].String()), &r); err != nil {
-			t.Fatalf("child %d said %q: %v", i, outs[i].String(), err)
-		}
-		total.Forwarded += r.Forwarded
-		total.NoReason += r.NoReason
-		for k, v := range r.Denied {
-			total.Denied[k] += v
-		}
-	}
-	if n := total.Denied["mandate_unverified"]; n > 0 {
-		t.Fatalf("%d attempts denied mandate_unverified: a process raced without the committed mandate", n)
-	}
+	wait := raceFleet(t, root, 4)
+	total := raceOrders(root, 8)
+	wait(&total)
 	if total.Forwarded != 20 {
 		t.Fatalf("%d orders forwarded across 5 processes, want exactly 20 (denied %v)", total.Forwarded, total.Denied)
 	}
