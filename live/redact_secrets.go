@@ -81,7 +81,7 @@ func scrubValues(s string) string {
 			s = strings.ReplaceAll(s, v, Redacted)
 		}
 	}
-	return s
+	return scrubEncoded(s, secrets.values)
 }
 
 // redactEnvAssignments redacts the value of NAME=value (or NAME: value, the name possibly
@@ -102,6 +102,9 @@ func redactEnvAssignments(s string) string {
 		}
 		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
 			j--
+			if j > 0 && s[j-1] == '\\' { // a JSON-escaped quote: \"NAME\": \"value\"
+				j--
+			}
 		}
 		end := j
 		for j > 0 && isNameByte(s[j-1]) {
@@ -156,6 +159,12 @@ func secretName(name string) bool {
 // envValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ at v: its end and its quote.
 func envValue(s string, v int) (int, string, bool) {
 	if v >= len(s) {
+		return 0, "", false
+	}
+	if strings.HasPrefix(s[v:], `\"`) { // a JSON-escaped string inside a string
+		if k := strings.Index(s[v+2:], `\"`); k >= 0 && !strings.ContainsRune(s[v+2:v+2+k], '\n') {
+			return v + 2 + k + 2, `\"`, true
+		}
 		return 0, "", false
 	}
 	if c := s[v]; c == '"' || c == '\'' {
