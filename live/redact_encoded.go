@@ -11,9 +11,23 @@ func scrubEncoded(s string, values []string) string {
 	if len(values) == 0 {
 		return s
 	}
+	// Only a byte that can begin a secret (its first byte in either case, or an escape)
+	// is tried: the scan stays one cheap pass over text without secrets.
+	var starts [256]bool
+	starts['%'], starts['\\'] = true, true
+	for _, v := range values {
+		starts[v[0]], starts[foldByte(v[0])] = true, true
+		if c := v[0]; c >= 'a' && c <= 'z' {
+			starts[c-'a'+'A'] = true
+		}
+	}
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); {
+		if !starts[s[i]] {
+			i++
+			continue
+		}
 		end := -1
 		for _, v := range values {
 			if e, ok := matchEncoded(s, i, v); ok {
