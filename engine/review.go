@@ -84,7 +84,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 		return c.record(ctx, denied("approval_queue_full", "%d orders already wait for review", len(pending)))
 	}
 	timeout := live.DefaultApprovalTimeout
-	if m, err := live.LoadMandate(e.Root, e.BrokerKey); err == nil {
+	if m := e.verifiedMandate(ctx); m != nil {
 		timeout = m.Controls.ApprovalTimeout()
 	}
 	now := e.now()
@@ -248,10 +248,20 @@ func (c *call) driftBps() int64 {
 	if c.e.DriftBps > 0 {
 		return c.e.DriftBps
 	}
-	if m, err := live.LoadMandate(c.e.Root, c.e.BrokerKey); err == nil && m.Controls.PriceCollarBps != nil {
+	if m := c.e.verifiedMandate(context.Background()); m != nil && m.Controls.PriceCollarBps != nil {
 		return m.Controls.PriceCollarBps.Int64()
 	}
 	return 100
+}
+
+// verifiedMandate is the broker's mandate when it is exactly the last commit (DV13), else
+// nil: a review's deadline and drift come from what was consented to, never from a file
+// rewritten since.
+func (e *Engine) verifiedMandate(ctx context.Context) *live.Mandate {
+	if e.Gate == nil {
+		return nil
+	}
+	return live.VerifiedMandate(ctx, e.Root, e.Gate.Mandates, e.BrokerKey)
 }
 
 // refPrice is the valuation price of the order's symbol now (zero when unknown).

@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"bytes"
+	"os"
+	"strings"
 	"testing"
 
 	"cockpit/engine/enginetest"
@@ -36,5 +39,31 @@ func TestApprovalStillCoversTheSameValue(t *testing.T) {
 	<-done
 	if f.Placed() != 1 {
 		t.Fatalf("got %s %s, %d forwards; want the approved order sent", r.Code, r.Detail, f.Placed())
+	}
+}
+
+// TestReviewReadsOnlyTheVerifiedMandate (review of DV13): the drift an approval tolerates
+// comes from the committed mandate only. mandate.json rewritten while the human reads (a
+// price collar of 100,000 bps) is not the mandate: the default 100 bps bounds the drift, so a
+// 1.2 % move makes the approval stale (before: the rewritten file's collar was used).
+func TestReviewReadsOnlyTheVerifiedMandate(t *testing.T) {
+	doc := strings.TrimSuffix(capsDoc("40", "null"), "}") + `, "controls": {"price_collar_bps": 50}}`
+	f := enginetest.New(t, enginetest.WithMandate(doc))
+	done := f.Human(func(a store.Approval) {
+		path := f.Root.MandatePath(live.PaperBroker)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Error(err)
+		}
+		if err := os.WriteFile(path, bytes.Replace(data, []byte(`"price_collar_bps": 50`), []byte(`"price_collar_bps": 100000`), 1), 0o600); err != nil {
+			t.Error(err)
+		}
+		f.Broker.Bps.Store(120) // +1.2 %
+		f.Resolve(store.ApprovalApproved, "")(a)
+	})
+	r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
+	<-done
+	if r.Code != "stale_approval" || f.Placed() != 0 {
+		t.Errorf("got %s %s, %d forwards; want stale_approval and none", r.Code, r.Detail, f.Placed())
 	}
 }
