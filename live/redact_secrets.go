@@ -156,6 +156,9 @@ func secretName(name string) bool {
 	return false
 }
 
+// maxQuotedSecret bounds how far a quoted credential is looked for its closing quote.
+const maxQuotedSecret = 16 << 10
+
 // envValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ at v: its end and its quote.
 func envValue(s string, v int) (int, string, bool) {
 	if v >= len(s) {
@@ -168,15 +171,16 @@ func envValue(s string, v int) (int, string, bool) {
 		return 0, "", false
 	}
 	if c := s[v]; c == '"' || c == '\'' {
-		for j := v + 1; j < len(s); j++ {
-			switch s[j] {
-			case c:
-				return j + 1, string(c), true
-			case '\n':
-				return 0, "", false
-			}
+		// A quoted value may run over lines (a PEM key in an env file): to its closing
+		// quote within maxQuotedSecret bytes, else to the end of its first line.
+		if k := strings.IndexByte(s[v+1:min(len(s), v+1+maxQuotedSecret)], c); k >= 0 {
+			return v + 1 + k + 1, string(c), true
 		}
-		return 0, "", false
+		j := v + 1
+		for j < len(s) && s[j] != '\n' {
+			j++
+		}
+		return j, "", j > v+1
 	}
 	j := v
 	for j < len(s) && !isSpaceByte(s[j]) && strings.IndexByte(",;{}[]()\"'", s[j]) < 0 {
