@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"cockpit/live"
@@ -85,7 +84,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 		return c.record(ctx, denied("approval_queue_full", "%d orders already wait for review", len(pending)))
 	}
 	timeout := live.DefaultApprovalTimeout
-	if m, err := live.LoadMandate(e.Root, e.BrokerKey); err == nil {
+	if m := e.verifiedMandate(ctx); m != nil {
 		timeout = m.Controls.ApprovalTimeout()
 	}
 	now := e.now()
@@ -161,10 +160,11 @@ func (c *call) executeApproved(ctx context.Context, sub live.Submission, it Revi
 	sub.Grant = it.ID
 	covered := make([]string, len(shown))
 	for i, b := range shown {
-		covered[i] = b.Limit
+		covered[i] = breachLine(b)
 	}
+	drift := c.driftBps()
 	sub.Approve = func(b *live.Breach, _ live.OrderIntent) (string, bool) {
-		return it.ID, b.Kind == live.KindQuantitative && slices.Contains(covered, b.Limit)
+		return it.ID, coversValue(shown, b, drift)
 	}
 	d := e.Gate.Submit(ctx, sub)
 	c.publishDecision(d)
@@ -177,6 +177,30 @@ func (c *call) executeApproved(ctx context.Context, sub live.Submission, it Revi
 	r := c.gated(d)
 	r.ApprovalID = it.ID
 	return r
+}
+
+// coversValue reports whether an approval of the breaches shown covers breach b found on
+// the re-check: the same quantitative limit, breached no further than the human saw. The
+// day's count must not have grown at all; a dollar or leverage figure may have moved with
+// the price by the drift the approval tolerates (drift bps), no more.
+func coversValue(shown []*live.Breach, b *live.Breach, drift int64) bool {
+	if b.Kind != live.KindQuantitative {
+		return false
+	}
+	for _, s := range shown {
+		if s.Limit != b.Limit {
+			continue
+		}
+		if b.Attempted.Cmp(s.Attempted) <= 0 {
+			return true
+		}
+		if b.Limit == live.LimitTradesPerDay || s.Attempted.IsInf() || b.Attempted.IsInf() {
+			return false
+		}
+		most := s.Attempted.Mul(money.FromInt(10000 + max(drift, 0))).Div(money.FromInt(10000))
+		return b.Attempted.Cmp(most) <= 0
+	}
+	return false
 }
 
 // pausedBreaches is what a review shows: every breach of a paused order (the gate's list, or
@@ -224,10 +248,20 @@ func (c *call) driftBps() int64 {
 	if c.e.DriftBps > 0 {
 		return c.e.DriftBps
 	}
-	if m, err := live.LoadMandate(c.e.Root, c.e.BrokerKey); err == nil && m.Controls.PriceCollarBps != nil {
+	if m := c.e.verifiedMandate(context.Background()); m != nil && m.Controls.PriceCollarBps != nil {
 		return m.Controls.PriceCollarBps.Int64()
 	}
 	return 100
+}
+
+// verifiedMandate is the broker's mandate when it is exactly the last commit (DV13), else
+// nil: a review's deadline and drift come from what was consented to, never from a file
+// rewritten since.
+func (e *Engine) verifiedMandate(ctx context.Context) *live.Mandate {
+	if e.Gate == nil {
+		return nil
+	}
+	return live.VerifiedMandate(ctx, e.Root, e.Gate.Mandates, e.BrokerKey)
 }
 
 // refPrice is the valuation price of the order's symbol now (zero when unknown).

@@ -92,12 +92,19 @@ func WriteDailyCount(root Root, broker string, now time.Time, n int) error {
 	return nil
 }
 
-// countsAgainstDay reports whether a journal entry is an accepted order on broker, begun on
-// now's UTC day, that counts against the daily limit (the operator's reduce-only orders do
-// not).
+// countsAgainstDay reports whether a journal entry is an order on broker, begun on now's
+// UTC day, that counts against the daily limit: accepted, or not known to have been refused
+// (indeterminate, or still submitting after a crash) — the broker may hold it, so it counts
+// until reconciliation says otherwise. The operator's reduce-only orders do not count.
 func countsAgainstDay(e *JournalEntry, broker string, now time.Time) bool {
-	return e.State == JournalAccepted && e.Broker == broker && !e.Request.ReduceOnly &&
+	return JournalMayHold(e.State) && e.Broker == broker && !e.Request.ReduceOnly &&
 		UTCDay(e.Created) == UTCDay(now)
+}
+
+// JournalMayHold reports whether an order in state s may be at the broker: accepted, or
+// its outcome unknown (indeterminate, submitting). Only a refusal frees its count.
+func JournalMayHold(s JournalState) bool {
+	return s == JournalAccepted || s == JournalIndeterminate || s == JournalSubmitting
 }
 
 // DayBounds returns the start and end (exclusive) of t's UTC calendar day.

@@ -506,10 +506,12 @@ func brokerMessage(err error) string {
 }
 
 // count records the forward: today's count as the gate read it under the lock, plus one, so
-// the counter file catches up with the journal (DV14).
+// the counter file catches up with the journal (DV14). It is written for the day the count
+// was read on: an acceptance that arrives after midnight UTC must not carry the old day's
+// count into the new one.
 func (r *run) count() {
 	n := r.d.Count + 1
-	if err := WriteDailyCount(r.g.Root, r.key, r.g.now(), n); err == nil {
+	if err := WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
 	}
 }

@@ -81,7 +81,7 @@ func scrubValues(s string) string {
 			s = strings.ReplaceAll(s, v, Redacted)
 		}
 	}
-	return s
+	return scrubEncoded(s, secrets.values)
 }
 
 // redactEnvAssignments redacts the value of NAME=value (or NAME: value, the name possibly
@@ -102,6 +102,9 @@ func redactEnvAssignments(s string) string {
 		}
 		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
 			j--
+			if j > 0 && s[j-1] == '\\' { // a JSON-escaped quote: \"NAME\": \"value\"
+				j--
+			}
 		}
 		end := j
 		for j > 0 && isNameByte(s[j-1]) {
@@ -153,21 +156,31 @@ func secretName(name string) bool {
 	return false
 }
 
+// maxQuotedSecret bounds how far a quoted credential is looked for its closing quote.
+const maxQuotedSecret = 16 << 10
+
 // envValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ at v: its end and its quote.
 func envValue(s string, v int) (int, string, bool) {
 	if v >= len(s) {
 		return 0, "", false
 	}
-	if c := s[v]; c == '"' || c == '\'' {
-		for j := v + 1; j < len(s); j++ {
-			switch s[j] {
-			case c:
-				return j + 1, string(c), true
-			case '\n':
-				return 0, "", false
-			}
+	if strings.HasPrefix(s[v:], `\"`) { // a JSON-escaped string inside a string
+		if k := strings.Index(s[v+2:], `\"`); k >= 0 && !strings.ContainsRune(s[v+2:v+2+k], '\n') {
+			return v + 2 + k + 2, `\"`, true
 		}
 		return 0, "", false
+	}
+	if c := s[v]; c == '"' || c == '\'' {
+		// A quoted value may run over lines (a PEM key in an env file): to its closing
+		// quote within maxQuotedSecret bytes, else to the end of its first line.
+		if k := strings.IndexByte(s[v+1:min(len(s), v+1+maxQuotedSecret)], c); k >= 0 {
+			return v + 1 + k + 1, string(c), true
+		}
+		j := v + 1
+		for j < len(s) && s[j] != '\n' {
+			j++
+		}
+		return j, "", j > v+1
 	}
 	j := v
 	for j < len(s) && !isSpaceByte(s[j]) && strings.IndexByte(",;{}[]()\"'", s[j]) < 0 {

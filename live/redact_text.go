@@ -119,7 +119,7 @@ func RedactSecrets(s string) string {
 	}
 	s = RedactText(scrubValues(s))
 	s = redactNamedValues(s, piiNames, "abrst")
-	return redactURLUserinfo(redactEnvAssignments(s))
+	return redactAuthCredentials(redactPEMKeys(redactURLUserinfo(redactEnvAssignments(s))))
 }
 
 func redactNamedValues(s string, names []kvName, firsts string) string {

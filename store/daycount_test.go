@@ -56,8 +56,9 @@ func TestReconciledOrderCounts(t *testing.T) {
 	}
 }
 
-// TestAcceptedOrdersQuery: accepted orders on the broker and UTC day count; other states,
-// days, brokers and the operator's reduce-only orders do not.
+// TestAcceptedOrdersQuery: orders the broker may hold (accepted, indeterminate, still
+// submitting) on the broker and UTC day count; refused ones, other days, brokers and the
+// operator's reduce-only orders do not.
 func TestAcceptedOrdersQuery(t *testing.T) {
 	db := mustOpen(t, "")
 	ctx := context.Background()
@@ -80,9 +81,10 @@ func TestAcceptedOrdersQuery(t *testing.T) {
 	add("f", "paper", false, live.JournalAccepted, -1)
 	add("g", "paper", false, live.JournalAccepted, 24)
 	add("h", "alpaca", false, live.JournalAccepted, 3)
+	add("i", "paper", false, live.JournalIndeterminate, 4)
 	n, err := db.AcceptedOrders(ctx, "paper", now)
-	if err != nil || n != 2 {
-		t.Fatalf("AcceptedOrders = %d, %v; want 2", n, err)
+	if err != nil || n != 4 {
+		t.Fatalf("AcceptedOrders = %d, %v; want 4 (a, b, e submitting, i indeterminate)", n, err)
 	}
 }
 

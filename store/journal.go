@@ -60,13 +60,15 @@ func (db *DB) Finish(ctx context.Context, id string, state live.JournalState, or
 }
 
 // AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
-// day: accepted orders on broker begun that day, less the operator's reduce-only orders. A
+// day: orders on broker begun that day that the broker may hold (accepted, indeterminate,
+// submitting; live.JournalMayHold), less the operator's reduce-only orders. A
 // request that cannot be decoded is counted (an unknown order is assumed to count).
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
 	start, end := live.DayBounds(day)
 	rows, err := db.r.QueryContext(ctx, `SELECT request FROM order_journal INDEXED BY order_journal_state
-		WHERE state = ? AND broker = ? AND created_at >= ? AND created_at < ?`,
-		string(live.JournalAccepted), broker, start.UnixNano(), end.UnixNano())
+		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ?`,
+		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
+		broker, start.UnixNano(), end.UnixNano())
 	if err != nil {
 		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
 	}

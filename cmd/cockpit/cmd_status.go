@@ -120,6 +120,11 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
 	)
 	count := live.ReadDailyCount(root, broker, now)
+	if j, ok := ledger.(live.Journal); ok { // the gate's count: the file or the journal, whichever is larger (DV14)
+		if n, den := live.DailyCount(context.Background(), root, j, broker, now); den == nil {
+			count = n
+		}
+	}
 	mc := live.ReadMandate(context.Background(), root, ledger, broker)
 	m, err := mc.Mandate, mc.Err
 	mj := jsonv.NewObject()

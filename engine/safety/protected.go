@@ -85,7 +85,12 @@ func (g *Protected) Check(resolved string) (string, bool) {
 		}
 	}
 	for _, r := range g.Roots {
-		if withinFold(resolved, r) && !inAgentArea(resolved[len(r):]) {
+		if !withinFold(resolved, r) {
+			continue
+		}
+		// A case variant whose bytes do not line up with the root's (a letter whose other
+		// case has another length) cannot be split at the root: refused as the root.
+		if len(resolved) < len(r) || !strings.EqualFold(resolved[:len(r)], r) || !inAgentArea(resolved[len(r):]) {
 			return r, true
 		}
 	}
