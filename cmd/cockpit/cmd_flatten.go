@@ -107,6 +107,16 @@ func (a *App) cmdInit(args []string) int {
 		return a.failf("%v", err)
 	}
 	defer rt.close()
+	// The mandate is the account's shared state: only its owner commits one (issue 10 item 6).
+	release, err := rt.ownAccount(live.PaperBroker)
+	if errors.Is(err, ErrAccountInUse) {
+		fmt.Fprintf(a.Stdout, "A running cockpit owns the paper account: its mandate is left to it.\nRuntime root ready: %s\n", root.Dir())
+		return exitOK
+	}
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer release()
 	res, err := ensurePaperMandate(rt)
 	switch {
 	case err != nil:

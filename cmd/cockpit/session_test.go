@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -52,5 +55,23 @@ func TestSecondStartLeavesRunningSessionAlone(t *testing.T) {
 				t.Errorf("got review %s (%s), want it still pending", it.State, it.Resolution)
 			}
 		})
+	}
+}
+
+// TestInitLeavesAnOwnedAccountAlone: `cockpit init` beside a running cockpit commits no
+// mandate for the account that cockpit owns.
+func TestInitLeavesAnOwnedAccountAlone(t *testing.T) {
+	home := t.TempDir()
+	release, err := lockPaper(live.Root(home), live.PaperBroker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	out, errOut, code := run(t, home, "", "init")
+	if code != exitOK || !strings.Contains(out, "its mandate is left to it") {
+		t.Fatalf("init beside an owner: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(live.Root(home).MandatePath(live.PaperBroker)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("got a mandate file committed by a process that does not own the account (stat err %v), want none", err)
 	}
 }
