@@ -241,7 +241,7 @@ func (a *App) printStatus(r *jsonv.Object) {
 		if p, _ := b.Get("paper"); p == true {
 			badge = "PAPER"
 		}
-		fmt.Fprintf(w, "\n%s [%s] — %s\n", name, badge, state)
+		fmt.Fprintf(w, "\n%s [%s] — %s%s\n", name, badge, state, deniedBy(obj(b, "mandate"), state))
 		if h := obj(b, "halt"); h != nil {
 			fmt.Fprintf(w, "  Halt:      %s\n", sentinelLine(b, "halt", "HALTED", ""))
 		}

@@ -58,6 +58,9 @@ func TestTamperedMandateIsDenied(t *testing.T) {
 	if m["verification"] != "tampered" || m["status"] != "tampered" {
 		t.Errorf("status mandate = %v, want status and verification tampered", m)
 	}
+	if out, _, _ := run(t, home, "", "status"); !strings.Contains(out, "paper [PAPER] — ACTIVE, but every order is DENIED (mandate tampered)") {
+		t.Errorf("status heading over a tampered mandate:\n%s\nwant it to say every order is denied", out)
+	}
 	if out, errOut, code := run(t, home, "", "mandate", "show"); code != exitFailure || !strings.Contains(errOut, "TAMPERED") {
 		t.Errorf("mandate show: exit %d %q %q, want %d and TAMPERED", code, out, errOut, exitFailure)
 	}

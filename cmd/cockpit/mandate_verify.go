@@ -66,3 +66,22 @@ func verificationLine(mj *jsonv.Object) string {
 	}
 	return ""
 }
+
+// deniedBy qualifies a broker's trading state when its mandate stops every order anyway, so
+// the heading never reads ACTIVE alone above a mandate the gate refuses.
+func deniedBy(mj *jsonv.Object, state any) string {
+	if mj == nil || state == string(live.Halted) {
+		return ""
+	}
+	v, _ := mj.Get("verification")
+	switch v {
+	case string(live.MandateVerified):
+		if st, _ := mj.Get("status"); st == "expired" {
+			return ", but every order is DENIED (mandate expired)"
+		}
+		return ""
+	case string(live.MandateMissing):
+		return ", but every order is DENIED (no mandate)"
+	}
+	return fmt.Sprintf(", but every order is DENIED (mandate %v)", v)
+}
