@@ -163,7 +163,7 @@ type auditModal struct {
 	err    error
 	filter AuditFilter
 	pos    int
-	in     *lineInput
+	in     *textField
 }
 
 func (a *auditModal) typing() bool { return a.in != nil }
@@ -172,7 +172,7 @@ func (a *auditModal) view(m *Model, w, h int) string {
 	rows := h - 10
 	lines := []string{fmt.Sprintf("filter: %q · %d rows", a.filter.Text, len(a.rows))}
 	if a.in != nil {
-		lines[0] = "filter: " + a.in.view(true) + "   (enter apply · esc cancel)"
+		lines[0] = "filter: " + a.in.View(true) + "   (enter apply · esc cancel)"
 	}
 	if a.err != nil {
 		lines = append(lines, m.c.Styles.Critical.Render("audit unreadable: "+a.err.Error()))
@@ -184,14 +184,20 @@ func (a *auditModal) view(m *Model, w, h int) string {
 	return frame(m, "Audit trail", lines, w-4, w, h)
 }
 
+func (a *auditModal) paste(p tea.PasteMsg) {
+	if a.in != nil {
+		a.in.Update(p)
+	}
+}
+
 func (a *auditModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	if a.in != nil {
-		done, cancelled := a.in.key(k)
+		done, cancelled := fieldKey(a.in, k)
 		switch {
 		case cancelled:
 			a.in = nil
 		case done:
-			f := AuditFilter{Text: strings.TrimSpace(a.in.value), Limit: 500}
+			f := AuditFilter{Text: strings.TrimSpace(a.in.Value()), Limit: 500}
 			a.in = nil
 			return m.loadAudit(f)
 		}
@@ -210,7 +216,8 @@ func (a *auditModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Bottom):
 		a.pos = max(0, len(a.rows)-1)
 	case key.Matches(k, keys.Filter):
-		a.in = &lineInput{value: a.filter.Text}
+		in := newTextField(a.filter.Text)
+		a.in = &in
 	}
 	return nil
 }

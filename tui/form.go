@@ -19,8 +19,9 @@ import (
 // text, and how that text is read into the typed draft.
 type formField struct {
 	key, label, help string
-	value            string
+	initial          string                                     // the text the form starts with
 	set              func(d *live.MandateDraft, v string) error // v is trimmed
+	in               textField
 }
 
 // MandateForm drafts a mandate: every cap, universe field and control with what it means,
@@ -31,7 +32,7 @@ type MandateForm struct {
 	pos     int
 	err     string
 	consent bool // the consent step
-	typed   lineInput
+	typed   textField
 	busy    bool
 	Result  *live.CommitResult
 	Err     error
@@ -46,6 +47,9 @@ func NewMandateForm(broker string, cur *live.Mandate) *MandateForm {
 		d = live.DraftOf(cur)
 	}
 	f := &MandateForm{Broker: broker, fields: draftFields(d)}
+	for i := range f.fields {
+		f.fields[i].in = newTextField(f.fields[i].initial)
+	}
 	f.validate()
 	return f
 }
@@ -66,7 +70,7 @@ func (f *MandateForm) draft() (live.MandateDraft, int, error) {
 	var d live.MandateDraft
 	days := 0
 	for _, fl := range f.fields {
-		v := strings.TrimSpace(fl.value)
+		v := strings.TrimSpace(fl.in.Value())
 		if fl.key == "days" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 365 {
@@ -121,31 +125,41 @@ func (f *MandateForm) Key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		f.pos = min(len(f.fields)-1, f.pos+1)
 	case "ctrl+s":
 		if f.validate() {
-			f.consent, f.typed = true, lineInput{}
+			f.consent, f.typed = true, newTextField("")
 		}
 	case "enter":
 		f.pos = min(len(f.fields)-1, f.pos+1)
 	default:
-		in := lineInput{value: f.fields[f.pos].value}
-		in.key(k)
-		f.fields[f.pos].value = in.value
+		f.fields[f.pos].in.Update(k)
 		f.validate()
 	}
 	return nil, false
+}
+
+// Paste types pasted text into the field being edited (or the consent).
+func (f *MandateForm) Paste(p tea.PasteMsg) {
+	switch {
+	case f.Result != nil || f.busy:
+	case f.consent:
+		f.typed.Update(p)
+	default:
+		f.fields[f.pos].in.Update(p)
+		f.validate()
+	}
 }
 
 func (f *MandateForm) consentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if f.busy {
 		return nil, false
 	}
-	done, cancelled := f.typed.key(k)
+	done, cancelled := fieldKey(&f.typed, k)
 	switch {
 	case cancelled:
 		f.consent = false
 	case done:
-		if strings.TrimSpace(f.typed.value) != f.Broker {
-			f.err = fmt.Sprintf("typed %q, not %q: nothing was committed", f.typed.value, f.Broker)
-			f.typed = lineInput{}
+		if typed := f.typed.Value(); strings.TrimSpace(typed) != f.Broker {
+			f.err = fmt.Sprintf("typed %q, not %q: nothing was committed", typed, f.Broker)
+			f.typed = newTextField("")
 			return nil, false
 		}
 		doc, days, err := f.Document()
@@ -154,7 +168,7 @@ func (f *MandateForm) consentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, false
 		}
 		f.busy = true
-		return f.Commit(doc, days, f.typed.value), false
+		return f.Commit(doc, days, f.typed.Value()), false
 	}
 	return nil, false
 }
@@ -170,9 +184,9 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	top := max(0, f.pos-(h-14))
 	for i := top; i < len(f.fields) && len(lines) < h-9; i++ {
 		fl := f.fields[i]
-		mark, val := "  ", fl.value
+		mark, val := "  ", fl.in.Value()
 		if i == f.pos && !f.consent {
-			mark, val = "▶ ", st.Selected.Render(fl.value+"█")
+			mark, val = "▶ ", st.Selected.Render(fl.in.View(true))
 		}
 		lines = append(lines, fit(fmt.Sprintf("%s%-26s %s", mark, fl.label, val), w))
 	}
@@ -189,7 +203,7 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	case f.Err != nil:
 		lines = append(lines, "", st.Critical.Render("commit failed: "+f.Err.Error()))
 	case f.consent:
-		lines = append(lines, "", fmt.Sprintf("Type the broker name (%s) and press enter to commit: %s", f.Broker, f.typed.view(true)),
+		lines = append(lines, "", fmt.Sprintf("Type the broker name (%s) and press enter to commit: %s", f.Broker, f.typed.View(true)),
 			"esc back to the form")
 	default:
 		lines = append(lines, "", "↑/↓ tab move · type to edit · ctrl+s review and commit · esc cancel")
@@ -209,6 +223,8 @@ func (f *formModal) view(m *Model, w, h int) string {
 	mw := min(100, w-2)
 	return m.c.Styles.Modal.Width(mw).Render(f.form.View(m.c.Styles, mw-4, h-2))
 }
+
+func (f *formModal) paste(p tea.PasteMsg) { f.form.Paste(p) }
 
 func (f *formModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	if f.form.Commit == nil {
@@ -256,6 +272,8 @@ func (p *FormProgram) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.w, p.h = msg.Width, msg.Height
 	case CommitDoneMsg:
 		p.Form.done(msg.Result, msg.Err)
+	case tea.PasteMsg:
+		p.Form.Paste(msg)
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			return p, tea.Quit

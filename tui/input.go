@@ -28,6 +28,14 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.paneKey(k)
 }
 
+// onPaste types pasted text into the open text field; with none, a paste does nothing (it
+// is never read as keys).
+func (m *Model) onPaste(p tea.PasteMsg) {
+	if t, ok := m.modal.(interface{ paste(tea.PasteMsg) }); ok && m.modal.typing() {
+		t.paste(p)
+	}
+}
+
 // onCtrlC opens the quit question; a second ctrl+c within two seconds while it is open takes
 // the safe choice (halt and cancel, then quit).
 func (m *Model) onCtrlC() tea.Cmd {

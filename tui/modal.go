@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"cockpit/engine"
 )
@@ -106,12 +105,12 @@ func (q *quitModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 
 // resumeModal removes the halt after y/N, with an editable reason.
 type resumeModal struct {
-	reason  lineInput
+	reason  textField
 	editing bool
 }
 
 func newResumeModal(m *Model) *resumeModal {
-	return &resumeModal{reason: lineInput{value: "operator resumed from the cockpit"}}
+	return &resumeModal{reason: newTextField("operator resumed from the cockpit")}
 }
 
 func (r *resumeModal) typing() bool { return r.editing }
@@ -122,7 +121,7 @@ func (r *resumeModal) view(m *Model, w, h int) string {
 		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", m.state()),
 		"file that stops " + m.snap.Broker + " (global ones too); the agent trades again.",
 		"",
-		"Reason: " + r.reason.view(r.editing),
+		"Reason: " + r.reason.View(r.editing),
 		"",
 	}
 	if r.editing {
@@ -133,9 +132,15 @@ func (r *resumeModal) view(m *Model, w, h int) string {
 	return frame(m, "Resume trading", lines, 76, w, h)
 }
 
+func (r *resumeModal) paste(p tea.PasteMsg) {
+	if r.editing {
+		r.reason.Update(p)
+	}
+}
+
 func (r *resumeModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	if r.editing {
-		if done, _ := r.reason.key(k); done {
+		if done, _ := fieldKey(&r.reason, k); done {
 			r.editing = false
 		}
 		return nil
@@ -145,7 +150,7 @@ func (r *resumeModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		r.editing = true
 	case isYes(m, k):
 		m.modal = nil
-		why, be := strings.TrimSpace(r.reason.value), m.be
+		why, be := strings.TrimSpace(r.reason.Value()), m.be
 		if why == "" {
 			why = "operator resumed from the cockpit"
 		}
@@ -279,61 +284,30 @@ func (d *detailsModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 // inputModal reads one line (filter, command).
 type inputModal struct {
 	title  string
-	in     lineInput
+	in     textField
 	submit func(m *Model, v string) tea.Cmd
 }
 
 func newInput(title, value string, submit func(m *Model, v string) tea.Cmd) *inputModal {
-	return &inputModal{title: title, in: lineInput{value: value}, submit: submit}
+	return &inputModal{title: title, in: newTextField(value), submit: submit}
 }
 
 func (i *inputModal) typing() bool { return true }
 
 func (i *inputModal) view(m *Model, w, h int) string {
-	return frame(m, i.title, []string{i.in.view(true), "", "enter apply · esc cancel · ctrl+k halts"}, 70, w, h)
+	return frame(m, i.title, []string{i.in.View(true), "", "enter apply · esc cancel · ctrl+k halts"}, 70, w, h)
 }
 
+func (i *inputModal) paste(p tea.PasteMsg) { i.in.Update(p) }
+
 func (i *inputModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	done, cancelled := i.in.key(k)
+	done, cancelled := fieldKey(&i.in, k)
 	switch {
 	case cancelled:
 		m.modal = nil
 	case done:
 		m.modal = nil
-		return i.submit(m, strings.TrimSpace(i.in.value))
+		return i.submit(m, strings.TrimSpace(i.in.Value()))
 	}
 	return nil
-}
-
-// lineInput is a one-line text field.
-type lineInput struct{ value string }
-
-// key edits the field; enter finishes, esc cancels.
-func (l *lineInput) key(k tea.KeyPressMsg) (done, cancelled bool) {
-	switch k.String() {
-	case "enter":
-		return true, false
-	case "esc":
-		return false, true
-	case "backspace":
-		if r := []rune(l.value); len(r) > 0 {
-			l.value = string(r[:len(r)-1])
-		}
-	case "ctrl+u":
-		l.value = ""
-	case "space":
-		l.value += " "
-	default:
-		if k.Text != "" && ansi.StringWidth(k.Text) > 0 && len([]rune(l.value)) < 200 {
-			l.value += k.Text
-		}
-	}
-	return false, false
-}
-
-func (l *lineInput) view(active bool) string {
-	if active {
-		return l.value + "█"
-	}
-	return l.value
 }

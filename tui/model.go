@@ -146,6 +146,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onBackground(msg.IsDark())
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
+	case tea.PasteMsg:
+		m.onPaste(msg)
 	case TickMsg:
 		if sec := m.now().Unix(); m.dirty || sec != m.drawnAt {
 			m.frame, m.dirty, m.drawnAt = m.render(), false, sec
