@@ -15,7 +15,7 @@ import (
 // selectedReview returns the selected pending review item.
 func (m *Model) selectedReview() (engine.ReviewItem, bool) {
 	if id := m.selectedID(paneApprovals); id != "" {
-		for _, it := range m.snap.Reviews {
+		for _, it := range m.data.Snap.Reviews {
 			if it.ID == id {
 				return it, true
 			}
@@ -35,7 +35,7 @@ func (m *Model) approvalKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if !it.Deadline.After(m.now()) {
-			m.say("review " + it.ID + " is past its deadline: it is denied (approval_timeout)")
+			m.data.say("review " + it.ID + " is past its deadline: it is denied (approval_timeout)")
 			return nil
 		}
 		m.modal = &approveModal{item: it}
@@ -45,7 +45,7 @@ func (m *Model) approvalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.DenyAll):
 		var cmds []tea.Cmd
-		for _, it := range m.snap.Reviews {
+		for _, it := range m.data.Snap.Reviews {
 			cmds = append(cmds, m.deny(it.ID, "denied from the cockpit (deny all)"))
 		}
 		return tea.Batch(cmds...)
@@ -60,7 +60,7 @@ func (m *Model) deny(id, reason string) tea.Cmd {
 
 func (m *Model) approve(it engine.ReviewItem) tea.Cmd {
 	if !it.Deadline.After(m.now()) {
-		m.say("review " + it.ID + " passed its deadline while open: not approved")
+		m.data.say("review " + it.ID + " passed its deadline while open: not approved")
 		return nil
 	}
 	be := m.be
@@ -69,31 +69,18 @@ func (m *Model) approve(it engine.ReviewItem) tea.Cmd {
 	})
 }
 
-// onReviewOutcome says what an approved order did: sent, or why the approval did not go
-// through (then also as a critical alert, which stays on screen).
-func (m *Model) onReviewOutcome(it *engine.ReviewItem) {
-	if m.outcomeShown == nil {
-		m.outcomeShown = map[string]bool{}
-	}
-	m.outcomeShown[it.ID] = true
-	m.say("review " + it.ID + ": " + it.Outcome)
-	if !it.Went() {
-		m.alert(Alert{Level: levelCrit, Kind: "REVIEW", Source: it.ID, Text: it.Outcome})
-	}
-}
-
 func (m *Model) confirmCancel(id string) {
 	if id == "" {
 		return
 	}
 	var o *live.Order
-	for i := range m.snap.Orders {
-		if m.snap.Orders[i].ID == id {
-			o = &m.snap.Orders[i]
+	for i := range m.data.Snap.Orders {
+		if m.data.Snap.Orders[i].ID == id {
+			o = &m.data.Snap.Orders[i]
 		}
 	}
 	if o == nil {
-		m.say("order " + id + " is no longer resting")
+		m.data.say("order " + id + " is no longer resting")
 		return
 	}
 	be := m.be
@@ -105,13 +92,13 @@ func (m *Model) confirmCancel(id string) {
 }
 
 func (m *Model) confirmCancelAll() {
-	n := len(m.snap.Orders)
+	n := len(m.data.Snap.Orders)
 	if n == 0 {
-		m.say("no resting orders")
+		m.data.say("no resting orders")
 		return
 	}
 	ids := make([]string, n)
-	for i, o := range m.snap.Orders {
+	for i, o := range m.data.Snap.Orders {
 		ids[i] = o.ID
 	}
 	be := m.be
@@ -135,9 +122,9 @@ func (m *Model) confirmCancelAll() {
 
 func (m *Model) confirmClose(sym string) {
 	var p *live.Position
-	for i := range m.snap.Positions {
-		if m.snap.Positions[i].Symbol == sym {
-			p = &m.snap.Positions[i]
+	for i := range m.data.Snap.Positions {
+		if m.data.Snap.Positions[i].Symbol == sym {
+			p = &m.data.Snap.Positions[i]
 		}
 	}
 	if p == nil {
@@ -150,7 +137,7 @@ func (m *Model) confirmClose(sym string) {
 	be := m.be
 	m.modal = &confirmModal{title: "Close position " + sym,
 		body: []string{fmt.Sprintf("%s %s %s at market, reduce-only, through the gate", side, qty(p.Qty.Abs()), sym),
-			fmt.Sprintf("value now %s", m.amt(p.MarketValue, false))},
+			fmt.Sprintf("value now %s", m.c.amt(p.MarketValue, false))},
 		yes: func(m *Model) tea.Cmd {
 			return m.act("close", sym, func(ctx context.Context) (string, error) { return "", be.ClosePosition(ctx, sym) })
 		}}
@@ -193,48 +180,21 @@ func (m *Model) command(line string) tea.Cmd {
 		m.confirmCancel(arg)
 	case "theme":
 		if err := m.setTheme(arg); err != nil {
-			m.say(err.Error())
+			m.data.say(err.Error())
 		}
 	case "export":
 		return m.act("export", "", func(ctx context.Context) (string, error) { return be.ExportAudit(ctx) })
 	case "mandate":
 		m.modal = &mandateModal{}
 	default:
-		m.say(fmt.Sprintf("unknown command %q (halt, halt broker, reduce, resume, flatten, cancel ID, theme NAME, export audit, mandate)", f[0]))
+		m.data.say(fmt.Sprintf("unknown command %q (halt, halt broker, reduce, resume, flatten, cancel ID, theme NAME, export audit, mandate)", f[0]))
 	}
 	return nil
 }
 
 // onActionDone shows an action's result and re-reads the state.
 func (m *Model) onActionDone(a ActionDoneMsg) tea.Cmd {
-	if a.Err != nil {
-		m.say(fmt.Sprintf("%s %s FAILED: %v", a.What, a.ID, a.Err))
-		m.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: "operator " + a.What, Text: a.Err.Error()})
-		return m.refresh()
-	}
-	switch a.What {
-	case "halt":
-		m.snap.State, m.snap.Paused = live.Halted, true
-		m.say("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused")
-	case "halt broker":
-		m.snap.State, m.snap.Paused = live.Halted, true
-		m.say("HALTED " + m.snap.Broker + ": its HALT file is written, resting orders are being cancelled, the agent is paused")
-	case "resume":
-		m.snap.State = live.Active
-		m.say("resumed: trading is ACTIVE")
-	case "export":
-		m.say("audit exported to " + a.Info)
-	case "approve": // not "done": the gate runs the order again, and its outcome follows
-		if !m.outcomeShown[a.ID] {
-			m.say("approve " + a.ID + ": approved; the gate checks the order again before it goes")
-		}
-	default:
-		msg := a.What + " " + a.ID + ": done"
-		if a.Info != "" {
-			msg = a.What + ": " + a.Info
-		}
-		m.say(msg)
-	}
+	m.data.onActionDone(a)
 	return m.refresh()
 }
 
@@ -263,6 +223,6 @@ func (m *Model) onCommitDone(c CommitDoneMsg) {
 		f.form.done(c.Result, c.Err)
 	}
 	if c.Err == nil && c.Result != nil {
-		m.say("mandate " + c.Result.MandateID + " committed")
+		m.data.say("mandate " + c.Result.MandateID + " committed")
 	}
 }

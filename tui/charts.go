@@ -99,12 +99,12 @@ func (m *Model) chartLines(w int, sym string) []string {
 	if sw < 8 {
 		return nil
 	}
-	s := &m.series
+	s := &m.data.Series
 	last := func(xs []float64) string {
 		if len(xs) == 0 {
 			return "—"
 		}
-		return m.amt(money.MustParse(fmt.Sprintf("%.2f", xs[len(xs)-1])), true)
+		return m.c.amt(money.MustParse(fmt.Sprintf("%.2f", xs[len(xs)-1])), true)
 	}
 	lines := []string{
 		fmt.Sprintf("%-*s%s %s", label, "equity", sparkline(s.equity, sw), last(s.equity)),

@@ -20,17 +20,17 @@ func (m *Model) openDetails() {
 	title := paneNames[m.focus] + " " + id
 	switch m.focus {
 	case paneOrders:
-		for _, o := range m.view().Orders {
+		for _, o := range m.data.View().Orders {
 			if o.ID == id {
 				lines = orderDetails(m, o)
 			}
 		}
 	case panePositions:
-		for _, p := range m.view().Positions {
+		for _, p := range m.data.View().Positions {
 			if p.Symbol == id {
-				lines = []string{"Symbol:     " + p.Symbol, "Quantity:   " + qty(p.Qty), "Avg price:  " + m.amt(p.AvgPrice, false),
-					"Value:      " + m.amt(p.MarketValue, false), "Unrealized: " + m.amt(p.UnrealizedPnL, false),
-					"Realized:   " + m.amt(p.RealizedPnL, false), "", "x closes it (reduce-only, through the gate, y/N)"}
+				lines = []string{"Symbol:     " + p.Symbol, "Quantity:   " + qty(p.Qty), "Avg price:  " + m.c.amt(p.AvgPrice, false),
+					"Value:      " + m.c.amt(p.MarketValue, false), "Unrealized: " + m.c.amt(p.UnrealizedPnL, false),
+					"Realized:   " + m.c.amt(p.RealizedPnL, false), "", "x closes it (reduce-only, through the gate, y/N)"}
 			}
 		}
 	case paneApprovals:
@@ -39,7 +39,7 @@ func (m *Model) openDetails() {
 			return
 		}
 	case paneAlerts:
-		for _, a := range m.alerts {
+		for _, a := range m.data.Alerts.list {
 			if a.ID == id {
 				lines = []string{"Time:   " + a.Time.UTC().Format("2006-01-02 15:04:05 UTC"), "Kind:   " + a.Kind, "Source: " + untrusted(a.Source, 80)}
 				if a.Untrusted {
@@ -49,7 +49,7 @@ func (m *Model) openDetails() {
 			}
 		}
 	case paneAudit:
-		for _, e := range m.snap.Audit {
+		for _, e := range m.data.Snap.Audit {
 			if fmt.Sprint(e.Seq) == id {
 				lines = auditDetails(e)
 			}
@@ -64,10 +64,10 @@ func orderDetails(m *Model, o live.Order) []string {
 	lines := []string{"Order:      " + o.ID, "Client id:  " + o.ClientOrderID, "Symbol:     " + o.Symbol,
 		"Side:       " + o.Side, "Type:       " + string(o.Type), "Quantity:   " + qtyOf(&o)}
 	if o.LimitPrice != nil {
-		lines = append(lines, "Limit:      "+m.amt(*o.LimitPrice, false))
+		lines = append(lines, "Limit:      "+m.c.amt(*o.LimitPrice, false))
 	}
-	lines = append(lines, "Filled:     "+qty(o.FilledQty)+" @ "+m.amt(o.AvgFillPrice, false), "Status:     "+string(o.Status),
-		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+m.view().Origins[o.ClientOrderID], "",
+	lines = append(lines, "Filled:     "+qty(o.FilledQty)+" @ "+m.c.amt(o.AvgFillPrice, false), "Status:     "+string(o.Status),
+		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+m.data.View().Origins[o.ClientOrderID], "",
 		"c cancels it (y/N)")
 	return lines
 }
@@ -98,7 +98,7 @@ type mandateModal struct{}
 func (mandateModal) typing() bool { return false }
 
 func (mandateModal) view(m *Model, w, h int) string {
-	s := &m.snap
+	s := &m.data.Snap
 	if s.Mandate == nil {
 		return frame(m, "Mandate", []string{"No mandate is committed for " + s.Broker + ": every order is denied.", s.MandateErr, "",
 			"n draft and commit one · esc close"}, 80, w, h)
@@ -142,7 +142,7 @@ func (mandateModal) view(m *Model, w, h int) string {
 func (mandateModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case k.String() == "n":
-		m.modal = &formModal{form: NewMandateForm(m.snap.Broker, m.snap.Mandate)}
+		m.modal = &formModal{form: NewMandateForm(m.data.Snap.Broker, m.data.Snap.Mandate)}
 	case isNo(m, k) || key.Matches(k, m.c.Keys.Mandate):
 		m.modal = nil
 	}

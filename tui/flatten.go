@@ -25,7 +25,7 @@ func (m *Model) openFlatten() tea.Cmd {
 		m.modal = &flattenModal{}
 		return nil
 	}
-	m.modal = &flattenModal{preview: true, orders: len(m.snap.Orders), positions: append([]live.Position(nil), m.snap.Positions...)}
+	m.modal = &flattenModal{preview: true, orders: len(m.data.Snap.Orders), positions: append([]live.Position(nil), m.data.Snap.Positions...)}
 	return nil
 }
 
@@ -72,8 +72,8 @@ func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
 		return nil
 	}
 	m.flat.report = &rep
-	m.alert(Alert{Level: flattenLevel(rep), Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
-	m.say("flatten: " + rep.Summary())
+	m.data.alert(Alert{Level: flattenLevel(rep), Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
+	m.data.say("flatten: " + rep.Summary())
 	return m.refresh()
 }
 
@@ -100,7 +100,7 @@ func (f *flattenModal) typing() bool { return false }
 
 func (f *flattenModal) view(m *Model, w, h int) string {
 	mode := "PAPER"
-	if m.snap.Live {
+	if m.data.Snap.Live {
 		mode = "LIVE"
 	}
 	if f.preview {
@@ -206,7 +206,7 @@ func (f *flattenModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case f.preview && isYes(m, k):
 		f.preview = false
-		m.say("FLATTEN: halting, cancelling, closing…")
+		m.data.say("FLATTEN: halting, cancelling, closing…")
 		return m.startFlatten()
 	case isNo(m, k):
 		m.modal = nil

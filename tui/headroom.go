@@ -19,18 +19,18 @@ type gauge struct {
 
 // gauges computes the headroom of every limit from the snapshot.
 func (m *Model) gauges() []gauge {
-	s := &m.snap
+	s := &m.data.Snap
 	if s.Mandate == nil {
 		return nil
 	}
 	c := s.Mandate.HardCaps
-	gross := m.gross
+	gross := m.data.Gross
 	lev := money.Zero
 	if c.AccountFundingUSD.Sign() > 0 {
 		lev = gross.Div(c.AccountFundingUSD)
 	}
 	pair := func(used, limit money.Amount) string {
-		return m.amt(used, true) + " / " + m.amt(limit, true)
+		return m.c.amt(used, true) + " / " + m.c.amt(limit, true)
 	}
 	gs := []gauge{
 		{"per-order notional", s.LargestOrder.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(s.LargestOrder, c.MaxOrderNotionalUSD)},
@@ -111,11 +111,11 @@ func (m *Model) headroomLines(w, h int, compact bool) []string {
 	gs := m.gauges()
 	if gs == nil {
 		msg := "no mandate: every order is denied"
-		switch st := m.snap.MandateState; {
+		switch st := m.data.Snap.MandateState; {
 		case st == live.MandateTampered || st == live.MandateUnverified:
-			msg = "mandate " + m.snap.MandateErr
-		case m.snap.MandateErr != "":
-			msg = "mandate invalid: " + m.snap.MandateErr
+			msg = "mandate " + m.data.Snap.MandateErr
+		case m.data.Snap.MandateErr != "":
+			msg = "mandate invalid: " + m.data.Snap.MandateErr
 		}
 		return []string{m.c.Styles.Critical.Render(msg), "", "M shows the mandate · M then n drafts a new one"}
 	}
@@ -132,7 +132,7 @@ func (m *Model) headroomLines(w, h int, compact bool) []string {
 
 // chartSymbol is the symbol of the selected order or position, else the first quoted one.
 func (m *Model) chartSymbol() string {
-	v := m.view()
+	v := m.data.View()
 	for _, o := range v.Orders {
 		if o.ID == m.sel[paneOrders] && m.focus == paneOrders {
 			return o.Symbol

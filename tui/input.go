@@ -125,12 +125,12 @@ func (m *Model) paneKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) toggleFreeze() {
-	if m.frozen != nil {
-		m.frozen = nil
+	if m.data.Frozen != nil {
+		m.data.Frozen = nil
 		return
 	}
-	s := m.snap
-	m.frozen = &s
+	s := m.data.Snap
+	m.data.Frozen = &s
 }
 
 // halt writes the HALT sentinel through the backend (no confirmation: stopping is safe).
@@ -138,7 +138,7 @@ func (m *Model) halt(reason string) tea.Cmd {
 	if m.be == nil {
 		return nil
 	}
-	m.say("HALT requested — writing the HALT file…")
+	m.data.say("HALT requested — writing the HALT file…")
 	be := m.be
 	return m.act("halt", "", func(ctx context.Context) (string, error) { return "", be.Halt(ctx, reason) })
 }
@@ -151,7 +151,7 @@ func (m *Model) haltBroker(reason string) tea.Cmd {
 	if reason == "" {
 		reason = "command :halt broker"
 	}
-	m.say("HALT " + m.snap.Broker + " requested — writing its HALT file…")
+	m.data.say("HALT " + m.data.Snap.Broker + " requested — writing its HALT file…")
 	be := m.be
 	return m.act("halt broker", "", func(ctx context.Context) (string, error) { return "", be.HaltBroker(ctx, reason) })
 }

@@ -336,7 +336,7 @@ func TestFilterMatchesTheFullRow(t *testing.T) {
 // TestStaleGenerationDropped: events from an earlier engine run are ignored.
 func TestStaleGenerationDropped(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.gen = 3
+	m.data.gen = 3
 	m.Update(EventMsg{Event: engine.Event{Gen: 2, Kind: engine.EvError, Message: "old run"}})
 	m.Update(EventMsg{Event: engine.Event{Gen: 3, Kind: engine.EvError, Message: "this run"}})
 	m.Update(TickMsg{})

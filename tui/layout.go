@@ -68,7 +68,7 @@ func (m *Model) tooSmall(w, h int) string {
 	name, worst := m.worstHeadroom()
 	lines := []string{
 		m.statusBar(w),
-		fit(fmt.Sprintf(" %s · worst headroom %s %.0f%% · approvals waiting %d", m.state(), name, max(worst, 0), len(m.snap.Reviews)), w),
+		fit(fmt.Sprintf(" %s · worst headroom %s %.0f%% · approvals waiting %d", m.data.State(), name, max(worst, 0), len(m.data.Snap.Reviews)), w),
 		"",
 		fit(st.Warn.Render(fmt.Sprintf(" Terminal too small: %d×%d, need ≥80×24", w, h)), w),
 		fit(" "+st.Key.Render("H")+" HALT  "+st.Key.Render("X")+" flatten  "+st.Key.Render("U")+" resume  "+st.Key.Render("q")+" quit", w),
@@ -151,11 +151,11 @@ func (m *Model) headroomStrip() string {
 func (m *Model) count(pane int) string {
 	switch pane {
 	case paneOrders:
-		return fmt.Sprintf(" (%d)", len(m.view().Orders))
+		return fmt.Sprintf(" (%d)", len(m.data.View().Orders))
 	case panePositions:
-		return fmt.Sprintf(" (%d)", len(m.view().Positions))
+		return fmt.Sprintf(" (%d)", len(m.data.View().Positions))
 	case paneApprovals:
-		if n := len(m.snap.Reviews); n > 0 {
+		if n := len(m.data.Snap.Reviews); n > 0 {
 			return fmt.Sprintf(" (%d!)", n)
 		}
 		return " (0)"
@@ -170,7 +170,7 @@ func (m *Model) pane(p, w, h int) string {
 	}
 	iw, ih := w-2, h-2
 	title := fmt.Sprintf("%d %s%s", p+1, paneNames[p], m.count(p))
-	if m.frozen != nil && (p == paneOrders || p == panePositions) {
+	if m.data.Frozen != nil && (p == paneOrders || p == panePositions) {
 		title += " FROZEN"
 	}
 	if f := m.filter[p]; f != "" {

@@ -76,7 +76,7 @@ func (q *quitModal) typing() bool { return false }
 
 func (q *quitModal) view(m *Model, w, h int) string {
 	k := m.c.Styles.Key.Render
-	n := len(m.snap.Orders)
+	n := len(m.data.Snap.Orders)
 	return frame(m, "Quit cockpit", []string{
 		"The agent stops.",
 		fmt.Sprintf("%d resting order%s at the broker unless you halt.", n, map[bool]string{true: " stays", false: "s stay"}[n == 1]),
@@ -118,8 +118,8 @@ func (r *resumeModal) typing() bool { return r.editing }
 func (r *resumeModal) view(m *Model, w, h int) string {
 	k := m.c.Styles.Key.Render
 	lines := []string{
-		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", m.state()),
-		"file that stops " + m.snap.Broker + " (global ones too); the agent trades again.",
+		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", m.data.State()),
+		"file that stops " + m.data.Snap.Broker + " (global ones too); the agent trades again.",
 		"",
 		"Reason: " + r.reason.View(r.editing),
 		"",
@@ -171,7 +171,7 @@ func (a *approveModal) view(m *Model, w, h int) string {
 	k := m.c.Styles.Key.Render
 	left := it.Deadline.Sub(m.now())
 	lines := []string{
-		"Order:   " + reviewOrder(&it, m),
+		"Order:   " + reviewOrder(&it, m.c.Privacy),
 		"Why:     " + reviewReason(&it),
 	}
 	if len(it.Breaches) > 0 {

@@ -5,9 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"cockpit/live"
-	"cockpit/live/money"
-	"cockpit/themes"
+		"cockpit/themes"
 )
 
 // Options configure the screen.
@@ -33,58 +31,28 @@ const (
 	QuitLeave             // quit and leave resting orders at the broker
 )
 
-// Common is what every component shares: sizes, styles, keys and the clock.
-type Common struct {
-	Width, Height int
-	Styles        Styles
-	Keys          KeyMap
-	Now           func() time.Time
-	Privacy       bool
-}
-
 // Model is the root model of the screen.
 type Model struct {
-	c         Common
+	c         *Common
+	data      *Data // = c.Data
 	be        Backend
 	opts      Options
 	themeName string
 	dark      bool
-
-	snap   Snapshot
-	gross  money.Amount // the snapshot's gross exposure as the gate counts it
-	frozen *Snapshot    // tables shown while frozen
-	gen    uint64
-	ready  bool // the first snapshot arrived
 
 	focus       int       // 0..5, see paneNames
 	sel         [6]string // the selected row's id per pane
 	filter      [6]string
 	tailFlipped bool // @ flips whether the audit tail shows
 
-	alerts  []Alert
-	seen    map[string]time.Time // alert dedupe
-	series  series
-	agent   agentStatus
-	modal   modal
-	flat    *flattenRun
-	flash   string
-	flashAt time.Time
+	modal modal
+	flat  *flattenRun
 
-	outcomeShown map[string]bool // review ids whose post-approval outcome is on screen
-
-	quit        QuitChoice
-	lastCtrlC   time.Time
-	frame       string
-	dirty       bool  // state changed since the frame was drawn
-	drawnAt     int64 // the clock second of the last tick-drawn frame
-	seq         uint64
-	lastRefresh time.Time
-}
-
-type agentStatus struct {
-	turn   int
-	last   string
-	paused bool
+	quit      QuitChoice
+	lastCtrlC time.Time
+	frame     string
+	dirty     bool  // state changed since the frame was drawn
+	drawnAt   int64 // the clock second of the last tick-drawn frame
 }
 
 var paneNames = [6]string{"Headroom", "Orders", "Positions", "Approvals", "Alerts", "Audit"}
@@ -114,17 +82,14 @@ func New(o Options) (*Model, error) {
 	if err := keys.Rebind(o.Keys); err != nil {
 		return nil, err
 	}
-	m := &Model{be: o.Backend, opts: o, themeName: o.Theme, dark: true, gen: o.Generation,
-		seen: map[string]time.Time{}}
-	if m.gen == 0 {
-		m.gen = 1
-	}
+	m := &Model{be: o.Backend, opts: o, themeName: o.Theme, dark: true}
 	th, err := themes.Resolve(o.Theme, true, o.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	m.c = Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now}
-	m.series = newSeries(300)
+	m.data = &Data{gen: max(o.Generation, 1), Series: newSeries(300)}
+	m.c = &Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now, Data: m.data}
+	m.data.c = m.c
 	return m, nil
 }
 
@@ -154,7 +119,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.tick()
 	case SnapshotMsg:
-		m.onSnapshot(msg.Snapshot)
+		m.data.onSnapshot(msg.Snapshot)
 		if !msg.OneOff {
 			cmd = m.poll(m.opts.Poll)
 		}
@@ -162,7 +127,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd // drawn on the next tick
 	case EventMsg:
 		m.dirty = true
-		return m, m.onEvent(msg.Event) // drawn on the next tick
+		if m.data.onEvent(msg.Event) {
+			cmd = m.refresh()
+		}
+		return m, cmd // drawn on the next tick
 	case FlattenProgressMsg:
 		cmd = m.onFlattenProgress(msg.Progress)
 	case FlattenDoneMsg:
@@ -188,7 +156,7 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
-	v.WindowTitle = "cockpit — " + string(m.state())
+	v.WindowTitle = "cockpit — " + string(m.data.State())
 	return v
 }
 
@@ -212,24 +180,4 @@ func (m *Model) setTheme(name string) error {
 	return nil
 }
 
-// state is the trading state shown: a halt seen in an event counts before the next snapshot.
-func (m *Model) state() live.TradingState {
-	if m.snap.State == "" {
-		return "UNKNOWN"
-	}
-	return m.snap.State
-}
-
-// view returns the snapshot the tables show (frozen or live).
-func (m *Model) view() *Snapshot {
-	if m.frozen != nil {
-		return m.frozen
-	}
-	return &m.snap
-}
-
 func (m *Model) now() time.Time { return m.c.Now() }
-
-func (m *Model) say(format string) {
-	m.flash, m.flashAt = format, m.now()
-}

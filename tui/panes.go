@@ -138,7 +138,7 @@ const (
 )
 
 func (m *Model) orderRows() []row {
-	v := m.view()
+	v := m.data.View()
 	orders := append([]live.Order(nil), v.Orders...)
 	sort.SliceStable(orders, func(i, j int) bool { return orders[i].ID < orders[j].ID })
 	out := make([]row, 0, len(orders))
@@ -151,13 +151,13 @@ func (m *Model) orderRows() []row {
 func (m *Model) orderLine(o live.Order, v *Snapshot, compact bool) string {
 	px, notional := "mkt", "—"
 	if o.LimitPrice != nil {
-		px = m.amt(*o.LimitPrice, false)
+		px = m.c.amt(*o.LimitPrice, false)
 	}
 	switch {
 	case o.Quantity != nil && o.LimitPrice != nil:
-		notional = m.amt(o.Quantity.Mul(*o.LimitPrice), false)
+		notional = m.c.amt(o.Quantity.Mul(*o.LimitPrice), false)
 	case o.Notional != nil:
-		notional = m.amt(*o.Notional, false)
+		notional = m.c.amt(*o.Notional, false)
 	}
 	q := "—"
 	if o.Quantity != nil {
@@ -181,7 +181,7 @@ func (m *Model) orderLine(o live.Order, v *Snapshot, compact bool) string {
 }
 
 func (m *Model) positionRows() []row {
-	v := m.view()
+	v := m.data.View()
 	ps := append([]live.Position(nil), v.Positions...)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Symbol < ps[j].Symbol })
 	out := make([]row, 0, len(ps))
@@ -194,9 +194,9 @@ func (m *Model) positionRows() []row {
 func (m *Model) positionLine(p live.Position, v *Snapshot, compact bool) string {
 	last := "—"
 	if q, ok := v.Quotes[p.Symbol]; ok && q.Last.Sign() > 0 {
-		last = m.amt(q.Last, false)
+		last = m.c.amt(q.Last, false)
 	}
-	pnl := m.amt(p.UnrealizedPnL, false)
+	pnl := m.c.amt(p.UnrealizedPnL, false)
 	if p.UnrealizedPnL.Sign() > 0 && !m.c.Privacy {
 		pnl = "+" + pnl
 	}
@@ -211,17 +211,17 @@ func (m *Model) positionLine(p live.Position, v *Snapshot, compact bool) string 
 	case -1:
 		pnl = m.c.Styles.Loss.Render(pnl)
 	}
-	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(p.Symbol, 8), qty(p.Qty), m.amt(p.AvgPrice, false), last,
-		m.amt(p.MarketValue, false), pnl)
+	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(p.Symbol, 8), qty(p.Qty), m.c.amt(p.AvgPrice, false), last,
+		m.c.amt(p.MarketValue, false), pnl)
 	if compact {
-		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(p.Symbol, 5), clip(qty(p.Qty), 8), clip(m.amt(p.AvgPrice, false), 8),
-			clip(last, 8), clip(m.amt(p.MarketValue, false), 10), pnl)
+		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(p.Symbol, 5), clip(qty(p.Qty), 8), clip(m.c.amt(p.AvgPrice, false), 8),
+			clip(last, 8), clip(m.c.amt(p.MarketValue, false), 10), pnl)
 	}
 	return line
 }
 
 func (m *Model) reviewRows() []row {
-	v := &m.snap // the review queue is never frozen: its deadlines run
+	v := &m.data.Snap // the review queue is never frozen: its deadlines run
 	items := append([]engine.ReviewItem(nil), v.Reviews...)
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Created.Before(items[j].Created) })
 	out := make([]row, 0, len(items))
@@ -239,7 +239,7 @@ func (m *Model) reviewLines(it engine.ReviewItem) []string {
 	} else if left < 30e9 {
 		clock = m.c.Styles.Critical.Render(clock)
 	}
-	first := fmt.Sprintf("%-12s %s  %s", clip(it.ID, 12), reviewOrder(&it, m), clock)
+	first := fmt.Sprintf("%-12s %s  %s", clip(it.ID, 12), reviewOrder(&it, m.c.Privacy), clock)
 	second := "    " + reviewReason(&it)
 	if m.c.Privacy {
 		second = maskDigits(second)
@@ -248,12 +248,12 @@ func (m *Model) reviewLines(it engine.ReviewItem) []string {
 }
 
 // reviewOrder is "BUY $6,000 AAPL" or "SELL 10 TSLA @ 245".
-func reviewOrder(it *engine.ReviewItem, m *Model) string {
+func reviewOrder(it *engine.ReviewItem, privacy bool) string {
 	if it.Order == nil {
 		return "?"
 	}
 	mask := ""
-	if m.c.Privacy {
+	if privacy {
 		mask = "$•••"
 	}
 	return it.OrderText(true, mask)
@@ -273,15 +273,15 @@ func reviewReason(it *engine.ReviewItem) string {
 	return "supervised: every order waits for a human"
 }
 
-func reviewLine(it *engine.ReviewItem, m *Model) string {
-	return reviewOrder(it, m) + " — " + reviewReason(it)
+func reviewLine(it *engine.ReviewItem, privacy bool) string {
+	return reviewOrder(it, privacy) + " — " + reviewReason(it)
 }
 
 func (m *Model) alertRows() []row {
 	st := m.c.Styles
-	out := make([]row, 0, len(m.alerts))
-	for i := len(m.alerts) - 1; i >= 0; i-- {
-		a := m.alerts[i]
+	out := make([]row, 0, len(m.data.Alerts.list))
+	for i := len(m.data.Alerts.list) - 1; i >= 0; i-- {
+		a := m.data.Alerts.list[i]
 		out = append(out, row{id: a.ID, n: 1, draw: func(bool) []string { return []string{m.alertLine(a, st)} }})
 	}
 	return out
@@ -307,8 +307,8 @@ func (m *Model) alertLine(a Alert, st Styles) string {
 }
 
 func (m *Model) auditRows() []row {
-	out := make([]row, 0, len(m.snap.Audit))
-	for _, e := range m.snap.Audit {
+	out := make([]row, 0, len(m.data.Snap.Audit))
+	for _, e := range m.data.Snap.Audit {
 		out = append(out, row{id: fmt.Sprint(e.Seq), n: 1, draw: func(bool) []string { return []string{auditLine(e, m)} }})
 	}
 	return out

@@ -13,8 +13,8 @@ import (
 // statusBar is the top line: mode, trading state, mandate, broker, data age, orders today,
 // the HALT file, the agent and the clock. Unknown or stale values show as such, never ✓.
 func (m *Model) statusBar(w int) string {
-	st, s := m.c.Styles, &m.snap
-	halted := m.state() == live.Halted
+	st, s := m.c.Styles, &m.data.Snap
+	halted := m.data.State() == live.Halted
 	badge := st.Paper.Render(" PAPER ")
 	if s.Live {
 		badge = st.LiveBadge.Render(" LIVE ")
@@ -28,8 +28,8 @@ func (m *Model) statusBar(w int) string {
 		{m.ordersSeg(), 1}, {m.haltFileSeg(), 1}}
 	if s.Agent != "" {
 		a := fmt.Sprintf("agent %s", s.Agent)
-		if m.agent.turn > 0 {
-			a += fmt.Sprintf(" t%d", m.agent.turn)
+		if m.data.Agent.turn > 0 {
+			a += fmt.Sprintf(" t%d", m.data.Agent.turn)
 		}
 		if s.Paused || halted {
 			a += " PAUSED"
@@ -62,21 +62,21 @@ func (m *Model) statusBar(w int) string {
 
 // haltBanner is the second line while halted: why, since when, what rests, how to resume.
 func (m *Model) haltBanner(w int) string {
-	if m.state() != live.Halted {
+	if m.data.State() != live.Halted {
 		return ""
 	}
-	why := m.snap.HaltReason
+	why := m.data.Snap.HaltReason
 	if why == "" {
 		why = "HALT sentinel present"
 	}
-	n := len(m.snap.Orders)
+	n := len(m.data.Snap.Orders)
 	text := fmt.Sprintf(" HALTED — %s — %d resting — agent paused — U resume · X flatten", untrusted(why, 70), n)
 	return m.c.Styles.HaltBar.Render(fit(text, w))
 }
 
 func (m *Model) stateBadge() string {
 	st := m.c.Styles
-	switch m.state() {
+	switch m.data.State() {
 	case live.Halted:
 		return st.Halted.Render(" ■ HALTED ")
 	case live.ReduceOnly:
@@ -88,7 +88,7 @@ func (m *Model) stateBadge() string {
 }
 
 func (m *Model) mandateSeg() string {
-	s := &m.snap
+	s := &m.data.Snap
 	if s.Mandate == nil {
 		switch {
 		case s.MandateState == live.MandateTampered:
@@ -113,31 +113,31 @@ func (m *Model) mandateSeg() string {
 
 // stale reports whether the last snapshot is too old to trust.
 func (m *Model) stale() bool {
-	return !m.ready || m.now().Sub(m.snap.Taken) > 5*time.Second
+	return !m.data.Ready || m.now().Sub(m.data.Snap.Taken) > 5*time.Second
 }
 
 func (m *Model) brokerSeg() string {
-	st, s := m.c.Styles, &m.snap
+	st, s := m.c.Styles, &m.data.Snap
 	switch {
-	case !m.ready:
+	case !m.data.Ready:
 		return st.Muted.Render("broker ? connecting")
 	case s.BrokerErr != "":
 		return st.Critical.Render("broker " + s.Broker + " ✖ ERROR")
-	case m.stale():
+	case m.data.stale():
 		return st.Muted.Render(fmt.Sprintf("broker %s ? STALE %s", s.Broker, age(m.now().Sub(s.Taken))))
 	}
 	return fmt.Sprintf("broker %s %s %dms", s.Broker, st.Profit.Render("✓"), s.Latency.Milliseconds())
 }
 
 func (m *Model) dataSeg() string {
-	st, s := m.c.Styles, &m.snap
+	st, s := m.c.Styles, &m.data.Snap
 	var newest time.Time
 	for _, q := range s.Quotes {
 		if q.Time.After(newest) {
 			newest = q.Time
 		}
 	}
-	if !m.ready || newest.IsZero() {
+	if !m.data.Ready || newest.IsZero() {
 		return st.Muted.Render("data ? none")
 	}
 	a := m.now().Sub(newest)
@@ -148,7 +148,7 @@ func (m *Model) dataSeg() string {
 }
 
 func (m *Model) ordersSeg() string {
-	s := &m.snap
+	s := &m.data.Snap
 	if s.Mandate == nil {
 		return fmt.Sprintf("orders %d/—", s.OrdersToday)
 	}
@@ -166,13 +166,13 @@ func (m *Model) ordersSeg() string {
 }
 
 func (m *Model) haltFileSeg() string {
-	st, s := m.c.Styles, &m.snap
+	st, s := m.c.Styles, &m.data.Snap
 	switch {
-	case !s.HaltFileOK && m.ready:
+	case !s.HaltFileOK && m.data.Ready:
 		return st.Critical.Render("HALT file: ERROR")
-	case m.state() == live.Halted:
+	case m.data.State() == live.Halted:
 		return st.Critical.Render("HALT file: PRESENT")
-	case !m.ready:
+	case !m.data.Ready:
 		return st.Muted.Render("HALT file: ?")
 	}
 	return "HALT file: absent"
@@ -191,8 +191,8 @@ func percent(used, limit float64) float64 {
 // footer is the short help of the focused pane, or a flash message, or the frozen marker.
 func (m *Model) footer(w int) string {
 	st := m.c.Styles
-	if m.flash != "" && m.now().Sub(m.flashAt) < 5*time.Second {
-		return fit(" "+st.Warn.Render(m.flash), w)
+	if m.data.Flash != "" && m.now().Sub(m.data.FlashAt) < 5*time.Second {
+		return fit(" "+st.Warn.Render(m.data.Flash), w)
 	}
 	k := m.c.Keys
 	items := [][2]string{{"?", "help"}, {"/", "filter"}, {"tab", "pane"}}
@@ -213,7 +213,7 @@ func (m *Model) footer(w int) string {
 		parts = append(parts, st.Key.Render(it[0])+" "+st.Muted.Render(it[1]))
 	}
 	line := " " + strings.Join(parts, "  ")
-	if m.frozen != nil {
+	if m.data.Frozen != nil {
 		line = st.Warn.Render(" FROZEN ") + line
 	}
 	return fit(line, w)

@@ -27,12 +27,12 @@ func TestLayoutGoldens(t *testing.T) {
 		{"narrow_approvals", 80, 24, func(m *Model, _ *fakeBackend) { press(m, "4") }},
 		{"too_small", 70, 20, nil},
 		{"halted", 120, 40, func(m *Model, _ *fakeBackend) {
-			s := m.snap
+			s := m.data.Snap
 			s.State, s.HaltReason, s.Paused = live.Halted, "paper by tui:alice at 2026-06-01T14:59:58Z: key H", true
 			m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 		}},
 		{"no_mandate_stale", 120, 40, func(m *Model, _ *fakeBackend) {
-			s := m.snap
+			s := m.data.Snap
 			s.Mandate, s.Taken = nil, s.Taken.Add(-30*time.Second)
 			m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 		}},
@@ -96,10 +96,10 @@ func TestStatusBarNeverGreenWhenUnknown(t *testing.T) {
 		want []string
 	}{
 		{"fresh", func() {}, []string{"ACTIVE", "broker paper ✓", "data ✓", "orders 14/20", "HALT file: absent"}},
-		{"broker error", func() { s := m.snap; s.BrokerErr = "connection refused"; m.onSnapshot(s) }, []string{"broker paper ✖ ERROR"}},
+		{"broker error", func() { s := m.data.Snap; s.BrokerErr = "connection refused"; m.data.onSnapshot(s) }, []string{"broker paper ✖ ERROR"}},
 		{"stale", func() { clock.Advance(10 * time.Second) }, []string{"? STALE", "data ? STALE"}},
-		{"halt file unreadable", func() { s := m.snap; s.HaltFileOK = false; m.onSnapshot(s) }, []string{"HALT file: ERROR"}},
-		{"orders used up", func() { s := m.snap; s.OrdersToday = 20; m.onSnapshot(s) }, []string{"orders 20/20 USED UP"}},
+		{"halt file unreadable", func() { s := m.data.Snap; s.HaltFileOK = false; m.data.onSnapshot(s) }, []string{"HALT file: ERROR"}},
+		{"orders used up", func() { s := m.data.Snap; s.OrdersToday = 20; m.data.onSnapshot(s) }, []string{"orders 20/20 USED UP"}},
 	}
 	for _, tt := range tests {
 		tt.mod()
