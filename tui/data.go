@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/money"
@@ -67,7 +66,9 @@ func (l *alertLog) once(key string, window time.Duration, a Alert, now time.Time
 
 func (d *Data) alert(a Alert) { d.Alerts.add(a, d.c.Now()) }
 
-func (d *Data) once(key string, window time.Duration, a Alert) { d.Alerts.once(key, window, a, d.c.Now()) }
+func (d *Data) once(key string, window time.Duration, a Alert) {
+	d.Alerts.once(key, window, a, d.c.Now())
+}
 
 // onSnapshot takes a new snapshot: series samples, stale-data alerts.
 func (d *Data) onSnapshot(s Snapshot) {

@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-		"cockpit/themes"
+	"cockpit/themes"
 )
 
 // Options configure the screen.
