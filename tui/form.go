@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -214,36 +212,35 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// formModal shows the form over the screen.
-type formModal struct{ form *MandateForm }
-
-func (f *formModal) typing() bool { return true }
-
-func (f *formModal) view(m *Model, w, h int) string {
-	mw := min(100, w-2)
-	return m.c.Styles.Modal.Width(mw).Render(f.form.View(m.c.Styles, mw-4, h-2))
+// formModal shows the form over the screen; the root gives the form its Commit.
+type formModal struct {
+	c    *Common
+	form *MandateForm
 }
 
-func (f *formModal) paste(p tea.PasteMsg) { f.form.Paste(p) }
+func (f *formModal) Typing() bool { return true }
 
-func (f *formModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	if f.form.Commit == nil {
-		be := m.be
-		f.form.Commit = func(doc []byte, days int, typed string) tea.Cmd {
-			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				defer cancel()
-				res, err := be.CommitMandate(ctx, doc, days, typed)
-				return CommitDoneMsg{Result: res, Err: err}
-			}
+func (f *formModal) View(w, h int) string {
+	mw := min(100, w-2)
+	return f.c.Styles.Modal.Width(mw).Render(f.form.View(f.c.Styles, mw-4, h-2))
+}
+
+// Update edits the form; the commit's result comes back as a CommitDoneMsg. A finished form
+// closes and asks for a fresh snapshot.
+func (f *formModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
+	switch msg := msg.(type) {
+	case CommitDoneMsg:
+		f.form.done(msg.Result, msg.Err)
+	case tea.PasteMsg:
+		f.form.Paste(msg)
+	case tea.KeyPressMsg:
+		cmd, finished := f.form.Key(msg)
+		if finished {
+			return closeWith(refreshMsg{}), nil
 		}
+		return nil, cmd
 	}
-	cmd, finished := f.form.Key(k)
-	if finished {
-		m.modal = nil
-		return m.refresh()
-	}
-	return cmd
+	return nil, nil
 }
 
 // FormProgram runs a MandateForm on its own (`cockpit mandate new`).

@@ -227,8 +227,8 @@ func isQuit(msg tea.Msg) bool {
 func TestSelectionFollowsID(t *testing.T) {
 	m, be, _ := newTestModel(t, 120, 40)
 	press(m, "2", "j")
-	if m.sel[paneOrders] != "P000013" {
-		t.Fatalf("selected %q", m.sel[paneOrders])
+	if m.panes.orders.sel != "P000013" {
+		t.Fatalf("selected %q", m.panes.orders.sel)
 	}
 	s := be.snap
 	s.Orders = s.Orders[1:] // P000012 filled

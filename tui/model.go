@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"cockpit/live"
 	"cockpit/themes"
 )
 
@@ -31,7 +32,9 @@ const (
 	QuitLeave             // quit and leave resting orders at the broker
 )
 
-// Model is the root model of the screen.
+// Model is the root model of the screen: it owns the shared Common and Data, hands keys to
+// the open modal or the focused pane, acts on their answers (answers.go) and composes the
+// frame (layout.go).
 type Model struct {
 	c         *Common
 	data      *Data // = c.Data
@@ -40,13 +43,13 @@ type Model struct {
 	themeName string
 	dark      bool
 
-	focus       int       // 0..5, see paneNames
-	sel         [6]string // the selected row's id per pane
-	filter      [6]string
+	status      statusBar
+	footer      footer
+	panes       paneSet
+	focus       int  // the focused pane's position (paneHeadroom…paneAudit)
 	tailFlipped bool // @ flips whether the audit tail shows
-
-	modal modal
-	flat  *flattenRun
+	modal       modal
+	flat        *flattenRun // the flatten the operator started, if any
 
 	quit      QuitChoice
 	lastCtrlC time.Time
@@ -55,17 +58,35 @@ type Model struct {
 	drawnAt   int64 // the clock second of the last tick-drawn frame
 }
 
-var paneNames = [6]string{"Headroom", "Orders", "Positions", "Approvals", "Alerts", "Audit"}
+// paneSet is the six panes of the main screen.
+type paneSet struct {
+	headroom  *headroomPane
+	orders    *ordersPane
+	positions *positionsPane
+	approvals *approvalsPane
+	alerts    *alertsPane
+	audit     *auditPane
+}
 
-// Pane indexes.
-const (
-	paneHeadroom = iota
-	paneOrders
-	panePositions
-	paneApprovals
-	paneAlerts
-	paneAudit
-)
+func newPaneSet(c *Common) paneSet {
+	p := paneSet{orders: newOrdersPane(c), positions: newPositionsPane(c), approvals: newApprovalsPane(c),
+		alerts: newAlertsPane(c), audit: newAuditPane(c)}
+	p.headroom = &headroomPane{paneBase: paneBase{c: c, index: paneHeadroom}, orders: p.orders, positions: p.positions}
+	return p
+}
+
+// all lists the panes in tab order.
+func (p *paneSet) all() [6]pane {
+	return [6]pane{p.headroom, p.orders, p.positions, p.approvals, p.alerts, p.audit}
+}
+
+// setFocus moves the focus to the pane at i.
+func (m *Model) setFocus(i int) {
+	m.focus = i
+	for j, p := range m.panes.all() {
+		p.base().focused = j == i
+	}
+}
 
 // New builds the screen. A bad theme name or key override is an error naming it.
 func New(o Options) (*Model, error) {
@@ -90,6 +111,8 @@ func New(o Options) (*Model, error) {
 	m.data = &Data{gen: max(o.Generation, 1), Series: newSeries(300)}
 	m.c = &Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now, Data: m.data}
 	m.data.c = m.c
+	m.status, m.footer, m.panes = statusBar{m.c}, newFooter(m.c), newPaneSet(m.c)
+	m.setFocus(paneHeadroom)
 	return m, nil
 }
 
@@ -112,7 +135,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
 	case tea.PasteMsg:
-		m.onPaste(msg)
+		cmd = m.onPaste(msg)
 	case TickMsg:
 		if sec := m.now().Unix(); m.dirty || sec != m.drawnAt {
 			m.frame, m.dirty, m.drawnAt = m.render(), false, sec
@@ -132,15 +155,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, cmd // drawn on the next tick
 	case FlattenProgressMsg:
-		cmd = m.onFlattenProgress(msg.Progress)
+		cmd = m.flat.progress(msg.Progress)
 	case FlattenDoneMsg:
 		cmd = m.onFlattenDone(msg.Report)
 	case ActionDoneMsg:
-		cmd = m.onActionDone(msg)
+		m.data.onActionDone(msg)
+		cmd = m.refresh()
 	case AuditPageMsg:
-		m.onAuditPage(msg)
+		cmd = m.toModal(msg)
 	case CommitDoneMsg:
-		m.onCommitDone(msg)
+		cmd = m.onCommitDone(msg)
 	}
 	m.frame, m.dirty = m.render(), false
 	return m, cmd
@@ -181,3 +205,20 @@ func (m *Model) setTheme(name string) error {
 }
 
 func (m *Model) now() time.Time { return m.c.Now() }
+
+func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
+	if !m.flat.done(rep) {
+		return nil
+	}
+	m.data.alert(Alert{Level: flattenLevel(rep), Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
+	m.data.say("flatten: " + rep.Summary())
+	return m.refresh()
+}
+
+func (m *Model) onCommitDone(c CommitDoneMsg) tea.Cmd {
+	cmd := m.toModal(c)
+	if c.Err == nil && c.Result != nil {
+		m.data.say("mandate " + c.Result.MandateID + " committed")
+	}
+	return cmd
+}

@@ -79,7 +79,7 @@ func TestGaugeMarkers(t *testing.T) {
 		want string
 	}{{50, "50%"}, {70, "70% ! WARN"}, {90, "90% ‼ CRIT"}, {100, "100% ‼ CRIT"}, {112, "112% ✖ OVER"}}
 	for _, tt := range tests {
-		got := strings.Join(strings.Fields(stripped(m.gaugeLine(gauge{label: "total exposure", used: tt.used, limit: 100, text: "x"}, 80, false))), " ")
+		got := strings.Join(strings.Fields(stripped(m.panes.headroom.gaugeLine(gauge{label: "total exposure", used: tt.used, limit: 100, text: "x"}, 80, false))), " ")
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("gauge at %v%%: %q, want %q", tt.used, got, tt.want)
 		}
@@ -103,7 +103,7 @@ func TestStatusBarNeverGreenWhenUnknown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.mod()
-		bar := stripped(m.statusBar(160))
+		bar := stripped(m.status.View(160))
 		for _, w := range tt.want {
 			if !strings.Contains(bar, w) {
 				t.Errorf("%s: %q lacks %q", tt.name, bar, w)
@@ -111,7 +111,7 @@ func TestStatusBarNeverGreenWhenUnknown(t *testing.T) {
 		}
 	}
 	fresh, _ := New(Options{Theme: "no-color", Now: clock.Now})
-	if bar := stripped(fresh.statusBar(160)); !strings.Contains(bar, "? UNKNOWN") || !strings.Contains(bar, "broker ? connecting") || strings.Contains(bar, "✓") {
+	if bar := stripped(fresh.status.View(160)); !strings.Contains(bar, "? UNKNOWN") || !strings.Contains(bar, "broker ? connecting") || strings.Contains(bar, "✓") {
 		t.Errorf("before any snapshot: %q", bar)
 	}
 }
