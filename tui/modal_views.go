@@ -4,38 +4,56 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// detailsModal shows lines about the selected row.
+// detailsModal shows lines about the selected row in a bubbles/viewport (j/k, pgup/pgdn
+// scroll; the close keys stay visible).
 type detailsModal struct {
 	c     *Common
 	title string
 	lines []string
-	top   int
+	vp    *viewport.Model
+}
+
+func newDetails(c *Common, title string, lines []string) *detailsModal {
+	vp := viewport.New()
+	vp.SetContentLines(lines)
+	return &detailsModal{c: c, title: title, lines: lines, vp: &vp}
 }
 
 func (d *detailsModal) Typing() bool { return false }
 
 func (d *detailsModal) View(w, h int) string {
-	lines := d.lines
-	if d.top < len(lines) {
-		lines = lines[d.top:]
+	var lines []string
+	if len(d.lines) > 0 {
+		// As wide as the longest line (frame cuts it with …), as high as the screen allows
+		// beside the title, the blank lines, the key line and the border.
+		d.vp.SetWidth(max(1, maxWidth(d.lines)))
+		d.vp.SetHeight(max(1, min(len(d.lines), h-6)))
+		lines = strings.Split(d.vp.View(), "\n")
 	}
-	return frame(d.c, d.title, append(append([]string(nil), lines...), "", "j/k scroll · esc close"), 96, w, h)
+	return frame(d.c, d.title, append(lines, "", "j/k scroll · esc close"), 96, w, h)
 }
 
 func (d *detailsModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
-	keys := d.c.Keys
-	switch {
-	case isNo(d.c, msg) || keyIs(msg, keys.Details):
+	if isNo(d.c, msg) || keyIs(msg, d.c.Keys.Details) {
 		return closeMsg{}, nil
-	case keyIs(msg, keys.Down):
-		d.top = min(d.top+1, max(0, len(d.lines)-1))
-	case keyIs(msg, keys.Up):
-		d.top = max(0, d.top-1)
+	}
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		*d.vp, _ = d.vp.Update(msg)
 	}
 	return nil, nil
+}
+
+func maxWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 // mandateModal shows every limit of the mandate in force; n drafts a new one.

@@ -224,5 +224,5 @@ func (l *list) lines(header string, rs []row, w, h int, compact bool) []string {
 
 // detailsOf is the drawer for a row of the named pane.
 func (l *list) detailsOf(id string, lines []string) tea.Msg {
-	return openModalMsg{&detailsModal{c: l.c, title: l.Name() + " " + id, lines: lines}}
+	return openModalMsg{newDetails(l.c, l.Name()+" "+id, lines)}
 }
