@@ -27,22 +27,14 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return tea.Batch(cmd, m.answer(a))
 }
 
-// toModal hands a message to the open modal and acts on its answer.
+// toModal hands a message to the open modal and acts on its answer. A paste goes only to
+// a text field; with none it does nothing (it is never read as keys).
 func (m *Model) toModal(msg tea.Msg) tea.Cmd {
-	if m.modal == nil {
+	if _, paste := msg.(tea.PasteMsg); m.modal == nil || (paste && !m.modal.Typing()) {
 		return nil
 	}
 	a, cmd := m.modal.Update(msg)
 	return tea.Batch(cmd, m.answer(a))
-}
-
-// onPaste types pasted text into the open text field; with none, a paste does nothing (it
-// is never read as keys).
-func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
-	if m.modal != nil && m.modal.Typing() {
-		return m.toModal(p)
-	}
-	return nil
 }
 
 // onCtrlC opens the quit question; a second ctrl+c within two seconds while it is open takes

@@ -134,26 +134,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onBackground(msg.IsDark())
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
-	case tea.PasteMsg:
-		cmd = m.onPaste(msg)
+	case tea.PasteMsg, AuditPageMsg:
+		cmd = m.toModal(msg)
 	case TickMsg:
 		if sec := m.now().Unix(); m.dirty || sec != m.drawnAt {
 			m.frame, m.dirty, m.drawnAt = m.render(), false, sec
 		}
 		return m, m.tick()
-	case SnapshotMsg:
-		m.data.onSnapshot(msg.Snapshot)
-		if !msg.OneOff {
-			cmd = m.poll(m.opts.Poll)
-		}
+	case SnapshotMsg, EventMsg:
 		m.dirty = true
-		return m, cmd // drawn on the next tick
-	case EventMsg:
-		m.dirty = true
-		if m.data.onEvent(msg.Event) {
-			cmd = m.refresh()
-		}
-		return m, cmd // drawn on the next tick
+		return m, m.fold(msg) // drawn on the next tick
 	case FlattenProgressMsg:
 		cmd = m.flat.progress(msg.Progress)
 	case FlattenDoneMsg:
@@ -161,8 +151,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ActionDoneMsg:
 		m.data.onActionDone(msg)
 		cmd = m.refresh()
-	case AuditPageMsg:
-		cmd = m.toModal(msg)
 	case CommitDoneMsg:
 		cmd = m.onCommitDone(msg)
 	}
@@ -205,6 +193,23 @@ func (m *Model) setTheme(name string) error {
 }
 
 func (m *Model) now() time.Time { return m.c.Now() }
+
+// fold takes a snapshot (and schedules the next poll) or an engine event (and re-reads the
+// state when the event asks for it).
+func (m *Model) fold(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case SnapshotMsg:
+		m.data.onSnapshot(msg.Snapshot)
+		if !msg.OneOff {
+			return m.poll(m.opts.Poll)
+		}
+	case EventMsg:
+		if m.data.onEvent(msg.Event) {
+			return m.refresh()
+		}
+	}
+	return nil
+}
 
 func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
 	if !m.flat.done(rep) {
