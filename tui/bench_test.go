@@ -49,10 +49,10 @@ func BenchmarkRender(b *testing.B) {
 			for i := 0; i < 300; i++ {
 				big.Taken = big.Taken.Add(time.Second)
 				clock.Advance(time.Second)
-				m.onSnapshot(big)
+				m.data.onSnapshot(big)
 			}
 			for i := 0; i < maxAlerts; i++ {
-				m.alert(Alert{Level: levelWarn, Kind: "DENIED", Source: "strategy place_order", Text: "mandate:max_trades_per_day: 41 > 40"})
+				m.data.alert(Alert{Level: levelWarn, Kind: "DENIED", Source: "strategy place_order", Text: "mandate:max_trades_per_day: 41 > 40"})
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

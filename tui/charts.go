@@ -93,18 +93,18 @@ func sparkline(vals []float64, w int) string {
 
 // chartLines draws the charts pane: equity and gross exposure over the session, then the
 // selected symbol's price with the session's fills marked under it (▲ buy, ▼ sell).
-func (m *Model) chartLines(w int, sym string) []string {
+func (p *headroomPane) chartLines(w int, sym string) []string {
 	label := 10
 	sw := w - label - 12
 	if sw < 8 {
 		return nil
 	}
-	s := &m.series
+	s := &p.c.Data.Series
 	last := func(xs []float64) string {
 		if len(xs) == 0 {
 			return "—"
 		}
-		return m.amt(money.MustParse(fmt.Sprintf("%.2f", xs[len(xs)-1])), true)
+		return p.c.amt(money.MustParse(fmt.Sprintf("%.2f", xs[len(xs)-1])), true)
 	}
 	lines := []string{
 		fmt.Sprintf("%-*s%s %s", label, "equity", sparkline(s.equity, sw), last(s.equity)),

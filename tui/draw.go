@@ -186,3 +186,65 @@ func untrusted(s string, n int) string {
 	}
 	return out
 }
+
+// maskDigits hides amounts in text (privacy mode).
+func maskDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return '•'
+		}
+		return r
+	}, s)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// roundText shows a decimal with at most 2 places (limits and attempted values).
+func roundText(s string) string {
+	a, err := money.Parse(s)
+	if err != nil {
+		return s
+	}
+	return a.Round(2).String()
+}
+
+// wrap splits text into lines of at most w runes.
+func wrap(s string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		r := []rune(para)
+		for len(r) > w {
+			out = append(out, string(r[:w]))
+			r = r[w:]
+		}
+		out = append(out, string(r))
+	}
+	return out
+}
+
+func joinStrings[T ~string](xs []T) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return strings.Join(out, ", ")
+}
+
+func padTo(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -19,21 +19,9 @@ type flattenRun struct {
 	started time.Time
 }
 
-// openFlatten shows the preview, or the running flatten's progress.
-func (m *Model) openFlatten() tea.Cmd {
-	if m.flat != nil && m.flat.report == nil {
-		m.modal = &flattenModal{}
-		return nil
-	}
-	m.modal = &flattenModal{preview: true, orders: len(m.snap.Orders), positions: append([]live.Position(nil), m.snap.Positions...)}
-	return nil
-}
-
 // startFlatten runs the backend's flatten off the UI goroutine, feeding progress back.
-func (m *Model) startFlatten() tea.Cmd {
-	run := &flattenRun{ch: make(chan tea.Msg, 256), started: m.now()}
-	m.flat = run
-	be := m.be
+func startFlatten(be Backend, now time.Time) (*flattenRun, tea.Cmd) {
+	run := &flattenRun{ch: make(chan tea.Msg, 256), started: now}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -46,10 +34,14 @@ func (m *Model) startFlatten() tea.Cmd {
 		run.ch <- FlattenDoneMsg{Report: rep}
 		close(run.ch)
 	}()
-	return waitFlatten(run.ch)
+	return run, run.wait()
 }
 
-func waitFlatten(ch chan tea.Msg) tea.Cmd {
+// running reports whether a flatten was started and has no report yet.
+func (r *flattenRun) running() bool { return r != nil && r.report == nil }
+
+func (r *flattenRun) wait() tea.Cmd {
+	ch := r.ch
 	return func() tea.Msg {
 		msg, ok := <-ch
 		if !ok {
@@ -59,22 +51,22 @@ func waitFlatten(ch chan tea.Msg) tea.Cmd {
 	}
 }
 
-func (m *Model) onFlattenProgress(p live.FlattenProgress) tea.Cmd {
-	if m.flat == nil {
+// progress records a step and waits for the next.
+func (r *flattenRun) progress(p live.FlattenProgress) tea.Cmd {
+	if r == nil {
 		return nil
 	}
-	m.flat.steps = append(m.flat.steps, p)
-	return waitFlatten(m.flat.ch)
+	r.steps = append(r.steps, p)
+	return r.wait()
 }
 
-func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
-	if m.flat == nil {
-		return nil
+// done records the broker's verified answer; false when no flatten runs.
+func (r *flattenRun) done(rep live.FlattenReport) bool {
+	if r == nil {
+		return false
 	}
-	m.flat.report = &rep
-	m.alert(Alert{Level: flattenLevel(rep), Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
-	m.say("flatten: " + rep.Summary())
-	return m.refresh()
+	r.report = &rep
+	return true
 }
 
 // flattenLevel grades a flatten report: flat is good news, a cancel-only halt that kept
@@ -91,26 +83,34 @@ func flattenLevel(rep live.FlattenReport) int {
 
 // flattenModal is the preview (y/N) and then the live progress of a flatten.
 type flattenModal struct {
+	c         *Common
 	preview   bool
 	orders    int
 	positions []live.Position
+	run       *flattenRun
 }
 
-func (f *flattenModal) typing() bool { return false }
+// newFlattenPreview asks before flattening what is on screen now.
+func newFlattenPreview(c *Common) *flattenModal {
+	s := &c.Data.Snap
+	return &flattenModal{c: c, preview: true, orders: len(s.Orders), positions: append([]live.Position(nil), s.Positions...)}
+}
 
-func (f *flattenModal) view(m *Model, w, h int) string {
+func (f *flattenModal) Typing() bool { return false }
+
+func (f *flattenModal) View(w, h int) string {
 	mode := "PAPER"
-	if m.snap.Live {
+	if f.c.Data.Snap.Live {
 		mode = "LIVE"
 	}
 	if f.preview {
-		return frame(m, "FLATTEN — "+mode, f.previewLines(m), 80, w, h)
+		return frame(f.c, "FLATTEN — "+mode, f.previewLines(), 80, w, h)
 	}
-	return frame(m, "FLATTEN — "+mode, m.flattenProgressLines(), 80, w, h)
+	return frame(f.c, "FLATTEN — "+mode, f.run.lines(f.c.Styles), 80, w, h)
 }
 
-func (f *flattenModal) previewLines(m *Model) []string {
-	k := m.c.Styles.Key.Render
+func (f *flattenModal) previewLines() []string {
+	k := f.c.Styles.Key.Render
 	lines := []string{
 		"1. HALT: write the HALT file, pause the agent, close the gate",
 		fmt.Sprintf("2. Cancel %d resting order%s", f.orders, plural(f.orders)),
@@ -132,10 +132,8 @@ func (f *flattenModal) previewLines(m *Model) []string {
 	return lines
 }
 
-// flattenProgressLines shows each phase's progress and, only after the broker was re-read,
-// the result.
-func (m *Model) flattenProgressLines() []string {
-	run := m.flat
+// lines shows each phase's progress and, only after the broker was re-read, the result.
+func (run *flattenRun) lines(st Styles) []string {
 	if run == nil {
 		return []string{"no flatten running"}
 	}
@@ -192,31 +190,24 @@ func (m *Model) flattenProgressLines() []string {
 		result = "Result: " + run.report.Summary()
 		switch flattenLevel(*run.report) {
 		case levelInfo:
-			result = m.c.Styles.Profit.Render(result)
+			result = st.Profit.Render(result)
 		case levelWarn:
-			result = m.c.Styles.Warn.Render(result)
+			result = st.Warn.Render(result)
 		default:
-			result = m.c.Styles.Critical.Render(result)
+			result = st.Critical.Render(result)
 		}
 	}
 	return append(lines, "", result, "", "esc hide (keeps running)")
 }
 
-func (f *flattenModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+// Update: y in the preview asks the root to start the flatten; esc hides the modal (a
+// running flatten keeps running).
+func (f *flattenModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	switch {
-	case f.preview && isYes(m, k):
-		f.preview = false
-		m.say("FLATTEN: halting, cancelling, closing…")
-		return m.startFlatten()
-	case isNo(m, k):
-		m.modal = nil
+	case f.preview && isYes(f.c, msg):
+		return startFlattenMsg{}, nil
+	case isNo(f.c, msg):
+		return closeMsg{}, nil
 	}
-	return nil
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return nil, nil
 }

@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -15,22 +13,13 @@ import (
 	"cockpit/themes"
 )
 
-// fieldKind says how a form field is written into the mandate document.
-type fieldKind int
-
-const (
-	kNumber    fieldKind = iota // a required decimal
-	kInt                        // a required integer
-	kList                       // comma-separated strings
-	kBool                       // y or n
-	kOptNumber                  // a decimal, or empty for none
-	kOptInt                     // an integer, or empty for none
-)
-
+// formField is one line of the form: a key of the mandate document, what it means, its
+// text, and how that text is read into the typed draft.
 type formField struct {
 	key, label, help string
-	kind             fieldKind
-	value            string
+	initial          string                                     // the text the form starts with
+	set              func(d *live.MandateDraft, v string) error // v is trimmed
+	in               textField
 }
 
 // MandateForm drafts a mandate: every cap, universe field and control with what it means,
@@ -41,7 +30,7 @@ type MandateForm struct {
 	pos     int
 	err     string
 	consent bool // the consent step
-	typed   lineInput
+	typed   textField
 	busy    bool
 	Result  *live.CommitResult
 	Err     error
@@ -49,128 +38,50 @@ type MandateForm struct {
 	Commit func(doc []byte, days int, typed string) tea.Cmd
 }
 
-// NewMandateForm starts from the current mandate's values (or cockpit's paper defaults).
+// NewMandateForm starts from the current mandate's values (or the one default paper mandate).
 func NewMandateForm(broker string, cur *live.Mandate) *MandateForm {
-	f := &MandateForm{Broker: broker}
-	v := formDefaults
+	d := live.DefaultPaperDraft()
 	if cur != nil {
-		v = valuesOf(cur)
+		d = live.DraftOf(cur)
 	}
-	get := func(k string) string { return v[k] }
-	f.fields = []formField{
-		{"hard_caps.account_funding_usd", "Account funding (USD)", "the money the agent may put at risk; exposure above it on a buy breaches", kNumber, get("account_funding_usd")},
-		{"hard_caps.max_order_notional_usd", "Max order (USD)", "the largest single order; above it an order waits for a human", kNumber, get("max_order_notional_usd")},
-		{"hard_caps.max_total_exposure_usd", "Max gross exposure (USD)", "Σ|position value| after the order, longs and shorts both count", kNumber, get("max_total_exposure_usd")},
-		{"hard_caps.max_leverage", "Max leverage", "gross exposure ÷ funding after the order", kNumber, get("max_leverage")},
-		{"hard_caps.max_trades_per_day", "Max orders per day", "orders forwarded per UTC day, counted only on success", kInt, get("max_trades_per_day")},
-		{"hard_caps.allowed_instruments", "Instruments", "equity, etf, option, crypto, forex, cfd (comma-separated)", kList, get("allowed_instruments")},
-		{"universe.asset_classes", "Asset classes", "us_equity, us_etf, hk_equity, cn_equity, in_equity, crypto, forex", kList, get("asset_classes")},
-		{"universe.exclude_symbols", "Excluded symbols", "never traded, whatever the agent says (comma-separated)", kList, get("exclude_symbols")},
-		{"universe.min_market_cap_usd", "Min market cap (USD)", "empty = no floor; a floor with no data denies", kOptNumber, get("min_market_cap_usd")},
-		{"universe.min_avg_daily_volume_usd", "Min daily volume (USD)", "empty = no floor", kOptNumber, get("min_avg_daily_volume_usd")},
-		{"flatten_on_halt", "Close positions on halt", "y: a halt also closes positions; n: it cancels orders only", kBool, get("flatten_on_halt")},
-		{"controls.max_order_quantity", "Max order quantity", "shares or units per order; empty = off", kOptNumber, get("max_order_quantity")},
-		{"controls.price_collar_bps", "Price collar (bps)", "a limit price this far from the quote is denied; empty = off", kOptNumber, get("price_collar_bps")},
-		{"controls.max_quote_age_ms", "Max quote age (ms)", "an older quote is no quote (the order is denied); empty = off", kOptInt, get("max_quote_age_ms")},
-		{"controls.duplicate_window_ms", "Duplicate window (ms)", "the same order again inside it is denied; empty = off", kOptInt, get("duplicate_window_ms")},
-		{"controls.max_orders_per_minute", "Max orders per minute", "more is denied, never queued; empty = off", kOptInt, get("max_orders_per_minute")},
-		{"controls.approval_timeout_s", "Review deadline (s)", "an unanswered review is denied after it (default 300)", kOptInt, get("approval_timeout_s")},
-		{"days", "Valid for (days)", "1–365; after it every order is denied until a new commit", kInt, "30"},
+	f := &MandateForm{Broker: broker, fields: draftFields(d)}
+	for i := range f.fields {
+		f.fields[i].in = newTextField(f.fields[i].initial)
 	}
 	f.validate()
 	return f
 }
 
-var formDefaults = map[string]string{"account_funding_usd": "100000", "max_order_notional_usd": "5000",
-	"max_total_exposure_usd": "60000", "max_leverage": "1", "max_trades_per_day": "40", "allowed_instruments": "equity, etf",
-	"asset_classes": "us_equity, us_etf", "exclude_symbols": "GME", "flatten_on_halt": "n", "max_quote_age_ms": "5000",
-	"price_collar_bps": "50", "duplicate_window_ms": "2000", "max_orders_per_minute": "12", "approval_timeout_s": "300"}
-
-func valuesOf(m *live.Mandate) map[string]string {
-	c, u := m.HardCaps, m.Universe
-	v := map[string]string{"account_funding_usd": c.AccountFundingUSD.String(), "max_order_notional_usd": c.MaxOrderNotionalUSD.String(),
-		"max_total_exposure_usd": c.MaxTotalExposureUSD.String(), "max_leverage": c.MaxLeverage.String(),
-		"max_trades_per_day": strconv.Itoa(c.MaxTradesPerDay), "allowed_instruments": joinStrings(c.AllowedInstruments),
-		"asset_classes": joinStrings(u.AssetClasses), "exclude_symbols": strings.Join(u.ExcludeSymbols, ", "), "flatten_on_halt": "n"}
-	if m.FlattenOnHalt {
-		v["flatten_on_halt"] = "y"
+// Document renders the draft as a mandate document (hard caps, universe, flatten_on_halt,
+// controls) and the lifetime in days; a field that cannot be read is an error naming it.
+func (f *MandateForm) Document() ([]byte, int, error) {
+	d, days, err := f.draft()
+	if err != nil {
+		return nil, 0, err
 	}
-	if u.MinMarketCapUSD != nil {
-		v["min_market_cap_usd"] = u.MinMarketCapUSD.String()
-	}
-	if u.MinAvgDailyVolumeUSD != nil {
-		v["min_avg_daily_volume_usd"] = u.MinAvgDailyVolumeUSD.String()
-	}
-	for _, kv := range m.Controls.Fields() {
-		v[kv[0]] = kv[1]
-	}
-	return v
+	b, err := d.JSON()
+	return b, days, err
 }
 
-// Document renders the draft as a mandate document (hard caps, universe, flatten_on_halt,
-// controls) and the lifetime in days; a field that cannot be written is an error naming it.
-func (f *MandateForm) Document() ([]byte, int, error) {
-	caps, uni, ctl := jsonv.NewObject(), jsonv.NewObject(), jsonv.NewObject()
-	doc := jsonv.ObjectOf("hard_caps", caps, "universe", uni)
+// draft reads every field into a typed mandate draft, the first bad field an error.
+func (f *MandateForm) draft() (live.MandateDraft, int, error) {
+	var d live.MandateDraft
 	days := 0
 	for _, fl := range f.fields {
-		section, name, _ := strings.Cut(fl.key, ".")
-		target := map[string]*jsonv.Object{"hard_caps": caps, "universe": uni, "controls": ctl}[section]
-		v := strings.TrimSpace(fl.value)
-		var val any
-		switch fl.kind {
-		case kNumber, kInt, kOptNumber, kOptInt:
-			if v == "" {
-				if fl.kind == kNumber || fl.kind == kInt {
-					return nil, 0, fmt.Errorf("%s: required", fl.key)
-				}
-				if section == "universe" {
-					val = nil // an explicit null: no floor
-				} else {
-					continue
-				}
-			} else {
-				if _, err := strconv.ParseFloat(v, 64); err != nil || strings.ContainsAny(v, "eE_xXnN") {
-					return nil, 0, fmt.Errorf("%s = %q: want a plain number", fl.key, v)
-				}
-				val = jsonv.Number(v)
+		v := strings.TrimSpace(fl.in.Value())
+		if fl.key == "days" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 365 {
+				return d, 0, fmt.Errorf("days = %q: want 1 to 365", v)
 			}
-		case kList:
-			items := []any{}
-			for _, s := range strings.Split(v, ",") {
-				if s = strings.TrimSpace(s); s != "" {
-					items = append(items, s)
-				}
-			}
-			val = items
-		case kBool:
-			switch strings.ToLower(v) {
-			case "y", "yes", "true":
-				val = true
-			case "n", "no", "false", "":
-				val = false
-			default:
-				return nil, 0, fmt.Errorf("%s = %q: want y or n", fl.key, v)
-			}
+			days = n
+			continue
 		}
-		switch {
-		case fl.key == "days":
-			d, err := strconv.Atoi(v)
-			if err != nil || d < 1 || d > 365 {
-				return nil, 0, fmt.Errorf("days = %q: want 1 to 365", v)
-			}
-			days = d
-		case target == nil:
-			doc.Set(fl.key, val)
-		default:
-			target.Set(name, val)
+		if err := fl.set(&d, v); err != nil {
+			return d, 0, err
 		}
 	}
-	if ctl.Len() > 0 {
-		doc.Set("controls", ctl)
-	}
-	b, err := jsonv.Marshal(doc, jsonv.Compact)
-	return b, days, err
+	return d, days, nil
 }
 
 // validate runs the strict loader on the draft.
@@ -212,31 +123,41 @@ func (f *MandateForm) Key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		f.pos = min(len(f.fields)-1, f.pos+1)
 	case "ctrl+s":
 		if f.validate() {
-			f.consent, f.typed = true, lineInput{}
+			f.consent, f.typed = true, newTextField("")
 		}
 	case "enter":
 		f.pos = min(len(f.fields)-1, f.pos+1)
 	default:
-		in := lineInput{value: f.fields[f.pos].value}
-		in.key(k)
-		f.fields[f.pos].value = in.value
+		f.fields[f.pos].in.Update(k)
 		f.validate()
 	}
 	return nil, false
+}
+
+// Paste types pasted text into the field being edited (or the consent).
+func (f *MandateForm) Paste(p tea.PasteMsg) {
+	switch {
+	case f.Result != nil || f.busy:
+	case f.consent:
+		f.typed.Update(p)
+	default:
+		f.fields[f.pos].in.Update(p)
+		f.validate()
+	}
 }
 
 func (f *MandateForm) consentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if f.busy {
 		return nil, false
 	}
-	done, cancelled := f.typed.key(k)
+	done, cancelled := fieldKey(&f.typed, k)
 	switch {
 	case cancelled:
 		f.consent = false
 	case done:
-		if strings.TrimSpace(f.typed.value) != f.Broker {
-			f.err = fmt.Sprintf("typed %q, not %q: nothing was committed", f.typed.value, f.Broker)
-			f.typed = lineInput{}
+		if typed := f.typed.Value(); strings.TrimSpace(typed) != f.Broker {
+			f.err = fmt.Sprintf("typed %q, not %q: nothing was committed", typed, f.Broker)
+			f.typed = newTextField("")
 			return nil, false
 		}
 		doc, days, err := f.Document()
@@ -245,7 +166,7 @@ func (f *MandateForm) consentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, false
 		}
 		f.busy = true
-		return f.Commit(doc, days, f.typed.value), false
+		return f.Commit(doc, days, f.typed.Value()), false
 	}
 	return nil, false
 }
@@ -261,9 +182,9 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	top := max(0, f.pos-(h-14))
 	for i := top; i < len(f.fields) && len(lines) < h-9; i++ {
 		fl := f.fields[i]
-		mark, val := "  ", fl.value
+		mark, val := "  ", fl.in.Value()
 		if i == f.pos && !f.consent {
-			mark, val = "▶ ", st.Selected.Render(fl.value+"█")
+			mark, val = "▶ ", st.Selected.Render(fl.in.View(true))
 		}
 		lines = append(lines, fit(fmt.Sprintf("%s%-26s %s", mark, fl.label, val), w))
 	}
@@ -280,7 +201,7 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	case f.Err != nil:
 		lines = append(lines, "", st.Critical.Render("commit failed: "+f.Err.Error()))
 	case f.consent:
-		lines = append(lines, "", fmt.Sprintf("Type the broker name (%s) and press enter to commit: %s", f.Broker, f.typed.view(true)),
+		lines = append(lines, "", fmt.Sprintf("Type the broker name (%s) and press enter to commit: %s", f.Broker, f.typed.View(true)),
 			"esc back to the form")
 	default:
 		lines = append(lines, "", "↑/↓ tab move · type to edit · ctrl+s review and commit · esc cancel")
@@ -291,34 +212,35 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// formModal shows the form over the screen.
-type formModal struct{ form *MandateForm }
-
-func (f *formModal) typing() bool { return true }
-
-func (f *formModal) view(m *Model, w, h int) string {
-	mw := min(100, w-2)
-	return m.c.Styles.Modal.Width(mw).Render(f.form.View(m.c.Styles, mw-4, h-2))
+// formModal shows the form over the screen; the root gives the form its Commit.
+type formModal struct {
+	c    *Common
+	form *MandateForm
 }
 
-func (f *formModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	if f.form.Commit == nil {
-		be := m.be
-		f.form.Commit = func(doc []byte, days int, typed string) tea.Cmd {
-			return func() tea.Msg {
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				defer cancel()
-				res, err := be.CommitMandate(ctx, doc, days, typed)
-				return CommitDoneMsg{Result: res, Err: err}
-			}
+func (f *formModal) Typing() bool { return true }
+
+func (f *formModal) View(w, h int) string {
+	mw := min(100, w-2)
+	return f.c.Styles.Modal.Width(mw).Render(f.form.View(f.c.Styles, mw-4, h-2))
+}
+
+// Update edits the form; the commit's result comes back as a CommitDoneMsg. A finished form
+// closes and asks for a fresh snapshot.
+func (f *formModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
+	switch msg := msg.(type) {
+	case CommitDoneMsg:
+		f.form.done(msg.Result, msg.Err)
+	case tea.PasteMsg:
+		f.form.Paste(msg)
+	case tea.KeyPressMsg:
+		cmd, finished := f.form.Key(msg)
+		if finished {
+			return closeWith(refreshMsg{}), nil
 		}
+		return nil, cmd
 	}
-	cmd, finished := f.form.Key(k)
-	if finished {
-		m.modal = nil
-		return m.refresh()
-	}
-	return cmd
+	return nil, nil
 }
 
 // FormProgram runs a MandateForm on its own (`cockpit mandate new`).
@@ -347,6 +269,8 @@ func (p *FormProgram) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		p.w, p.h = msg.Width, msg.Height
 	case CommitDoneMsg:
 		p.Form.done(msg.Result, msg.Err)
+	case tea.PasteMsg:
+		p.Form.Paste(msg)
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			return p, tea.Quit

@@ -28,12 +28,12 @@ func TestHaltScopes(t *testing.T) {
 // raised as an alert once.
 func TestSnapshotWarningsAreAlerts(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	s := m.snap
+	s := m.data.Snap
 	s.Warnings = []string{"unrecognised sentinel /r/live/PAPER/HALT"}
-	m.onSnapshot(s)
-	m.onSnapshot(s)
+	m.data.onSnapshot(s)
+	m.data.onSnapshot(s)
 	n := 0
-	for _, a := range m.alerts {
+	for _, a := range m.data.Alerts.list {
 		if strings.Contains(a.Text, "live/PAPER/HALT") {
 			n++
 		}

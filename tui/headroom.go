@@ -10,6 +10,22 @@ import (
 	"cockpit/live/money"
 )
 
+// headroomPane shows a gauge per mandate limit and, when there is room, the charts of the
+// session (the symbol of the selected order or position).
+type headroomPane struct {
+	paneBase
+	orders    *ordersPane
+	positions *positionsPane
+}
+
+func (p *headroomPane) View() string {
+	if p.h < 3 {
+		return ""
+	}
+	iw, ih := p.w-2, p.h-2
+	return p.box("", false, p.headroomLines(iw, ih, iw < 58))
+}
+
 // gauge is one mandate limit: how much is used.
 type gauge struct {
 	label       string
@@ -18,19 +34,19 @@ type gauge struct {
 }
 
 // gauges computes the headroom of every limit from the snapshot.
-func (m *Model) gauges() []gauge {
-	s := &m.snap
+func (p *headroomPane) gauges() []gauge {
+	s := &p.c.Data.Snap
 	if s.Mandate == nil {
 		return nil
 	}
 	c := s.Mandate.HardCaps
-	gross := m.gross
+	gross := p.c.Data.Gross
 	lev := money.Zero
 	if c.AccountFundingUSD.Sign() > 0 {
 		lev = gross.Div(c.AccountFundingUSD)
 	}
 	pair := func(used, limit money.Amount) string {
-		return m.amt(used, true) + " / " + m.amt(limit, true)
+		return p.c.amt(used, true) + " / " + p.c.amt(limit, true)
 	}
 	gs := []gauge{
 		{"per-order notional", s.LargestOrder.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(s.LargestOrder, c.MaxOrderNotionalUSD)},
@@ -40,8 +56,8 @@ func (m *Model) gauges() []gauge {
 		{"funding", gross.Float64(), c.AccountFundingUSD.Float64(), pair(gross, c.AccountFundingUSD)},
 	}
 	if !s.Expires.IsZero() && !s.Committed.IsZero() {
-		total, used := s.Expires.Sub(s.Committed), m.now().Sub(s.Committed)
-		gs = append(gs, gauge{"mandate expiry", used.Seconds(), total.Seconds(), age(s.Expires.Sub(m.now())) + " left"})
+		total, used := s.Expires.Sub(s.Committed), p.c.Now().Sub(s.Committed)
+		gs = append(gs, gauge{"mandate expiry", used.Seconds(), total.Seconds(), age(s.Expires.Sub(p.c.Now())) + " left"})
 	}
 	return gs
 }
@@ -60,8 +76,8 @@ func marker(pct float64) string {
 }
 
 // gaugeLine renders one gauge: label, bar, percent, marker and values, in w cells.
-func (m *Model) gaugeLine(g gauge, w int, compact bool) string {
-	st := m.c.Styles
+func (p *headroomPane) gaugeLine(g gauge, w int, compact bool) string {
+	st := p.c.Styles
 	pct := percent(g.used, g.limit)
 	style := st.Profit
 	switch {
@@ -85,7 +101,7 @@ func (m *Model) gaugeLine(g gauge, w int, compact bool) string {
 		lw = 7
 	}
 	text := g.text
-	if m.c.Privacy && g.label != "trades today" && g.label != "mandate expiry" && g.label != "leverage" {
+	if p.c.Privacy && g.label != "trades today" && g.label != "mandate expiry" && g.label != "leverage" {
 		text = "•••"
 	}
 	line := fmt.Sprintf("%-*s%s %s %-6s %s", lw, label, bar, style.Render(fmt.Sprintf("%4.0f%%", pct)), marker(pct), text)
@@ -96,9 +112,9 @@ var shortLabel = map[string]string{"per-order notional": "order", "total exposur
 	"trades today": "trades", "funding": "fund", "mandate expiry": "expiry"}
 
 // worstHeadroom is the most used limit, for the too-small screen.
-func (m *Model) worstHeadroom() (string, float64) {
+func (p *headroomPane) worstHeadroom() (string, float64) {
 	name, worst := "", -1.0
-	for _, g := range m.gauges() {
+	for _, g := range p.gauges() {
 		if p := percent(g.used, g.limit); p > worst && g.label != "mandate expiry" {
 			name, worst = g.label, p
 		}
@@ -107,40 +123,40 @@ func (m *Model) worstHeadroom() (string, float64) {
 }
 
 // headroomLines is the headroom pane: a gauge per limit, then the charts.
-func (m *Model) headroomLines(w, h int, compact bool) []string {
-	gs := m.gauges()
+func (p *headroomPane) headroomLines(w, h int, compact bool) []string {
+	gs := p.gauges()
 	if gs == nil {
 		msg := "no mandate: every order is denied"
-		switch st := m.snap.MandateState; {
+		switch st := p.c.Data.Snap.MandateState; {
 		case st == live.MandateTampered || st == live.MandateUnverified:
-			msg = "mandate " + m.snap.MandateErr
-		case m.snap.MandateErr != "":
-			msg = "mandate invalid: " + m.snap.MandateErr
+			msg = "mandate " + p.c.Data.Snap.MandateErr
+		case p.c.Data.Snap.MandateErr != "":
+			msg = "mandate invalid: " + p.c.Data.Snap.MandateErr
 		}
-		return []string{m.c.Styles.Critical.Render(msg), "", "M shows the mandate · M then n drafts a new one"}
+		return []string{p.c.Styles.Critical.Render(msg), "", "M shows the mandate · M then n drafts a new one"}
 	}
 	var out []string
 	for _, g := range gs {
-		out = append(out, m.gaugeLine(g, w, compact))
+		out = append(out, p.gaugeLine(g, w, compact))
 	}
 	if h-len(out) >= 5 {
 		out = append(out, "")
-		out = append(out, m.chartLines(w, m.chartSymbol())...)
+		out = append(out, p.chartLines(w, p.chartSymbol())...)
 	}
 	return out
 }
 
 // chartSymbol is the symbol of the selected order or position, else the first quoted one.
-func (m *Model) chartSymbol() string {
-	v := m.view()
+func (p *headroomPane) chartSymbol() string {
+	v := p.c.Data.View()
 	for _, o := range v.Orders {
-		if o.ID == m.sel[paneOrders] && m.focus == paneOrders {
+		if o.ID == p.orders.sel && p.orders.focused {
 			return o.Symbol
 		}
 	}
-	for _, p := range v.Positions {
-		if p.Symbol == m.sel[panePositions] {
-			return p.Symbol
+	for _, pos := range v.Positions {
+		if pos.Symbol == p.positions.sel {
+			return pos.Symbol
 		}
 	}
 	if len(v.Positions) > 0 {
@@ -152,13 +168,19 @@ func (m *Model) chartSymbol() string {
 	return ""
 }
 
-// amt formats money, hidden in privacy mode; compact uses 8.2k style.
-func (m *Model) amt(a money.Amount, compact bool) string {
-	if m.c.Privacy {
-		return "•••"
+// headroomStrip is every gauge on one line (narrow layouts): "order 68% · exp 9% …".
+func (p *headroomPane) headroomStrip() string {
+	var parts []string
+	for _, g := range p.gauges() {
+		p := percent(g.used, g.limit)
+		text := fmt.Sprintf("%s %.0f%%", shortLabel[g.label], p)
+		if mk := marker(p); mk != "" {
+			text += " " + mk
+		}
+		parts = append(parts, text)
 	}
-	if compact {
-		return short(a)
+	if len(parts) == 0 {
+		return p.c.Styles.Critical.Render("no mandate: every order is denied")
 	}
-	return fmtMoney(a, 2)
+	return strings.Join(parts, " · ")
 }

@@ -227,8 +227,8 @@ func isQuit(msg tea.Msg) bool {
 func TestSelectionFollowsID(t *testing.T) {
 	m, be, _ := newTestModel(t, 120, 40)
 	press(m, "2", "j")
-	if m.sel[paneOrders] != "P000013" {
-		t.Fatalf("selected %q", m.sel[paneOrders])
+	if m.panes.orders.sel != "P000013" {
+		t.Fatalf("selected %q", m.panes.orders.sel)
 	}
 	s := be.snap
 	s.Orders = s.Orders[1:] // P000012 filled
@@ -336,7 +336,7 @@ func TestFilterMatchesTheFullRow(t *testing.T) {
 // TestStaleGenerationDropped: events from an earlier engine run are ignored.
 func TestStaleGenerationDropped(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.gen = 3
+	m.data.gen = 3
 	m.Update(EventMsg{Event: engine.Event{Gen: 2, Kind: engine.EvError, Message: "old run"}})
 	m.Update(EventMsg{Event: engine.Event{Gen: 3, Kind: engine.EvError, Message: "this run"}})
 	m.Update(TickMsg{})

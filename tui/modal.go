@@ -7,78 +7,98 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"cockpit/engine"
 )
 
-// modal is an overlay that takes the keys while it is open (halt excepted).
+// modal is an overlay that takes the keys while it is open (halt excepted). It never
+// touches the root: it answers with a message (answers.go) that the root acts on at once.
 type modal interface {
-	view(m *Model, w, h int) string
-	key(m *Model, k tea.KeyPressMsg) tea.Cmd
-	typing() bool // a text field has the keys (H types an H; ctrl+k still halts)
+	// Update handles a key, a paste, or a result meant for the modal (an audit page, a commit).
+	Update(msg tea.Msg) (answer tea.Msg, cmd tea.Cmd)
+	// View draws the modal to fit a w×h screen.
+	View(w, h int) string
+	// Typing reports whether a text field has the keys (H types an H; ctrl+k still halts).
+	Typing() bool
 }
 
 // frame draws a modal box of the given lines, at most maxW wide and fitting the screen.
-func frame(m *Model, title string, lines []string, maxW, w, h int) string {
+func frame(c *Common, title string, lines []string, maxW, w, h int) string {
 	mw := min(maxW, w-2)
 	if mw < 20 {
 		mw = min(w, 20)
 	}
 	inner := mw - 4
 	var body []string
-	body = append(body, m.c.Styles.Title.Render(title), "")
+	body = append(body, c.Styles.Title.Render(title), "")
 	for _, l := range lines {
 		body = append(body, fit(l, inner))
 	}
 	if len(body) > h-2 && h > 4 {
 		body = body[:h-2]
 	}
-	return m.c.Styles.Modal.Width(mw).Render(strings.Join(body, "\n"))
+	return c.Styles.Modal.Width(mw).Render(strings.Join(body, "\n"))
 }
 
-func isYes(m *Model, k tea.KeyPressMsg) bool { return key.Matches(k, m.c.Keys.Yes) }
+func isYes(c *Common, msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	return ok && key.Matches(k, c.Keys.Yes)
+}
 
 // isNo: n, N and esc close a question; enter is never an answer.
-func isNo(m *Model, k tea.KeyPressMsg) bool {
-	return key.Matches(k, m.c.Keys.No) || key.Matches(k, m.c.Keys.Back)
+func isNo(c *Common, msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	return ok && (key.Matches(k, c.Keys.No) || key.Matches(k, c.Keys.Back))
 }
 
-// confirmModal asks y/N before a risky action.
+func keyIs(msg tea.Msg, b key.Binding) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	return ok && key.Matches(k, b)
+}
+
+func keyString(msg tea.Msg) string {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return k.String()
+	}
+	return ""
+}
+
+// confirmModal asks y/N before a risky action; y answers yes.
 type confirmModal struct {
+	c     *Common
 	title string
 	body  []string
-	yes   func(m *Model) tea.Cmd
+	yes   tea.Msg
 }
 
-func (c *confirmModal) typing() bool { return false }
+func (q *confirmModal) Typing() bool { return false }
 
-func (c *confirmModal) view(m *Model, w, h int) string {
-	lines := append(append([]string(nil), c.body...), "", m.c.Styles.Key.Render("y")+" yes    "+m.c.Styles.Key.Render("n")+"/esc no (default)")
-	return frame(m, c.title, lines, 70, w, h)
+func (q *confirmModal) View(w, h int) string {
+	k := q.c.Styles.Key.Render
+	lines := append(append([]string(nil), q.body...), "", k("y")+" yes    "+k("n")+"/esc no (default)")
+	return frame(q.c, q.title, lines, 70, w, h)
 }
 
-func (c *confirmModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+func (q *confirmModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	switch {
-	case isYes(m, k):
-		m.modal = nil
-		return c.yes(m)
-	case isNo(m, k):
-		m.modal = nil
+	case isYes(q.c, msg):
+		return closeWith(q.yes), nil
+	case isNo(q.c, msg):
+		return closeMsg{}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // quitModal asks what happens to resting orders; the count is the live one, since the
 // agent keeps trading while the question is open.
-type quitModal struct{}
+type quitModal struct{ c *Common }
 
-func (q *quitModal) typing() bool { return false }
+func (q *quitModal) Typing() bool { return false }
 
-func (q *quitModal) view(m *Model, w, h int) string {
-	k := m.c.Styles.Key.Render
-	n := len(m.snap.Orders)
-	return frame(m, "Quit cockpit", []string{
+func (q *quitModal) View(w, h int) string {
+	k := q.c.Styles.Key.Render
+	n := len(q.c.Data.Snap.Orders)
+	return frame(q.c, "Quit cockpit", []string{
 		"The agent stops.",
 		fmt.Sprintf("%d resting order%s at the broker unless you halt.", n, map[bool]string{true: " stays", false: "s stay"}[n == 1]),
 		"",
@@ -90,39 +110,38 @@ func (q *quitModal) view(m *Model, w, h int) string {
 	}, 70, w, h)
 }
 
-func (q *quitModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+func (q *quitModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	switch {
-	case k.String() == "h":
-		m.quit = QuitHalt
-		return tea.Quit
-	case isYes(m, k):
-		m.quit = QuitLeave
-		return tea.Quit
-	case isNo(m, k):
-		m.modal = nil
+	case keyString(msg) == "h":
+		return quitMsg{QuitHalt}, nil
+	case isYes(q.c, msg):
+		return quitMsg{QuitLeave}, nil
+	case isNo(q.c, msg):
+		return closeMsg{}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // resumeModal removes the halt after y/N, with an editable reason.
 type resumeModal struct {
-	reason  lineInput
+	c       *Common
+	reason  textField
 	editing bool
 }
 
-func newResumeModal(m *Model) *resumeModal {
-	return &resumeModal{reason: lineInput{value: "operator resumed from the cockpit"}}
+func newResumeModal(c *Common) *resumeModal {
+	return &resumeModal{c: c, reason: newTextField("operator resumed from the cockpit")}
 }
 
-func (r *resumeModal) typing() bool { return r.editing }
+func (r *resumeModal) Typing() bool { return r.editing }
 
-func (r *resumeModal) view(m *Model, w, h int) string {
-	k := m.c.Styles.Key.Render
+func (r *resumeModal) View(w, h int) string {
+	k := r.c.Styles.Key.Render
 	lines := []string{
-		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", m.state()),
-		"file that stops " + m.snap.Broker + " (global ones too); the agent trades again.",
+		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", r.c.Data.State()),
+		"file that stops " + r.c.Data.Snap.Broker + " (global ones too); the agent trades again.",
 		"",
-		"Reason: " + r.reason.view(r.editing),
+		"Reason: " + r.reason.View(r.editing),
 		"",
 	}
 	if r.editing {
@@ -130,43 +149,49 @@ func (r *resumeModal) view(m *Model, w, h int) string {
 	} else {
 		lines = append(lines, k("y")+" resume    "+k("r")+" edit reason    "+k("n")+"/esc back (default)")
 	}
-	return frame(m, "Resume trading", lines, 76, w, h)
+	return frame(r.c, "Resume trading", lines, 76, w, h)
 }
 
-func (r *resumeModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+func (r *resumeModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	if r.editing {
-		if done, _ := r.reason.key(k); done {
+		if done, _ := fieldKey(&r.reason, msg); done {
 			r.editing = false
 		}
-		return nil
+		return nil, nil
 	}
 	switch {
-	case k.String() == "r":
+	case keyString(msg) == "r":
 		r.editing = true
-	case isYes(m, k):
-		m.modal = nil
-		why, be := strings.TrimSpace(r.reason.value), m.be
+	case isYes(r.c, msg):
+		why := strings.TrimSpace(r.reason.Value())
 		if why == "" {
 			why = "operator resumed from the cockpit"
 		}
-		return m.act("resume", "", func(ctx context.Context) (string, error) { return "", be.Resume(ctx, why) })
-	case isNo(m, k):
-		m.modal = nil
+		return closeWith(actionMsg{what: "resume", run: func(ctx context.Context, be Backend) (string, error) { return "", be.Resume(ctx, why) }}), nil
+	case isNo(r.c, msg):
+		return closeMsg{}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // approveModal is the card a human approves once.
-type approveModal struct{ item engine.ReviewItem }
+type approveModal struct {
+	c    *Common
+	item engine.ReviewItem
+}
 
-func (a *approveModal) typing() bool { return false }
+func newApproveModal(c *Common, it engine.ReviewItem) *approveModal {
+	return &approveModal{c: c, item: it}
+}
 
-func (a *approveModal) view(m *Model, w, h int) string {
+func (a *approveModal) Typing() bool { return false }
+
+func (a *approveModal) View(w, h int) string {
 	it := a.item
-	k := m.c.Styles.Key.Render
-	left := it.Deadline.Sub(m.now())
+	k := a.c.Styles.Key.Render
+	left := it.Deadline.Sub(a.c.Now())
 	lines := []string{
-		"Order:   " + reviewOrder(&it, m),
+		"Order:   " + reviewOrder(&it, a.c.Privacy),
 		"Why:     " + reviewReason(&it),
 	}
 	if len(it.Breaches) > 0 {
@@ -175,7 +200,7 @@ func (a *approveModal) view(m *Model, w, h int) string {
 		if it.Detail != "" {
 			lines = append(lines, "Detail:  "+untrusted(it.Detail, 200))
 		}
-		lines = append(lines, m.afterFill(it)...)
+		lines = append(lines, afterFill(it)...)
 	}
 	lines = append(lines,
 		"Agent's reason (UNTRUSTED): \""+untrusted(it.AgentReason, 200)+"\"",
@@ -188,9 +213,9 @@ func (a *approveModal) view(m *Model, w, h int) string {
 		k("y")+" approve once    "+k("n")+"/esc back (default)",
 	)
 	if left <= 0 {
-		lines[len(lines)-1] = m.c.Styles.Critical.Render("TIMED OUT — denied (approval_timeout)") + "   esc back"
+		lines[len(lines)-1] = a.c.Styles.Critical.Render("TIMED OUT — denied (approval_timeout)") + "   esc back"
 	}
-	return frame(m, "Approve "+it.ID+"?", lines, 84, w, h)
+	return frame(a.c, "Approve "+it.ID+"?", lines, 84, w, h)
 }
 
 // reviewBreachLines lists every breach the order had when it was asked: the approval covers
@@ -204,136 +229,80 @@ func reviewBreachLines(it engine.ReviewItem) []string {
 }
 
 // afterFill shows the breached limit's headroom now and after the order.
-func (m *Model) afterFill(it engine.ReviewItem) []string {
+func afterFill(it engine.ReviewItem) []string {
 	if it.Limit == "" {
 		return nil
 	}
 	return []string{fmt.Sprintf("Limit:   %s = %s; this order makes it %s", it.Limit, it.LimitValue, it.Attempted)}
 }
 
-func (a *approveModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+// Update: y approves once, unless the deadline passed while the card was open.
+func (a *approveModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	switch {
-	case isYes(m, k):
-		m.modal = nil
-		return m.approve(a.item)
-	case isNo(m, k):
-		m.modal = nil
+	case isYes(a.c, msg):
+		it := a.item
+		if !it.Deadline.After(a.c.Now()) {
+			return closeWith(flashMsg("review " + it.ID + " passed its deadline while open: not approved")), nil
+		}
+		return closeWith(actionMsg{what: "approve", id: it.ID, run: func(ctx context.Context, be Backend) (string, error) {
+			return "", be.Approve(ctx, it.ID, "approved once from the cockpit")
+		}}), nil
+	case isNo(a.c, msg):
+		return closeMsg{}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // helpModal lists every key.
-type helpModal struct{}
+type helpModal struct{ c *Common }
 
-func (helpModal) typing() bool { return false }
+func (helpModal) Typing() bool { return false }
 
-func (helpModal) view(m *Model, w, h int) string {
+func (hm helpModal) View(w, h int) string {
 	var lines []string
 	groups := []string{"Safety", "Navigation", "Views", "Actions"}
-	for i, g := range m.c.Keys.FullHelp() {
-		lines = append(lines, m.c.Styles.Header.Render(groups[i]))
+	for i, g := range hm.c.Keys.FullHelp() {
+		lines = append(lines, hm.c.Styles.Header.Render(groups[i]))
 		for _, b := range g {
 			lines = append(lines, fmt.Sprintf("  %-12s %s", b.Help().Key, b.Help().Desc))
 		}
 	}
 	lines = append(lines, "", "H and ctrl+k halt from anywhere, even here. esc never quits; enter never confirms.")
-	return frame(m, "Keys", lines, 80, w, h)
+	return frame(hm.c, "Keys", lines, 80, w, h)
 }
 
-func (helpModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	if isNo(m, k) || key.Matches(k, m.c.Keys.Help) || k.String() == "q" {
-		m.modal = nil
+func (hm helpModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
+	if isNo(hm.c, msg) || keyIs(msg, hm.c.Keys.Help) || keyString(msg) == "q" {
+		return closeMsg{}, nil
 	}
-	return nil
+	return nil, nil
 }
 
-// detailsModal shows lines about the selected row.
-type detailsModal struct {
-	title string
-	lines []string
-	top   int
-}
-
-func (d *detailsModal) typing() bool { return false }
-
-func (d *detailsModal) view(m *Model, w, h int) string {
-	lines := d.lines
-	if d.top < len(lines) {
-		lines = lines[d.top:]
-	}
-	return frame(m, d.title, append(append([]string(nil), lines...), "", "j/k scroll · esc close"), 96, w, h)
-}
-
-func (d *detailsModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case isNo(m, k) || key.Matches(k, m.c.Keys.Details):
-		m.modal = nil
-	case key.Matches(k, m.c.Keys.Down):
-		d.top = min(d.top+1, max(0, len(d.lines)-1))
-	case key.Matches(k, m.c.Keys.Up):
-		d.top = max(0, d.top-1)
-	}
-	return nil
-}
-
-// inputModal reads one line (filter, command).
+// inputModal reads one line (filter, command) and answers with what submit makes of it.
 type inputModal struct {
+	c      *Common
 	title  string
-	in     lineInput
-	submit func(m *Model, v string) tea.Cmd
+	in     textField
+	submit func(v string) tea.Msg
 }
 
-func newInput(title, value string, submit func(m *Model, v string) tea.Cmd) *inputModal {
-	return &inputModal{title: title, in: lineInput{value: value}, submit: submit}
+func newInput(c *Common, title, value string, submit func(v string) tea.Msg) *inputModal {
+	return &inputModal{c: c, title: title, in: newTextField(value), submit: submit}
 }
 
-func (i *inputModal) typing() bool { return true }
+func (i *inputModal) Typing() bool { return true }
 
-func (i *inputModal) view(m *Model, w, h int) string {
-	return frame(m, i.title, []string{i.in.view(true), "", "enter apply · esc cancel · ctrl+k halts"}, 70, w, h)
+func (i *inputModal) View(w, h int) string {
+	return frame(i.c, i.title, []string{i.in.View(true), "", "enter apply · esc cancel · ctrl+k halts"}, 70, w, h)
 }
 
-func (i *inputModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
-	done, cancelled := i.in.key(k)
+func (i *inputModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
+	done, cancelled := fieldKey(&i.in, msg)
 	switch {
 	case cancelled:
-		m.modal = nil
+		return closeMsg{}, nil
 	case done:
-		m.modal = nil
-		return i.submit(m, strings.TrimSpace(i.in.value))
+		return closeWith(i.submit(strings.TrimSpace(i.in.Value()))), nil
 	}
-	return nil
-}
-
-// lineInput is a one-line text field.
-type lineInput struct{ value string }
-
-// key edits the field; enter finishes, esc cancels.
-func (l *lineInput) key(k tea.KeyPressMsg) (done, cancelled bool) {
-	switch k.String() {
-	case "enter":
-		return true, false
-	case "esc":
-		return false, true
-	case "backspace":
-		if r := []rune(l.value); len(r) > 0 {
-			l.value = string(r[:len(r)-1])
-		}
-	case "ctrl+u":
-		l.value = ""
-	case "space":
-		l.value += " "
-	default:
-		if k.Text != "" && ansi.StringWidth(k.Text) > 0 && len([]rune(l.value)) < 200 {
-			l.value += k.Text
-		}
-	}
-	return false, false
-}
-
-func (l *lineInput) view(active bool) string {
-	if active {
-		return l.value + "█"
-	}
-	return l.value
+	return nil, nil
 }

@@ -6,7 +6,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
-	"cockpit/live/money"
 	"cockpit/themes"
 )
 
@@ -33,71 +32,61 @@ const (
 	QuitLeave             // quit and leave resting orders at the broker
 )
 
-// Common is what every component shares: sizes, styles, keys and the clock.
-type Common struct {
-	Width, Height int
-	Styles        Styles
-	Keys          KeyMap
-	Now           func() time.Time
-	Privacy       bool
-}
-
-// Model is the root model of the screen.
+// Model is the root model of the screen: it owns the shared Common and Data, hands keys to
+// the open modal or the focused pane, acts on their answers (answers.go) and composes the
+// frame (layout.go).
 type Model struct {
-	c         Common
+	c         *Common
+	data      *Data // = c.Data
 	be        Backend
 	opts      Options
 	themeName string
 	dark      bool
 
-	snap   Snapshot
-	gross  money.Amount // the snapshot's gross exposure as the gate counts it
-	frozen *Snapshot    // tables shown while frozen
-	gen    uint64
-	ready  bool // the first snapshot arrived
-
-	focus       int       // 0..5, see paneNames
-	sel         [6]string // the selected row's id per pane
-	filter      [6]string
+	status      statusBar
+	footer      footer
+	panes       paneSet
+	focus       int  // the focused pane's position (paneHeadroom…paneAudit)
 	tailFlipped bool // @ flips whether the audit tail shows
+	modal       modal
+	flat        *flattenRun // the flatten the operator started, if any
 
-	alerts  []Alert
-	seen    map[string]time.Time // alert dedupe
-	series  series
-	agent   agentStatus
-	modal   modal
-	flat    *flattenRun
-	flash   string
-	flashAt time.Time
-
-	outcomeShown map[string]bool // review ids whose post-approval outcome is on screen
-
-	quit        QuitChoice
-	lastCtrlC   time.Time
-	frame       string
-	dirty       bool  // state changed since the frame was drawn
-	drawnAt     int64 // the clock second of the last tick-drawn frame
-	seq         uint64
-	lastRefresh time.Time
+	quit      QuitChoice
+	lastCtrlC time.Time
+	frame     string
+	dirty     bool  // state changed since the frame was drawn
+	drawnAt   int64 // the clock second of the last tick-drawn frame
 }
 
-type agentStatus struct {
-	turn   int
-	last   string
-	paused bool
+// paneSet is the six panes of the main screen.
+type paneSet struct {
+	headroom  *headroomPane
+	orders    *ordersPane
+	positions *positionsPane
+	approvals *approvalsPane
+	alerts    *alertsPane
+	audit     *auditPane
 }
 
-var paneNames = [6]string{"Headroom", "Orders", "Positions", "Approvals", "Alerts", "Audit"}
+func newPaneSet(c *Common) paneSet {
+	p := paneSet{orders: newOrdersPane(c), positions: newPositionsPane(c), approvals: newApprovalsPane(c),
+		alerts: newAlertsPane(c), audit: newAuditPane(c)}
+	p.headroom = &headroomPane{paneBase: paneBase{c: c, index: paneHeadroom}, orders: p.orders, positions: p.positions}
+	return p
+}
 
-// Pane indexes.
-const (
-	paneHeadroom = iota
-	paneOrders
-	panePositions
-	paneApprovals
-	paneAlerts
-	paneAudit
-)
+// all lists the panes in tab order.
+func (p *paneSet) all() [6]pane {
+	return [6]pane{p.headroom, p.orders, p.positions, p.approvals, p.alerts, p.audit}
+}
+
+// setFocus moves the focus to the pane at i.
+func (m *Model) setFocus(i int) {
+	m.focus = i
+	for j, p := range m.panes.all() {
+		p.base().focused = j == i
+	}
+}
 
 // New builds the screen. A bad theme name or key override is an error naming it.
 func New(o Options) (*Model, error) {
@@ -114,17 +103,16 @@ func New(o Options) (*Model, error) {
 	if err := keys.Rebind(o.Keys); err != nil {
 		return nil, err
 	}
-	m := &Model{be: o.Backend, opts: o, themeName: o.Theme, dark: true, gen: o.Generation,
-		seen: map[string]time.Time{}}
-	if m.gen == 0 {
-		m.gen = 1
-	}
+	m := &Model{be: o.Backend, opts: o, themeName: o.Theme, dark: true}
 	th, err := themes.Resolve(o.Theme, true, o.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	m.c = Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now}
-	m.series = newSeries(300)
+	m.data = &Data{gen: max(o.Generation, 1), Series: newSeries(300)}
+	m.c = &Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now, Data: m.data}
+	m.data.c = m.c
+	m.status, m.footer, m.panes = statusBar{m.c}, newFooter(m.c), newPaneSet(m.c)
+	m.setFocus(paneHeadroom)
 	return m, nil
 }
 
@@ -146,31 +134,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onBackground(msg.IsDark())
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
+	case tea.PasteMsg, AuditPageMsg:
+		cmd = m.toModal(msg)
 	case TickMsg:
 		if sec := m.now().Unix(); m.dirty || sec != m.drawnAt {
 			m.frame, m.dirty, m.drawnAt = m.render(), false, sec
 		}
 		return m, m.tick()
-	case SnapshotMsg:
-		m.onSnapshot(msg.Snapshot)
-		if !msg.OneOff {
-			cmd = m.poll(m.opts.Poll)
-		}
+	case SnapshotMsg, EventMsg:
 		m.dirty = true
-		return m, cmd // drawn on the next tick
-	case EventMsg:
-		m.dirty = true
-		return m, m.onEvent(msg.Event) // drawn on the next tick
+		return m, m.fold(msg) // drawn on the next tick
 	case FlattenProgressMsg:
-		cmd = m.onFlattenProgress(msg.Progress)
+		cmd = m.flat.progress(msg.Progress)
 	case FlattenDoneMsg:
 		cmd = m.onFlattenDone(msg.Report)
 	case ActionDoneMsg:
-		cmd = m.onActionDone(msg)
-	case AuditPageMsg:
-		m.onAuditPage(msg)
+		m.data.onActionDone(msg)
+		cmd = m.refresh()
 	case CommitDoneMsg:
-		m.onCommitDone(msg)
+		cmd = m.onCommitDone(msg)
 	}
 	m.frame, m.dirty = m.render(), false
 	return m, cmd
@@ -186,7 +168,7 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
-	v.WindowTitle = "cockpit — " + string(m.state())
+	v.WindowTitle = "cockpit — " + string(m.data.State())
 	return v
 }
 
@@ -210,24 +192,38 @@ func (m *Model) setTheme(name string) error {
 	return nil
 }
 
-// state is the trading state shown: a halt seen in an event counts before the next snapshot.
-func (m *Model) state() live.TradingState {
-	if m.snap.State == "" {
-		return "UNKNOWN"
-	}
-	return m.snap.State
-}
-
-// view returns the snapshot the tables show (frozen or live).
-func (m *Model) view() *Snapshot {
-	if m.frozen != nil {
-		return m.frozen
-	}
-	return &m.snap
-}
-
 func (m *Model) now() time.Time { return m.c.Now() }
 
-func (m *Model) say(format string) {
-	m.flash, m.flashAt = format, m.now()
+// fold takes a snapshot (and schedules the next poll) or an engine event (and re-reads the
+// state when the event asks for it).
+func (m *Model) fold(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case SnapshotMsg:
+		m.data.onSnapshot(msg.Snapshot)
+		if !msg.OneOff {
+			return m.poll(m.opts.Poll)
+		}
+	case EventMsg:
+		if m.data.onEvent(msg.Event) {
+			return m.refresh()
+		}
+	}
+	return nil
+}
+
+func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
+	if !m.flat.done(rep) {
+		return nil
+	}
+	m.data.alert(Alert{Level: flattenLevel(rep), Kind: "FLATTEN", Source: "operator", Text: rep.Summary()})
+	m.data.say("flatten: " + rep.Summary())
+	return m.refresh()
+}
+
+func (m *Model) onCommitDone(c CommitDoneMsg) tea.Cmd {
+	cmd := m.toModal(c)
+	if c.Err == nil && c.Result != nil {
+		m.data.say("mandate " + c.Result.MandateID + " committed")
+	}
+	return cmd
 }

@@ -1,11 +1,6 @@
 package tui
 
 import (
-	"context"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
-
 	"cockpit/engine"
 	"cockpit/live"
 )
@@ -48,48 +43,4 @@ type AuditPageMsg struct {
 type CommitDoneMsg struct {
 	Result *live.CommitResult
 	Err    error
-}
-
-func (m *Model) tick() tea.Cmd {
-	return tea.Tick(m.opts.Tick, func(time.Time) tea.Msg { return TickMsg{} })
-}
-
-// poll reads a snapshot after d, off the UI goroutine; one poll is in flight at a time.
-func (m *Model) poll(d time.Duration) tea.Cmd {
-	if m.be == nil {
-		return nil
-	}
-	be := m.be
-	read := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return SnapshotMsg{Snapshot: be.Snapshot(ctx)}
-	}
-	if d <= 0 {
-		return read
-	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return read() })
-}
-
-// refresh reads a snapshot now, outside the polling rhythm.
-func (m *Model) refresh() tea.Cmd {
-	if m.be == nil {
-		return nil
-	}
-	be := m.be
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return SnapshotMsg{Snapshot: be.Snapshot(ctx), OneOff: true}
-	}
-}
-
-// act runs a backend action off the UI goroutine and reports it.
-func (m *Model) act(what, id string, fn func(ctx context.Context) (string, error)) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		info, err := fn(ctx)
-		return ActionDoneMsg{What: what, ID: id, Info: info, Err: err}
-	}
 }

@@ -10,11 +10,14 @@ import (
 	"cockpit/live"
 )
 
-// statusBar is the top line: mode, trading state, mandate, broker, data age, orders today,
+// statusBar is the top line and, while halted, the banner under it.
+type statusBar struct{ c *Common }
+
+// View is the top line: mode, trading state, mandate, broker, data age, orders today,
 // the HALT file, the agent and the clock. Unknown or stale values show as such, never ✓.
-func (m *Model) statusBar(w int) string {
-	st, s := m.c.Styles, &m.snap
-	halted := m.state() == live.Halted
+func (b statusBar) View(w int) string {
+	st, s := b.c.Styles, &b.c.Data.Snap
+	halted := b.c.Data.State() == live.Halted
 	badge := st.Paper.Render(" PAPER ")
 	if s.Live {
 		badge = st.LiveBadge.Render(" LIVE ")
@@ -24,19 +27,19 @@ func (m *Model) statusBar(w int) string {
 		text string
 		prio int
 	}
-	segs := []seg{{badge + " " + m.stateBadge(), 0}, {m.mandateSeg(), 3}, {m.brokerSeg(), 2}, {m.dataSeg(), 4},
-		{m.ordersSeg(), 1}, {m.haltFileSeg(), 1}}
+	segs := []seg{{badge + " " + b.stateBadge(), 0}, {b.mandateSeg(), 3}, {b.brokerSeg(), 2}, {b.dataSeg(), 4},
+		{b.ordersSeg(), 1}, {b.haltFileSeg(), 1}}
 	if s.Agent != "" {
 		a := fmt.Sprintf("agent %s", s.Agent)
-		if m.agent.turn > 0 {
-			a += fmt.Sprintf(" t%d", m.agent.turn)
+		if b.c.Data.Agent.turn > 0 {
+			a += fmt.Sprintf(" t%d", b.c.Data.Agent.turn)
 		}
 		if s.Paused || halted {
 			a += " PAUSED"
 		}
 		segs = append(segs, seg{a, 5})
 	}
-	clock := m.now().UTC().Format("15:04:05") + " UTC"
+	clock := b.c.Now().UTC().Format("15:04:05") + " UTC"
 	join := func(maxPrio int) string {
 		var parts []string
 		for _, sg := range segs {
@@ -61,22 +64,22 @@ func (m *Model) statusBar(w int) string {
 }
 
 // haltBanner is the second line while halted: why, since when, what rests, how to resume.
-func (m *Model) haltBanner(w int) string {
-	if m.state() != live.Halted {
+func (b statusBar) Banner(w int) string {
+	if b.c.Data.State() != live.Halted {
 		return ""
 	}
-	why := m.snap.HaltReason
+	why := b.c.Data.Snap.HaltReason
 	if why == "" {
 		why = "HALT sentinel present"
 	}
-	n := len(m.snap.Orders)
+	n := len(b.c.Data.Snap.Orders)
 	text := fmt.Sprintf(" HALTED — %s — %d resting — agent paused — U resume · X flatten", untrusted(why, 70), n)
-	return m.c.Styles.HaltBar.Render(fit(text, w))
+	return b.c.Styles.HaltBar.Render(fit(text, w))
 }
 
-func (m *Model) stateBadge() string {
-	st := m.c.Styles
-	switch m.state() {
+func (b statusBar) stateBadge() string {
+	st := b.c.Styles
+	switch b.c.Data.State() {
 	case live.Halted:
 		return st.Halted.Render(" ■ HALTED ")
 	case live.ReduceOnly:
@@ -87,68 +90,63 @@ func (m *Model) stateBadge() string {
 	return st.Muted.Render("? UNKNOWN")
 }
 
-func (m *Model) mandateSeg() string {
-	s := &m.snap
+func (b statusBar) mandateSeg() string {
+	s := &b.c.Data.Snap
 	if s.Mandate == nil {
 		switch {
 		case s.MandateState == live.MandateTampered:
-			return m.c.Styles.Critical.Render("mandate TAMPERED (orders denied)")
+			return b.c.Styles.Critical.Render("mandate TAMPERED (orders denied)")
 		case s.MandateState == live.MandateUnverified:
-			return m.c.Styles.Critical.Render("mandate UNVERIFIED (orders denied)")
+			return b.c.Styles.Critical.Render("mandate UNVERIFIED (orders denied)")
 		case s.MandateErr != "":
-			return m.c.Styles.Critical.Render("mandate INVALID")
+			return b.c.Styles.Critical.Render("mandate INVALID")
 		}
-		return m.c.Styles.Critical.Render("mandate NONE (orders denied)")
+		return b.c.Styles.Critical.Render("mandate NONE (orders denied)")
 	}
 	id := s.Mandate.MandateID
 	if len(id) > 14 {
 		id = id[:14] + "…"
 	}
-	left := s.Expires.Sub(m.now())
+	left := s.Expires.Sub(b.c.Now())
 	if s.Expires.IsZero() || left <= 0 {
-		return m.c.Styles.Critical.Render(id + " EXPIRED")
+		return b.c.Styles.Critical.Render(id + " EXPIRED")
 	}
 	return fmt.Sprintf("%s ⏱ %s", id, age(left))
 }
 
-// stale reports whether the last snapshot is too old to trust.
-func (m *Model) stale() bool {
-	return !m.ready || m.now().Sub(m.snap.Taken) > 5*time.Second
-}
-
-func (m *Model) brokerSeg() string {
-	st, s := m.c.Styles, &m.snap
+func (b statusBar) brokerSeg() string {
+	st, s := b.c.Styles, &b.c.Data.Snap
 	switch {
-	case !m.ready:
+	case !b.c.Data.Ready:
 		return st.Muted.Render("broker ? connecting")
 	case s.BrokerErr != "":
 		return st.Critical.Render("broker " + s.Broker + " ✖ ERROR")
-	case m.stale():
-		return st.Muted.Render(fmt.Sprintf("broker %s ? STALE %s", s.Broker, age(m.now().Sub(s.Taken))))
+	case b.c.Data.stale():
+		return st.Muted.Render(fmt.Sprintf("broker %s ? STALE %s", s.Broker, age(b.c.Now().Sub(s.Taken))))
 	}
 	return fmt.Sprintf("broker %s %s %dms", s.Broker, st.Profit.Render("✓"), s.Latency.Milliseconds())
 }
 
-func (m *Model) dataSeg() string {
-	st, s := m.c.Styles, &m.snap
+func (b statusBar) dataSeg() string {
+	st, s := b.c.Styles, &b.c.Data.Snap
 	var newest time.Time
 	for _, q := range s.Quotes {
 		if q.Time.After(newest) {
 			newest = q.Time
 		}
 	}
-	if !m.ready || newest.IsZero() {
+	if !b.c.Data.Ready || newest.IsZero() {
 		return st.Muted.Render("data ? none")
 	}
-	a := m.now().Sub(newest)
+	a := b.c.Now().Sub(newest)
 	if a > 5*time.Second {
 		return st.Warn.Render(fmt.Sprintf("data ? STALE %s", age(a)))
 	}
 	return fmt.Sprintf("data %s %.1fs", st.Profit.Render("✓"), a.Seconds())
 }
 
-func (m *Model) ordersSeg() string {
-	s := &m.snap
+func (b statusBar) ordersSeg() string {
+	s := &b.c.Data.Snap
 	if s.Mandate == nil {
 		return fmt.Sprintf("orders %d/—", s.OrdersToday)
 	}
@@ -156,23 +154,23 @@ func (m *Model) ordersSeg() string {
 	text := fmt.Sprintf("orders %d/%d", s.OrdersToday, max)
 	switch pct := percent(float64(s.OrdersToday), float64(max)); {
 	case pct >= 100:
-		return m.c.Styles.Critical.Render(text + " USED UP")
+		return b.c.Styles.Critical.Render(text + " USED UP")
 	case pct >= 90:
-		return m.c.Styles.Critical.Render(text)
+		return b.c.Styles.Critical.Render(text)
 	case pct >= 70:
-		return m.c.Styles.Warn.Render(text)
+		return b.c.Styles.Warn.Render(text)
 	}
 	return text
 }
 
-func (m *Model) haltFileSeg() string {
-	st, s := m.c.Styles, &m.snap
+func (b statusBar) haltFileSeg() string {
+	st, s := b.c.Styles, &b.c.Data.Snap
 	switch {
-	case !s.HaltFileOK && m.ready:
+	case !s.HaltFileOK && b.c.Data.Ready:
 		return st.Critical.Render("HALT file: ERROR")
-	case m.state() == live.Halted:
+	case b.c.Data.State() == live.Halted:
 		return st.Critical.Render("HALT file: PRESENT")
-	case !m.ready:
+	case !b.c.Data.Ready:
 		return st.Muted.Render("HALT file: ?")
 	}
 	return "HALT file: absent"
@@ -186,35 +184,4 @@ func percent(used, limit float64) float64 {
 		return 0
 	}
 	return used / limit * 100
-}
-
-// footer is the short help of the focused pane, or a flash message, or the frozen marker.
-func (m *Model) footer(w int) string {
-	st := m.c.Styles
-	if m.flash != "" && m.now().Sub(m.flashAt) < 5*time.Second {
-		return fit(" "+st.Warn.Render(m.flash), w)
-	}
-	k := m.c.Keys
-	items := [][2]string{{"?", "help"}, {"/", "filter"}, {"tab", "pane"}}
-	switch m.focus {
-	case paneApprovals:
-		items = append(items, [2]string{"a/d/D", "approve/deny/all"}, [2]string{"enter", "details"})
-	case paneOrders:
-		items = append(items, [2]string{"c/C", "cancel/all"})
-	case panePositions:
-		items = append(items, [2]string{"x", "close"})
-	case paneAudit:
-		items = append(items, [2]string{"L", "full log"})
-	}
-	items = append(items, [2]string{"f", "freeze"}, [2]string{k.Halt.Help().Key, "HALT"}, [2]string{"X", "flatten"},
-		[2]string{"U", "resume"}, [2]string{"q", "quit"})
-	var parts []string
-	for _, it := range items {
-		parts = append(parts, st.Key.Render(it[0])+" "+st.Muted.Render(it[1]))
-	}
-	line := " " + strings.Join(parts, "  ")
-	if m.frozen != nil {
-		line = st.Warn.Render(" FROZEN ") + line
-	}
-	return fit(line, w)
 }

@@ -27,12 +27,12 @@ func TestLayoutGoldens(t *testing.T) {
 		{"narrow_approvals", 80, 24, func(m *Model, _ *fakeBackend) { press(m, "4") }},
 		{"too_small", 70, 20, nil},
 		{"halted", 120, 40, func(m *Model, _ *fakeBackend) {
-			s := m.snap
+			s := m.data.Snap
 			s.State, s.HaltReason, s.Paused = live.Halted, "paper by tui:alice at 2026-06-01T14:59:58Z: key H", true
 			m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 		}},
 		{"no_mandate_stale", 120, 40, func(m *Model, _ *fakeBackend) {
-			s := m.snap
+			s := m.data.Snap
 			s.Mandate, s.Taken = nil, s.Taken.Add(-30*time.Second)
 			m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 		}},
@@ -79,7 +79,7 @@ func TestGaugeMarkers(t *testing.T) {
 		want string
 	}{{50, "50%"}, {70, "70% ! WARN"}, {90, "90% ‼ CRIT"}, {100, "100% ‼ CRIT"}, {112, "112% ✖ OVER"}}
 	for _, tt := range tests {
-		got := strings.Join(strings.Fields(stripped(m.gaugeLine(gauge{label: "total exposure", used: tt.used, limit: 100, text: "x"}, 80, false))), " ")
+		got := strings.Join(strings.Fields(stripped(m.panes.headroom.gaugeLine(gauge{label: "total exposure", used: tt.used, limit: 100, text: "x"}, 80, false))), " ")
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("gauge at %v%%: %q, want %q", tt.used, got, tt.want)
 		}
@@ -96,14 +96,14 @@ func TestStatusBarNeverGreenWhenUnknown(t *testing.T) {
 		want []string
 	}{
 		{"fresh", func() {}, []string{"ACTIVE", "broker paper ✓", "data ✓", "orders 14/20", "HALT file: absent"}},
-		{"broker error", func() { s := m.snap; s.BrokerErr = "connection refused"; m.onSnapshot(s) }, []string{"broker paper ✖ ERROR"}},
+		{"broker error", func() { s := m.data.Snap; s.BrokerErr = "connection refused"; m.data.onSnapshot(s) }, []string{"broker paper ✖ ERROR"}},
 		{"stale", func() { clock.Advance(10 * time.Second) }, []string{"? STALE", "data ? STALE"}},
-		{"halt file unreadable", func() { s := m.snap; s.HaltFileOK = false; m.onSnapshot(s) }, []string{"HALT file: ERROR"}},
-		{"orders used up", func() { s := m.snap; s.OrdersToday = 20; m.onSnapshot(s) }, []string{"orders 20/20 USED UP"}},
+		{"halt file unreadable", func() { s := m.data.Snap; s.HaltFileOK = false; m.data.onSnapshot(s) }, []string{"HALT file: ERROR"}},
+		{"orders used up", func() { s := m.data.Snap; s.OrdersToday = 20; m.data.onSnapshot(s) }, []string{"orders 20/20 USED UP"}},
 	}
 	for _, tt := range tests {
 		tt.mod()
-		bar := stripped(m.statusBar(160))
+		bar := stripped(m.status.View(160))
 		for _, w := range tt.want {
 			if !strings.Contains(bar, w) {
 				t.Errorf("%s: %q lacks %q", tt.name, bar, w)
@@ -111,7 +111,7 @@ func TestStatusBarNeverGreenWhenUnknown(t *testing.T) {
 		}
 	}
 	fresh, _ := New(Options{Theme: "no-color", Now: clock.Now})
-	if bar := stripped(fresh.statusBar(160)); !strings.Contains(bar, "? UNKNOWN") || !strings.Contains(bar, "broker ? connecting") || strings.Contains(bar, "✓") {
+	if bar := stripped(fresh.status.View(160)); !strings.Contains(bar, "? UNKNOWN") || !strings.Contains(bar, "broker ? connecting") || strings.Contains(bar, "✓") {
 		t.Errorf("before any snapshot: %q", bar)
 	}
 }

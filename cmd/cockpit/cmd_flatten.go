@@ -130,19 +130,6 @@ func (a *App) cmdInit(args []string) int {
 	return exitOK
 }
 
-// defaultPaperMandate is what a fresh paper account trades under: sized for the default
-// 100,000 paper account, US equities and ETFs, 40 orders a day, GME excluded, a one-second
-// quote age and a 50 bps price collar.
-const defaultPaperMandate = `{
-  "hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000, "max_total_exposure_usd": 60000,
-    "max_leverage": 1, "allowed_instruments": ["equity", "etf"], "max_trades_per_day": 40},
-  "universe": {"asset_classes": ["us_equity", "us_etf"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null,
-    "exclude_symbols": ["GME"]},
-  "flatten_on_halt": false,
-  "controls": {"max_quote_age_ms": 5000, "price_collar_bps": 50, "duplicate_window_ms": 2000,
-    "max_orders_per_minute": 12, "approval_timeout_s": 300}
-}`
-
 // ensurePaperMandate commits the default paper mandate when the paper broker has none (or an
 // expired one), audited as the system's.
 func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
@@ -153,7 +140,11 @@ func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
 	if err != nil && err != live.ErrNoMandate {
 		return nil, fmt.Errorf("the paper mandate on file is invalid (%v); fix or remove %s", err, rt.root.MandatePath(live.PaperBroker))
 	}
-	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: live.PaperBroker, Document: []byte(defaultPaperMandate),
+	doc, err := live.DefaultPaperDraft().JSON() // the one default, shared with the mandate form
+	if err != nil {
+		return nil, err
+	}
+	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: live.PaperBroker, Document: doc,
 		Source: "default paper mandate", AccountRef: "paper", SessionID: "init", ConsentAck: true,
 		Lifetime: 30 * 24 * time.Hour, Now: rt.app.Now()})
 	if err != nil {

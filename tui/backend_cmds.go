@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func (m *Model) tick() tea.Cmd {
+	return tea.Tick(m.opts.Tick, func(time.Time) tea.Msg { return TickMsg{} })
+}
+
+// poll reads a snapshot after d, off the UI goroutine; one poll is in flight at a time.
+func (m *Model) poll(d time.Duration) tea.Cmd {
+	if m.be == nil {
+		return nil
+	}
+	be := m.be
+	read := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return SnapshotMsg{Snapshot: be.Snapshot(ctx)}
+	}
+	if d <= 0 {
+		return read
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return read() })
+}
+
+// refresh reads a snapshot now, outside the polling rhythm.
+func (m *Model) refresh() tea.Cmd {
+	if m.be == nil {
+		return nil
+	}
+	be := m.be
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return SnapshotMsg{Snapshot: be.Snapshot(ctx), OneOff: true}
+	}
+}
+
+// act runs a backend action off the UI goroutine and reports it.
+func (m *Model) act(what, id string, fn func(ctx context.Context) (string, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		info, err := fn(ctx)
+		return ActionDoneMsg{What: what, ID: id, Info: info, Err: err}
+	}
+}
+
+// halt writes the HALT sentinel through the backend (no confirmation: stopping is safe);
+// broker halts this broker only (the command palette's :halt broker).
+func (m *Model) halt(reason string, broker bool) tea.Cmd {
+	if m.be == nil {
+		return nil
+	}
+	be := m.be
+	if broker {
+		m.data.say("HALT " + m.data.Snap.Broker + " requested — writing its HALT file…")
+		return m.act("halt broker", "", func(ctx context.Context) (string, error) { return "", be.HaltBroker(ctx, reason) })
+	}
+	m.data.say("HALT requested — writing the HALT file…")
+	return m.act("halt", "", func(ctx context.Context) (string, error) { return "", be.Halt(ctx, reason) })
+}
+
+func (m *Model) loadAudit(f AuditFilter) tea.Cmd {
+	if m.be == nil {
+		return nil
+	}
+	be := m.be
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		rows, err := be.Audit(ctx, f)
+		return AuditPageMsg{Rows: rows, Filter: f, Err: err}
+	}
+}
+
+// openFlatten shows the preview, or the running flatten's progress.
+func (m *Model) openFlatten() {
+	if m.flat.running() {
+		m.modal = &flattenModal{c: m.c, run: m.flat}
+		return
+	}
+	m.modal = newFlattenPreview(m.c)
+}
+
+// openForm opens the mandate form; its commit goes through the backend.
+func (m *Model) openForm() {
+	form := NewMandateForm(m.data.Snap.Broker, m.data.Snap.Mandate)
+	be := m.be
+	form.Commit = func(doc []byte, days int, typed string) tea.Cmd {
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			res, err := be.CommitMandate(ctx, doc, days, typed)
+			return CommitDoneMsg{Result: res, Err: err}
+		}
+	}
+	m.modal = &formModal{c: m.c, form: form}
+}

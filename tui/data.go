@@ -1,0 +1,275 @@
+package tui
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"cockpit/engine"
+	"cockpit/live"
+	"cockpit/live/money"
+)
+
+// Alert levels.
+const (
+	levelInfo = iota
+	levelWarn
+	levelCrit
+)
+
+// Alert is one line of the alerts pane: a scanner finding, a denial, stale data, a broker
+// reject, an error. Text from outside (findings, agent words) is marked untrusted and always
+// shown escaped.
+type Alert struct {
+	ID        string
+	Time      time.Time
+	Level     int
+	Kind      string // INJECTION, DENIED, STALE, REJECT, ERROR, HALT, REVIEW, FLATTEN
+	Source    string
+	Text      string
+	Untrusted bool
+}
+
+const maxAlerts = 500
+
+// alertLog keeps the newest alerts, each with an id, and the dedupe of repeating ones.
+type alertLog struct {
+	list []Alert
+	seq  uint64
+	seen map[string]time.Time
+}
+
+func (l *alertLog) add(a Alert, now time.Time) {
+	if a.Time.IsZero() {
+		a.Time = now
+	}
+	l.seq++
+	a.ID = fmt.Sprintf("al%d", l.seq)
+	l.list = append(l.list, a)
+	if len(l.list) > maxAlerts {
+		l.list = l.list[len(l.list)-maxAlerts:]
+	}
+}
+
+// once adds an alert at most once per window for a key (stale data repeats otherwise).
+func (l *alertLog) once(key string, window time.Duration, a Alert, now time.Time) {
+	if t, ok := l.seen[key]; ok && now.Sub(t) < window {
+		return
+	}
+	if l.seen == nil {
+		l.seen = map[string]time.Time{}
+	}
+	l.seen[key] = now
+	l.add(a, now)
+}
+
+func (d *Data) alert(a Alert) { d.Alerts.add(a, d.c.Now()) }
+
+func (d *Data) once(key string, window time.Duration, a Alert) {
+	d.Alerts.once(key, window, a, d.c.Now())
+}
+
+// onSnapshot takes a new snapshot: series samples, stale-data alerts.
+func (d *Data) onSnapshot(s Snapshot) {
+	d.Snap, d.Ready = s, true
+	d.Gross = headroomGross(&s)
+	d.Series.sample(s, d.Gross)
+	for _, w := range s.Warnings {
+		d.once("warn:"+w, 5*time.Minute, Alert{Level: levelWarn, Kind: "HALT", Source: "sentinels", Text: w})
+	}
+	if s.BrokerErr != "" {
+		d.once("broker", 30*time.Second, Alert{Level: levelCrit, Kind: "STALE", Source: s.Broker, Text: "broker unreadable: " + s.BrokerErr})
+	}
+	maxAge := 5 * time.Second
+	if s.Mandate != nil && s.Mandate.Controls.MaxQuoteAgeMs != nil {
+		maxAge = time.Duration(*s.Mandate.Controls.MaxQuoteAgeMs) * time.Millisecond
+	}
+	for _, sym := range slices.Sorted(maps.Keys(s.Quotes)) {
+		q := s.Quotes[sym]
+		if a := s.Taken.Sub(q.Time); !q.Time.IsZero() && a > maxAge {
+			d.once("stale:"+sym, time.Minute, Alert{Level: levelWarn, Kind: "STALE", Source: sym,
+				Text: fmt.Sprintf("quote %s old (limit %s)", age(a), maxAge)})
+		}
+	}
+}
+
+// onEvent folds an engine event into the screen state; events of an older generation (an
+// earlier engine run) are dropped.
+func (d *Data) onEvent(ev engine.Event) (refresh bool) {
+	switch {
+	case ev.Gen < d.gen:
+		return false
+	case ev.Gen > d.gen:
+		d.gen, d.Agent = ev.Gen, agentStatus{}
+	}
+	switch ev.Kind {
+	case engine.EvTurnStarted:
+		d.Agent.turn, d.Agent.last = ev.Turn, "thinking"
+	case engine.EvTurnEnded:
+		d.Agent.last = ev.Message
+	case engine.EvToolCall:
+		d.onToolCall(ev)
+	case engine.EvDecision:
+		d.onDecision(ev.Decision)
+	case engine.EvOrderUpdate:
+		return d.onOrderUpdate(ev.Order)
+	case engine.EvReviewCreated:
+		if it := ev.Review; it != nil {
+			d.alert(Alert{Level: levelWarn, Kind: "REVIEW", Source: it.ID, Text: reviewLine(it, d.c.Privacy)})
+		}
+		return true
+	case engine.EvReviewResolved:
+		return true
+	case engine.EvReviewOutcome:
+		if it := ev.Review; it != nil {
+			d.onReviewOutcome(it)
+		}
+		return true
+	case engine.EvHalt:
+		return d.onHalt(ev.Halt)
+	case engine.EvFlatten:
+		if ev.Report != nil {
+			d.alert(Alert{Level: flattenLevel(*ev.Report), Kind: "FLATTEN", Source: "halt action", Text: ev.Report.Summary()})
+		}
+	case engine.EvFinding:
+		if f := ev.Finding; f != nil {
+			d.alert(Alert{Level: levelCrit, Kind: "INJECTION", Source: ev.Tool, Untrusted: true,
+				Text: fmt.Sprintf("%s %s: %s", f.Severity, f.RuleID, f.Match)})
+		}
+	case engine.EvError:
+		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: ev.Agent, Text: ev.Message})
+	case engine.EvNote:
+		d.Agent.last = "said: " + untrusted(ev.Message, 60)
+	}
+	return false
+}
+
+func (d *Data) onToolCall(ev engine.Event) {
+	r := ev.Result
+	if r == nil {
+		return
+	}
+	d.Agent.last = ev.Tool + " " + r.Status
+	if r.OK() || r.Decision == "ask" {
+		return
+	}
+	kind, lvl := "DENIED", levelWarn
+	if r.Status == engine.StatusError || r.Status == engine.StatusRejected {
+		kind = "ERROR"
+		if r.Status == engine.StatusRejected {
+			kind = "REJECT"
+		}
+	}
+	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: live.RedactSecrets(r.Code + ": " + r.Detail)})
+}
+
+func (d *Data) onDecision(dec *live.Decision) {
+	if dec == nil || dec.Verdict != live.Allow || dec.Outcome == live.OutcomeAccepted {
+		return
+	}
+	d.alert(Alert{Level: levelCrit, Kind: "REJECT", Source: "broker", Text: dec.Message()})
+}
+
+func (d *Data) onOrderUpdate(u *live.OrderUpdate) (refresh bool) {
+	if u == nil {
+		return false
+	}
+	if u.FillQty.Sign() > 0 {
+		d.Series.fill(u.Order.Symbol, u.Order.Side, u.FillPx, u.Time)
+	}
+	if u.Order.Status == live.StatusRejected {
+		d.alert(Alert{Level: levelCrit, Kind: "REJECT", Source: u.Order.Symbol, Text: "order " + u.Order.ID + " rejected"})
+	}
+	if d.c.Now().Sub(d.lastRefresh) < 300*time.Millisecond {
+		return false
+	}
+	d.lastRefresh = d.c.Now()
+	return true
+}
+
+// onHalt shows a halt at once (the watcher saw the sentinel) and re-reads the rest.
+func (d *Data) onHalt(h *live.HaltState) (refresh bool) {
+	if h == nil || (h.Broker != d.Snap.Broker && d.Snap.Broker != "") {
+		return false
+	}
+	switch {
+	case h.Halted:
+		if d.Snap.State != live.Halted {
+			d.alert(Alert{Level: levelCrit, Kind: "HALT", Source: h.Broker, Text: "trading halted (" + h.Cause + "); agent paused"})
+		}
+		d.Snap.State, d.Snap.Paused = live.Halted, true
+	case h.ReduceOnly:
+		d.Snap.State = live.ReduceOnly
+	default:
+		d.Snap.State = live.Active
+	}
+	return true
+}
+
+// headroomGross is the gross exposure the gate would count: positions plus resting orders in
+// their worst direction, valued at the snapshot's quotes.
+func headroomGross(s *Snapshot) money.Amount {
+	rows := make([]live.Exposure, len(s.Positions))
+	for i, p := range s.Positions {
+		rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
+	}
+	book := live.BookFromExposures(rows).WithOpenOrders(s.Orders, func(sym string) (money.Amount, error) {
+		if q, ok := s.Quotes[sym]; ok {
+			if p := q.ValuationPrice(live.Buy); p.Sign() > 0 {
+				return p, nil
+			}
+		}
+		return money.Zero, fmt.Errorf("no quote for %s", sym)
+	})
+	if book.Err != nil {
+		// Unpriceable resting orders: show positions alone (the gate itself fails closed).
+		return live.BookFromExposures(rows).Gross()
+	}
+	return book.Gross()
+}
+
+// onReviewOutcome says what an approved order did: sent, or why the approval did not go
+// through (then also as a critical alert, which stays on screen).
+func (d *Data) onReviewOutcome(it *engine.ReviewItem) {
+	if d.outcomeShown == nil {
+		d.outcomeShown = map[string]bool{}
+	}
+	d.outcomeShown[it.ID] = true
+	d.say("review " + it.ID + ": " + it.Outcome)
+	if !it.Went() {
+		d.alert(Alert{Level: levelCrit, Kind: "REVIEW", Source: it.ID, Text: it.Outcome})
+	}
+}
+
+// onActionDone shows an operator action's result (the root then re-reads the state).
+func (d *Data) onActionDone(a ActionDoneMsg) {
+	if a.Err != nil {
+		d.say(fmt.Sprintf("%s %s FAILED: %v", a.What, a.ID, a.Err))
+		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: "operator " + a.What, Text: a.Err.Error()})
+		return
+	}
+	switch a.What {
+	case "halt":
+		d.Snap.State, d.Snap.Paused = live.Halted, true
+		d.say("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused")
+	case "halt broker":
+		d.Snap.State, d.Snap.Paused = live.Halted, true
+		d.say("HALTED " + d.Snap.Broker + ": its HALT file is written, resting orders are being cancelled, the agent is paused")
+	case "resume":
+		d.Snap.State = live.Active
+		d.say("resumed: trading is ACTIVE")
+	case "export":
+		d.say("audit exported to " + a.Info)
+	case "approve": // not "done": the gate runs the order again, and its outcome follows
+		if !d.outcomeShown[a.ID] {
+			d.say("approve " + a.ID + ": approved; the gate checks the order again before it goes")
+		}
+	default:
+		msg := a.What + " " + a.ID + ": done"
+		if a.Info != "" {
+			msg = a.What + ": " + a.Info
+		}
+		d.say(msg)
+	}
+}
