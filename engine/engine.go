@@ -39,8 +39,8 @@ type Engine struct {
 	Profile   string // policy profile: paper or live
 	Policy    config.Policy
 	Tools     *Registry
-	Reviews   ReviewStore // where breaches wait; nil means no approver
-	Approver  bool        // a human is attached (the TUI); without one, Ask becomes Deny
+	Reviews   live.ReviewStore // where breaches wait; nil means no approver
+	Approver  bool             // a human is attached (the TUI); without one, Ask becomes Deny
 	Bus       *Bus
 	Audit     live.AuditSink
 	Now       func() time.Time

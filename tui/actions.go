@@ -8,12 +8,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"cockpit/engine"
 	"cockpit/live"
 )
 
 // selectedReview returns the selected pending review item.
-func (m *Model) selectedReview() (engine.ReviewItem, bool) {
+func (m *Model) selectedReview() (live.ReviewItem, bool) {
 	if id := m.selectedID(paneApprovals); id != "" {
 		for _, it := range m.snap.Reviews {
 			if it.ID == id {
@@ -21,7 +20,7 @@ func (m *Model) selectedReview() (engine.ReviewItem, bool) {
 			}
 		}
 	}
-	return engine.ReviewItem{}, false
+	return live.ReviewItem{}, false
 }
 
 // approvalKey: a approves once after a y/N card; d denies at once (denying is safe); D denies
@@ -58,7 +57,7 @@ func (m *Model) deny(id, reason string) tea.Cmd {
 	return m.act("deny", id, func(ctx context.Context) (string, error) { return "", be.Deny(ctx, id, reason) })
 }
 
-func (m *Model) approve(it engine.ReviewItem) tea.Cmd {
+func (m *Model) approve(it live.ReviewItem) tea.Cmd {
 	if !it.Deadline.After(m.now()) {
 		m.say("review " + it.ID + " passed its deadline while open: not approved")
 		return nil
@@ -71,7 +70,7 @@ func (m *Model) approve(it engine.ReviewItem) tea.Cmd {
 
 // onReviewOutcome says what an approved order did: sent, or why the approval did not go
 // through (then also as a critical alert, which stays on screen).
-func (m *Model) onReviewOutcome(it *engine.ReviewItem) {
+func (m *Model) onReviewOutcome(it *live.ReviewItem) {
 	if m.outcomeShown == nil {
 		m.outcomeShown = map[string]bool{}
 	}

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"cockpit/engine"
+	"cockpit/live"
 )
 
 // modal is an overlay that takes the keys while it is open (halt excepted).
@@ -157,7 +157,7 @@ func (r *resumeModal) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 }
 
 // approveModal is the card a human approves once.
-type approveModal struct{ item engine.ReviewItem }
+type approveModal struct{ item live.ReviewItem }
 
 func (a *approveModal) typing() bool { return false }
 
@@ -195,7 +195,7 @@ func (a *approveModal) view(m *Model, w, h int) string {
 
 // reviewBreachLines lists every breach the order had when it was asked: the approval covers
 // these and nothing else.
-func reviewBreachLines(it engine.ReviewItem) []string {
+func reviewBreachLines(it live.ReviewItem) []string {
 	lines := []string{fmt.Sprintf("Breaches (%d, all covered by this approval):", len(it.Breaches))}
 	for _, b := range it.Breaches {
 		lines = append(lines, fmt.Sprintf("  • %s = %s; this order makes it %s", b.Limit, b.LimitValue, b.Attempted))
@@ -204,7 +204,7 @@ func reviewBreachLines(it engine.ReviewItem) []string {
 }
 
 // afterFill shows the breached limit's headroom now and after the order.
-func (m *Model) afterFill(it engine.ReviewItem) []string {
+func (m *Model) afterFill(it live.ReviewItem) []string {
 	if it.Limit == "" {
 		return nil
 	}

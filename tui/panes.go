@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/money"
 )
@@ -222,7 +221,7 @@ func (m *Model) positionLine(p live.Position, v *Snapshot, compact bool) string 
 
 func (m *Model) reviewRows() []row {
 	v := &m.snap // the review queue is never frozen: its deadlines run
-	items := append([]engine.ReviewItem(nil), v.Reviews...)
+	items := append([]live.ReviewItem(nil), v.Reviews...)
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Created.Before(items[j].Created) })
 	out := make([]row, 0, len(items))
 	for _, it := range items {
@@ -231,7 +230,7 @@ func (m *Model) reviewRows() []row {
 	return out
 }
 
-func (m *Model) reviewLines(it engine.ReviewItem) []string {
+func (m *Model) reviewLines(it live.ReviewItem) []string {
 	left := it.Deadline.Sub(m.now())
 	clock := "⏳ " + countdown(left)
 	if left <= 0 {
@@ -248,7 +247,7 @@ func (m *Model) reviewLines(it engine.ReviewItem) []string {
 }
 
 // reviewOrder is "BUY $6,000 AAPL" or "SELL 10 TSLA @ 245".
-func reviewOrder(it *engine.ReviewItem, m *Model) string {
+func reviewOrder(it *live.ReviewItem, m *Model) string {
 	if it.Order == nil {
 		return "?"
 	}
@@ -259,7 +258,7 @@ func reviewOrder(it *engine.ReviewItem, m *Model) string {
 	return it.OrderText(true, mask)
 }
 
-func reviewReason(it *engine.ReviewItem) string {
+func reviewReason(it *live.ReviewItem) string {
 	switch {
 	case it.Limit != "":
 		more := ""
@@ -273,7 +272,7 @@ func reviewReason(it *engine.ReviewItem) string {
 	return "supervised: every order waits for a human"
 }
 
-func reviewLine(it *engine.ReviewItem, m *Model) string {
+func reviewLine(it *live.ReviewItem, m *Model) string {
 	return reviewOrder(it, m) + " — " + reviewReason(it)
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"
@@ -137,7 +136,7 @@ func (a *App) approvalOutcome(rt *runtime, id string) int {
 		}
 		if it.Outcome != "" {
 			fmt.Fprintf(a.Stdout, "%s: %s\n", id, it.Outcome)
-			if strings.HasPrefix(it.Outcome, engine.OutcomeSent) {
+			if strings.HasPrefix(it.Outcome, live.OutcomeSent) {
 				return exitOK
 			}
 			return exitFailure

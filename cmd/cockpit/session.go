@@ -137,7 +137,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	}
 	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.Prices}
 	now := a.Now().UTC()
-	if _, err := store.RestoreSpend(ctx, rt.db, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := engine.RestoreSpend(ctx, rt.db.EachEvent, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
 		return fail(fmt.Errorf("restore today's LLM spend: %w", err))
 	}
 	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: cfg.Policy, Tools: reg,

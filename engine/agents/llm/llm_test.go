@@ -18,7 +18,6 @@ import (
 	"cockpit/engine/enginetest"
 	"cockpit/live"
 	"cockpit/live/money"
-	"cockpit/store"
 )
 
 const apiKey = "sk-test-DO-NOT-LEAK-0123456789abcdef"
@@ -231,7 +230,7 @@ func TestSpendSurvivesRestart(t *testing.T) {
 	}
 	fresh := &engine.CostBudget{}
 	day := f.Clock.Now().Truncate(24 * 60 * 60 * 1e9)
-	n, err := store.RestoreSpend(context.Background(), f.DB, fresh, day)
+	n, err := engine.RestoreSpend(context.Background(), f.DB.EachEvent, fresh, day)
 	if err != nil || n != 1 {
 		t.Fatalf("restore: %d %v", n, err)
 	}
