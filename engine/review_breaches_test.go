@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"cockpit/engine"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/store"
 )

@@ -8,7 +8,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/engine/config"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/money"
 )

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"cockpit/engine/config"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/store"
 )
