@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 )
 

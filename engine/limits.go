@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live/money"
 )
 

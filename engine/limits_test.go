@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live/money"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live/money"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live/money"
 )
 

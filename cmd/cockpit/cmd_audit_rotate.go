@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"

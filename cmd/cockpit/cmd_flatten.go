@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"time"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 )
 

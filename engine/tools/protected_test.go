@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
 	"cockpit/engine/tools"
 	"cockpit/internal/enginetest"
 	"cockpit/live"

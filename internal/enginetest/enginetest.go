@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/money"

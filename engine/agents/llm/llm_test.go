@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/money"

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/store"
