@@ -135,12 +135,16 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	if _, err := tools.Register(reg, cfg, rt.root.Dir(), rt.db.Path()); err != nil {
 		return fail(fmt.Errorf("config: tools: %w", err))
 	}
-	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.Prices}
+	pol, err := cfg.Policy.Engine()
+	if err != nil {
+		return fail(fmt.Errorf("config: policy: %w", err))
+	}
+	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.EnginePrices()}
 	now := a.Now().UTC()
 	if _, err := engine.RestoreSpend(ctx, rt.db.EachEvent, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
 		return fail(fmt.Errorf("restore today's LLM spend: %w", err))
 	}
-	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: cfg.Policy, Tools: reg,
+	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: pol, Tools: reg,
 		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
 		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts

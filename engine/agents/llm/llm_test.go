@@ -13,7 +13,6 @@ import (
 	"sync"
 	"testing"
 
-	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
@@ -84,7 +83,7 @@ func setup(t *testing.T, replies []reply, policy string) (*enginetest.Fixture, *
 	}
 	f := enginetest.New(t, opts...)
 	f.Engine.Approver = false
-	f.Engine.Costs = &engine.CostBudget{Prices: map[string]config.Price{
+	f.Engine.Costs = &engine.CostBudget{Prices: map[string]engine.Price{
 		"test-model": {InputPerMTok: money.MustParse("1"), OutputPerMTok: money.MustParse("10")}}}
 	srv := &fakeServer{replies: replies}
 	ts := httptest.NewServer(srv)
