@@ -230,11 +230,4 @@ func run(m *Model, cmd tea.Cmd) {
 	}
 }
 
-func TestShowScreens(t *testing.T) {
-	for _, sz := range [][2]int{{120, 40}, {80, 24}, {100, 30}, {70, 20}} {
-		m, _, _ := newTestModel(t, sz[0], sz[1])
-		t.Logf("\n%dx%d\n%s", sz[0], sz[1], screen(m))
-	}
-}
-
 func stripped(s string) string { return ansi.Strip(s) }
