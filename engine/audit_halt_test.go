@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live/jsonv"
 )
 

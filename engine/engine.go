@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"cockpit/engine/config"
 	"cockpit/live"
 )
 
@@ -37,10 +36,10 @@ type Engine struct {
 	Broker    live.Broker
 	BrokerKey string
 	Profile   string // policy profile: paper or live
-	Policy    config.Policy
+	Policy    Policies
 	Tools     *Registry
-	Reviews   ReviewStore // where breaches wait; nil means no approver
-	Approver  bool        // a human is attached (the TUI); without one, Ask becomes Deny
+	Reviews   live.ReviewStore // where breaches wait; nil means no approver
+	Approver  bool             // a human is attached (the TUI); without one, Ask becomes Deny
 	Bus       *Bus
 	Audit     live.AuditSink
 	Now       func() time.Time
@@ -171,11 +170,7 @@ func (e *Engine) policyFor(agent, tool string) (Policy, error) {
 			profile = "paper"
 		}
 	}
-	layers, err := Layers(e.Policy, profile, agent, tool)
-	if err != nil {
-		return Policy{}, err
-	}
-	return Meet(layers...), nil
+	return Meet(Layers(e.Policy, profile, agent, tool)...), nil
 }
 
 // Finisher is an agent with an end (a replay script).

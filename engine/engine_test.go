@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"cockpit/engine"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"

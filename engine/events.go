@@ -2,13 +2,11 @@ package engine
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
 	"cockpit/internal/fanout"
 	"cockpit/live"
-	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
@@ -46,7 +44,7 @@ type Event struct {
 	Result   *Result
 	Decision *live.Decision
 	Order    *live.OrderUpdate
-	Review   *ReviewItem
+	Review   *live.ReviewItem
 	Halt     *live.HaltState
 	Flatten  *live.FlattenProgress
 	Report   *live.FlattenReport
@@ -106,65 +104,4 @@ func (b *Bus) Publish(e Event) {
 	for _, ch := range b.subs {
 		fanout.SendNewest(ch, e)
 	}
-}
-
-// ReviewState is where a review item stands.
-type ReviewState string
-
-// Review states.
-const (
-	ReviewPending  ReviewState = "pending"
-	ReviewApproved ReviewState = "approved"
-	ReviewDenied   ReviewState = "denied"
-	ReviewTimedOut ReviewState = "timed_out"
-	ReviewVoided   ReviewState = "voided"
-)
-
-// ReviewItem is an order waiting for a human: the exact order and its digest, why it waits,
-// the breached limit with its values, the agent's stated reason (untrusted) and a deadline.
-type ReviewItem struct {
-	ID          string
-	SessionID   string
-	Broker      string
-	Order       *jsonv.Object // canonical order
-	Digest      string        // sha256 of the canonical order
-	Why         string        // supervised | breach | escalated
-	Limit       string
-	LimitValue  string
-	Attempted   string
-	Detail      string
-	AgentReason string
-	Created     time.Time
-	Deadline    time.Time
-	State       ReviewState
-	ResolvedBy  string
-	ResolvedAt  time.Time
-	Resolution  string
-	Breaches    []ReviewBreach // every breach shown (the first is Limit); an approval covers these
-	Outcome     string         // after an approval: what the re-checked order did
-}
-
-// ReviewBreach is one breach on a review card.
-type ReviewBreach struct {
-	Limit, LimitValue, Attempted, Detail string
-}
-
-// Went reports whether an approved order went to the broker (its Outcome says so).
-func (it *ReviewItem) Went() bool { return strings.HasPrefix(it.Outcome, OutcomeSent) }
-
-// OutcomeSent starts the Outcome of an approved order the gate forwarded.
-const OutcomeSent = "sent"
-
-// ReviewStore keeps the review queue where another process can resolve it.
-type ReviewStore interface {
-	CreateReview(ctx context.Context, it ReviewItem) error
-	// WaitReview returns when the item is resolved (by anyone), or resolves it timed_out at its
-	// deadline, or fails when ctx ends. It must notice another process's resolution within poll.
-	WaitReview(ctx context.Context, id string, poll time.Duration, now func() time.Time) (ReviewItem, error)
-	ResolveReview(ctx context.Context, id string, state ReviewState, by, why string) (ReviewItem, error)
-	ConsumeGrant(ctx context.Context, id, digest string) error
-	PendingReviews(ctx context.Context) ([]ReviewItem, error)
-	VoidPendingReviews(ctx context.Context, why string) (int64, error)
-	// SetReviewOutcome records what an approved order did when the gate ran it again.
-	SetReviewOutcome(ctx context.Context, id, outcome string) error
 }

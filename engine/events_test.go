@@ -95,7 +95,7 @@ func TestReviewOrderText(t *testing.T) {
 		{nil, true, "", ""},
 	}
 	for _, tt := range tests {
-		it := &ReviewItem{Order: tt.order}
+		it := &live.ReviewItem{Order: tt.order}
 		if got := it.OrderText(tt.upper, tt.mask); got != tt.want {
 			t.Errorf("OrderText(%v, %q) = %q, want %q", tt.upper, tt.mask, got, tt.want)
 		}

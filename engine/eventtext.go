@@ -127,38 +127,7 @@ func decisionText(d *live.Decision) string {
 	return fmt.Sprintf("DENY    %s: %s", intent, oneLine(d.Message()))
 }
 
-// OrderText is the order under review in a few words: "buy $6000 AAPL", "sell 10 TSLA @ 245"
-// ("" without an order). upperSide capitalises the side; a non-empty notionalMask stands in
-// for a notional amount (the screen's privacy mode).
-func (it *ReviewItem) OrderText(upperSide bool, notionalMask string) string {
-	if it.Order == nil {
-		return ""
-	}
-	get := func(k string) string {
-		v, _ := it.Order.Get(k)
-		if v == nil {
-			return ""
-		}
-		return fmt.Sprint(v)
-	}
-	side, size := get("side"), get("quantity")
-	if upperSide {
-		side = strings.ToUpper(side)
-	}
-	if n := get("notional"); n != "" {
-		size = "$" + n
-		if notionalMask != "" {
-			size = notionalMask
-		}
-	}
-	s := fmt.Sprintf("%s %s %s", side, size, get("symbol"))
-	if lp := get("limit_price"); lp != "" {
-		s += " @ " + lp
-	}
-	return s
-}
-
-func orderText(it *ReviewItem) string {
+func orderText(it *live.ReviewItem) string {
 	if it.Order == nil {
 		return ""
 	}

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"cockpit/engine/config"
 	"cockpit/live/money"
 )
 
@@ -86,12 +85,18 @@ func inWindow(ts []time.Time, since time.Time) []time.Time {
 	return nil
 }
 
+// Price is what one model costs per million tokens.
+type Price struct {
+	InputPerMTok  money.Amount
+	OutputPerMTok money.Amount
+}
+
 // CostBudget enforces LLM spending before each call: a reservation for the worst case
 // (prompt tokens plus the maximum output) must fit the per-request, per-hour and per-day
 // limits; after the call the real usage is settled and the difference released. A model
 // without a price is refused (fail-closed).
 type CostBudget struct {
-	Prices map[string]config.Price
+	Prices map[string]Price
 	mu     sync.Mutex
 	spent  []spend // settled and reserved costs, oldest first
 	nextID int

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"cockpit/engine/config"
 	"cockpit/live/money"
 )
 
@@ -77,7 +76,7 @@ func TestRateLimiterRefusalDoesNotCount(t *testing.T) {
 }
 
 func budget() *CostBudget {
-	return &CostBudget{Prices: map[string]config.Price{"m": {InputPerMTok: money.MustParse("1"), OutputPerMTok: money.MustParse("4")}}}
+	return &CostBudget{Prices: map[string]Price{"m": {InputPerMTok: money.MustParse("1"), OutputPerMTok: money.MustParse("4")}}}
 }
 
 func dayLimit(usd string) Policy {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 
-	"cockpit/engine/config"
 	"cockpit/live/money"
 )
 
@@ -127,48 +126,22 @@ type Layer struct {
 	PerDayUSD      MoneyLimit
 }
 
-// LayerFromConfig resolves a config layer.
-func LayerFromConfig(name string, c config.Layer) (Layer, error) {
-	l := Layer{Name: name, Allow: AllowAll, Workspace: AllowAll, Commands: AllowAll, Deny: map[string]bool{}, Forbidden: map[string]bool{}}
-	if c.Autonomy != nil {
-		a, err := ParseAutonomy(*c.Autonomy)
-		if err != nil {
-			return l, fmt.Errorf("%s: %w", name, err)
-		}
-		l.Autonomy = &a
-	}
-	if c.AllowTools != nil {
-		l.Allow = SetOf(*c.AllowTools...)
-	}
-	for _, d := range c.DenyTools {
-		l.Deny[d] = true
-	}
-	if c.WorkspaceRestrictions != nil {
-		l.Workspace = SetOf(*c.WorkspaceRestrictions...)
-	}
-	if c.AllowedCommands != nil {
-		l.Commands = SetOf(*c.AllowedCommands...)
-	}
-	for _, p := range c.ForbiddenPaths {
-		l.Forbidden[p] = true
-	}
-	l.RequireSandbox, l.Escalate = c.RequireSandbox, c.EscalateOnUntrustedInput
-	lim := func(p *int64) Limit {
-		if p == nil {
-			return Limit{}
-		}
-		return Limit{Set: true, N: *p}
-	}
-	l.Rates = Rates{Scope: name, PerMinute: lim(c.RateLimits.RequestsPerMinute), PerHour: lim(c.RateLimits.RequestsPerHour),
-		MaxConcurrent: lim(c.RateLimits.MaxConcurrent)}
-	cost := func(p *money.Amount) MoneyLimit {
-		if p == nil {
-			return MoneyLimit{}
-		}
-		return MoneyLimit{Set: true, V: *p}
-	}
-	l.PerRequestUSD, l.PerHourUSD, l.PerDayUSD = cost(c.CostLimits.MaxPerRequestUSD), cost(c.CostLimits.MaxPerHourUSD), cost(c.CostLimits.MaxPerDayUSD)
-	return l, nil
+// EmptyLayer is a layer that says nothing: it allows everything and sets no limit.
+func EmptyLayer(name string) Layer {
+	return Layer{Name: name, Allow: AllowAll, Workspace: AllowAll, Commands: AllowAll, Deny: map[string]bool{},
+		Forbidden: map[string]bool{}, Rates: Rates{Scope: name}}
+}
+
+// Policies is the engine's layered agent policy: global → profile → agent → group → tool.
+// Each layer is resolved and named (config.toml's [policy] maps onto it).
+type Policies struct {
+	Global     Layer
+	Profile    string // the profile layer in force ("" picks paper or live by broker)
+	Profiles   map[string]Layer
+	Agents     map[string]Layer
+	Groups     map[string]Layer
+	ToolGroups map[string][]string // group name → the tools it covers
+	Tools      map[string]Layer
 }
 
 // Policy is the effective policy for one (agent, tool): the meet of its layers.
@@ -248,31 +221,16 @@ func (p Policy) Allows(tool string) (bool, string) {
 
 // Layers resolves the layers that apply to one agent calling one tool, in order:
 // global → profile → agent → groups containing the tool → tool.
-func Layers(cfg config.Policy, profile, agent, tool string) ([]Layer, error) {
-	var out []Layer
-	add := func(name string, c config.Layer, ok bool) error {
-		if !ok {
-			return nil
-		}
-		l, err := LayerFromConfig(name, c)
-		if err == nil {
-			out = append(out, l)
-		}
-		return err
-	}
-	if err := add("global", cfg.Global, true); err != nil {
-		return nil, err
-	}
+func Layers(cfg Policies, profile, agent, tool string) []Layer {
+	out := []Layer{cfg.Global}
 	if cfg.Profile != "" {
 		profile = cfg.Profile
 	}
-	c, ok := cfg.Profiles[profile]
-	if err := add("profile:"+profile, c, ok); err != nil {
-		return nil, err
+	if l, ok := cfg.Profiles[profile]; ok {
+		out = append(out, l)
 	}
-	c, ok = cfg.Agents[agent]
-	if err := add("agent:"+agent, c, ok); err != nil {
-		return nil, err
+	if l, ok := cfg.Agents[agent]; ok {
+		out = append(out, l)
 	}
 	groups := make([]string, 0)
 	for g, tools := range cfg.ToolGroups {
@@ -284,13 +242,14 @@ func Layers(cfg config.Policy, profile, agent, tool string) ([]Layer, error) {
 	}
 	sort.Strings(groups)
 	for _, g := range groups {
-		if err := add("group:"+g, cfg.Groups[g], true); err != nil {
-			return nil, err
+		l, ok := cfg.Groups[g]
+		if !ok {
+			l = EmptyLayer("group:" + g)
 		}
+		out = append(out, l)
 	}
-	c, ok = cfg.Tools[tool]
-	if err := add("tool:"+tool, c, ok); err != nil {
-		return nil, err
+	if l, ok := cfg.Tools[tool]; ok {
+		out = append(out, l)
 	}
-	return out, nil
+	return out
 }

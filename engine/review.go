@@ -88,13 +88,13 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 		timeout = m.Controls.ApprovalTimeout()
 	}
 	now := e.now()
-	it := ReviewItem{ID: live.RandomID("ap"), SessionID: e.Session, Broker: e.BrokerKey, Order: order, Digest: digest,
-		Why: why, AgentReason: sub.Reason, Created: now, Deadline: now.Add(timeout), State: ReviewPending}
+	it := live.ReviewItem{ID: live.RandomID("ap"), SessionID: e.Session, Broker: e.BrokerKey, Order: order, Digest: digest,
+		Why: why, AgentReason: sub.Reason, Created: now, Deadline: now.Add(timeout), State: live.ReviewPending}
 	if shown != nil {
 		it.Limit, it.LimitValue, it.Attempted = shown.Limit, shown.LimitValue.String(), shown.Attempted.String()
 		msgs := make([]string, len(all))
 		for i, b := range all {
-			it.Breaches = append(it.Breaches, ReviewBreach{Limit: b.Limit, LimitValue: b.LimitValue.String(), Attempted: b.Attempted.String(), Detail: b.Message()})
+			it.Breaches = append(it.Breaches, live.ReviewBreach{Limit: b.Limit, LimitValue: b.LimitValue.String(), Attempted: b.Attempted.String(), Detail: b.Message()})
 			msgs[i] = b.Message()
 		}
 		it.Detail = strings.Join(msgs, "; ")
@@ -109,24 +109,24 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	e.publish(Event{Kind: EvReviewCreated, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it})
 	res, err := e.Reviews.WaitReview(ctx, it.ID, e.reviewPoll(), e.now)
 	if err != nil { // the turn was stopped (a halt, or cockpit quitting)
-		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, ReviewVoided, "system", "the turn was stopped: "+err.Error())
+		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, live.ReviewVoided, "system", "the turn was stopped: "+err.Error())
 		if res.ID == "" {
 			res = it
-			res.State, res.Resolution = ReviewVoided, err.Error()
+			res.State, res.Resolution = live.ReviewVoided, err.Error()
 		}
 	}
 	e.publish(Event{Kind: EvReviewResolved, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &res})
 	bg := context.WithoutCancel(ctx)
 	var r Result
 	switch res.State {
-	case ReviewApproved:
+	case live.ReviewApproved:
 		r := c.executeApproved(ctx, sub, res, all, ref)
 		c.reportOutcome(bg, res, r)
 		return r
-	case ReviewDenied:
+	case live.ReviewDenied:
 		e.rememberDenial(digest, it.ID, res.Resolution)
 		r = denied("approval_denied", "a human denied the order: %s", orDash(res.Resolution))
-	case ReviewTimedOut:
+	case live.ReviewTimedOut:
 		c.transition(bg, res, "approval_timed_out", "no answer by the deadline")
 		r = denied("approval_timeout", "no human answered within %s", timeout)
 	default:
@@ -140,7 +140,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 // executeApproved runs an approved order: the price must not have drifted, the grant must be
 // unused and bound to this digest, and the gate runs again (halt, structure, lock, count),
 // waiving only the breach the human saw.
-func (c *call) executeApproved(ctx context.Context, sub live.Submission, it ReviewItem, shown []*live.Breach, ref money.Amount) Result {
+func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live.ReviewItem, shown []*live.Breach, ref money.Amount) Result {
 	e := c.e
 	c.check("drift")
 	if now := c.refPrice(ctx, *sub.Intent); ref.Sign() > 0 && now.Sign() > 0 {
@@ -225,16 +225,16 @@ func breachLine(b *live.Breach) string {
 
 // reportOutcome tells the review store, and so every screen and terminal, what an approved
 // order did: sent, or why the approval did not go through.
-func (c *call) reportOutcome(ctx context.Context, it ReviewItem, r Result) {
+func (c *call) reportOutcome(ctx context.Context, it live.ReviewItem, r Result) {
 	switch {
 	case r.Status == StatusOK:
-		it.Outcome = OutcomeSent + ": the gate ran it again and the broker accepted it"
+		it.Outcome = live.OutcomeSent + ": the gate ran it again and the broker accepted it"
 		if o, ok := r.Data.(*jsonv.Object); ok {
 			id, _ := o.Get("order_id")
-			it.Outcome = fmt.Sprintf("%s: the gate ran it again; order %v accepted", OutcomeSent, id)
+			it.Outcome = fmt.Sprintf("%s: the gate ran it again; order %v accepted", live.OutcomeSent, id)
 		}
 	case r.Decision == "allow":
-		it.Outcome = fmt.Sprintf("%s, but not accepted: %s", OutcomeSent, orDash(r.Detail))
+		it.Outcome = fmt.Sprintf("%s, but not accepted: %s", live.OutcomeSent, orDash(r.Detail))
 	default:
 		it.Outcome = "approval did not go through: " + orDash(r.Detail)
 	}
@@ -275,7 +275,7 @@ func (c *call) refPrice(ctx context.Context, in live.OrderIntent) money.Amount {
 
 // transition audits a review's state change (the resolver of an approve or deny audits it
 // themselves; timeouts and voids are the system's).
-func (c *call) transition(ctx context.Context, it ReviewItem, kind, why string) {
+func (c *call) transition(ctx context.Context, it live.ReviewItem, kind, why string) {
 	if c.e.Audit == nil {
 		return
 	}

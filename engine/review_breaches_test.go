@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"cockpit/engine"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/store"
 )
@@ -55,7 +55,7 @@ func TestApprovalCoversEveryBreachShown(t *testing.T) {
 	if len(a.Breaches) != 2 || a.Breaches[0].Limit != live.LimitOrderNotional || a.Breaches[1].Limit != live.LimitTradesPerDay {
 		t.Errorf("stored breaches = %+v, want the order cap then the day's count", a.Breaches)
 	}
-	if !strings.HasPrefix(a.Outcome, engine.OutcomeSent) {
+	if !strings.HasPrefix(a.Outcome, live.OutcomeSent) {
 		t.Errorf("outcome = %q, want sent", a.Outcome)
 	}
 }

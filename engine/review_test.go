@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"cockpit/engine"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/store"
 )
@@ -104,13 +104,13 @@ func TestGrantSingleUse(t *testing.T) {
 	rv := store.Reviews{DB: f.DB}
 	ctx := context.Background()
 	mk := func(id string) {
-		if err := rv.CreateReview(ctx, engine.ReviewItem{ID: id, Broker: "paper", Digest: "A", Created: f.Clock.Now(),
+		if err := rv.CreateReview(ctx, live.ReviewItem{ID: id, Broker: "paper", Digest: "A", Created: f.Clock.Now(),
 			Deadline: f.Clock.Now().Add(time.Minute)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	mk("ap1")
-	if _, err := rv.ResolveReview(ctx, "ap1", engine.ReviewApproved, "op", ""); err != nil {
+	if _, err := rv.ResolveReview(ctx, "ap1", live.ReviewApproved, "op", ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := rv.ConsumeGrant(ctx, "ap1", "B"); err == nil {
@@ -125,10 +125,10 @@ func TestGrantSingleUse(t *testing.T) {
 	mk("ap2")
 	f.Clock.Advance(2 * time.Minute)
 	it, err := rv.WaitReview(ctx, "ap2", time.Millisecond, f.Clock.Now)
-	if err != nil || it.State != engine.ReviewTimedOut {
+	if err != nil || it.State != live.ReviewTimedOut {
 		t.Fatalf("wait: %v %v", it.State, err)
 	}
-	if _, err := rv.ResolveReview(ctx, "ap2", engine.ReviewApproved, "op", "late"); err != nil {
+	if _, err := rv.ResolveReview(ctx, "ap2", live.ReviewApproved, "op", "late"); err != nil {
 		t.Fatal(err)
 	}
 	if err := rv.ConsumeGrant(ctx, "ap2", "A"); err == nil {
@@ -180,7 +180,7 @@ func TestRepeatedAskAfterDenial(t *testing.T) {
 func TestQueueFull(t *testing.T) {
 	f := enginetest.New(t)
 	for i := 0; i < 5; i++ {
-		if err := f.Engine.Reviews.CreateReview(context.Background(), engine.ReviewItem{ID: "other" + string(rune('a'+i)), Broker: "paper",
+		if err := f.Engine.Reviews.CreateReview(context.Background(), live.ReviewItem{ID: "other" + string(rune('a'+i)), Broker: "paper",
 			Created: f.Clock.Now(), Deadline: f.Clock.Now().Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}

@@ -81,6 +81,10 @@ type Watcher struct {
 	OnSentinel func(SentinelChange)
 	// OnLatch, when set, sees the reason each time the watcher sets Latch.
 	OnLatch func(reason string)
+	// Start, when set, starts each halt action without blocking (the session runs it in its
+	// wait group on its own context, so closing waits for it); nil starts a goroutine on
+	// context.Background().
+	Start func(action func(ctx context.Context))
 
 	mu      sync.Mutex
 	subs    []chan HaltState
@@ -336,7 +340,12 @@ func (w *Watcher) evaluate(cause string) {
 	}
 	if w.Actions != nil {
 		for _, b := range tripped {
-			go w.Actions.Invoke(context.Background(), b)
+			action := func(ctx context.Context) { w.Actions.Invoke(ctx, b) }
+			if w.Start != nil {
+				w.Start(action)
+			} else {
+				go action(context.Background())
+			}
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"cockpit/engine"
+	"cockpit/live"
 	"cockpit/live/jsonv"
 )
 
@@ -13,10 +13,10 @@ import (
 // another terminal resolves what the engine waits on.
 type Reviews struct{ DB *DB }
 
-var _ engine.ReviewStore = Reviews{}
+var _ live.ReviewStore = Reviews{}
 
-// CreateReview implements engine.ReviewStore.
-func (r Reviews) CreateReview(ctx context.Context, it engine.ReviewItem) error {
+// CreateReview implements live.ReviewStore.
+func (r Reviews) CreateReview(ctx context.Context, it live.ReviewItem) error {
 	order, err := jsonv.Canonical(it.Order)
 	if err != nil {
 		return err
@@ -30,14 +30,14 @@ func (r Reviews) CreateReview(ctx context.Context, it engine.ReviewItem) error {
 	return r.DB.CreateApproval(ctx, a)
 }
 
-// WaitReview implements engine.ReviewStore.
-func (r Reviews) WaitReview(ctx context.Context, id string, poll time.Duration, now func() time.Time) (engine.ReviewItem, error) {
+// WaitReview implements live.ReviewStore.
+func (r Reviews) WaitReview(ctx context.Context, id string, poll time.Duration, now func() time.Time) (live.ReviewItem, error) {
 	a, err := r.DB.WaitResolved(ctx, id, poll, now)
 	return ReviewItem(a), err
 }
 
-// ResolveReview implements engine.ReviewStore.
-func (r Reviews) ResolveReview(ctx context.Context, id string, state engine.ReviewState, by, why string) (engine.ReviewItem, error) {
+// ResolveReview implements live.ReviewStore.
+func (r Reviews) ResolveReview(ctx context.Context, id string, state live.ReviewState, by, why string) (live.ReviewItem, error) {
 	a, err := r.DB.Resolve(ctx, id, ApprovalState(state), by, why)
 	if errors.Is(err, ErrNotPending) {
 		return ReviewItem(a), nil // someone resolved it first: theirs stands
@@ -45,42 +45,42 @@ func (r Reviews) ResolveReview(ctx context.Context, id string, state engine.Revi
 	return ReviewItem(a), err
 }
 
-// ConsumeGrant implements engine.ReviewStore.
+// ConsumeGrant implements live.ReviewStore.
 func (r Reviews) ConsumeGrant(ctx context.Context, id, digest string) error {
 	return r.DB.ConsumeGrant(ctx, id, digest)
 }
 
-// PendingReviews implements engine.ReviewStore.
-func (r Reviews) PendingReviews(ctx context.Context) ([]engine.ReviewItem, error) {
+// PendingReviews implements live.ReviewStore.
+func (r Reviews) PendingReviews(ctx context.Context) ([]live.ReviewItem, error) {
 	as, err := r.DB.Approvals(ctx, ApprovalPending, 1000)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.ReviewItem, len(as))
+	out := make([]live.ReviewItem, len(as))
 	for i, a := range as {
 		out[i] = ReviewItem(a)
 	}
 	return out, nil
 }
 
-// VoidPendingReviews implements engine.ReviewStore.
+// VoidPendingReviews implements live.ReviewStore.
 func (r Reviews) VoidPendingReviews(ctx context.Context, why string) (int64, error) {
 	return r.DB.VoidPending(ctx, why)
 }
 
-// SetReviewOutcome implements engine.ReviewStore.
+// SetReviewOutcome implements live.ReviewStore.
 func (r Reviews) SetReviewOutcome(ctx context.Context, id, outcome string) error {
 	return r.DB.SetApprovalOutcome(ctx, id, outcome)
 }
 
 // ReviewItem converts a stored approval to the engine's review item.
-func ReviewItem(a Approval) engine.ReviewItem {
-	it := engine.ReviewItem{ID: a.ID, SessionID: a.SessionID, Broker: a.Broker, Digest: a.Digest, Why: a.Why,
+func ReviewItem(a Approval) live.ReviewItem {
+	it := live.ReviewItem{ID: a.ID, SessionID: a.SessionID, Broker: a.Broker, Digest: a.Digest, Why: a.Why,
 		Limit: a.Limit, LimitValue: a.LimitValue, Attempted: a.Attempted, Detail: a.Detail, AgentReason: a.AgentReason,
-		Created: a.CreatedAt, Deadline: a.Deadline, State: engine.ReviewState(a.State), ResolvedBy: a.ResolvedBy,
+		Created: a.CreatedAt, Deadline: a.Deadline, State: live.ReviewState(a.State), ResolvedBy: a.ResolvedBy,
 		ResolvedAt: a.ResolvedAt, Resolution: a.Resolution, Outcome: a.Outcome}
 	for _, b := range a.Breaches {
-		it.Breaches = append(it.Breaches, engine.ReviewBreach(b))
+		it.Breaches = append(it.Breaches, live.ReviewBreach(b))
 	}
 	if a.OrderJSON != "" {
 		if v, err := jsonv.Parse([]byte(a.OrderJSON), jsonv.Options{}); err == nil {

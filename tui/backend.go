@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/money"
 )
@@ -73,8 +72,8 @@ type Snapshot struct {
 	Account   live.Account
 	Quotes    map[string]live.Quote
 
-	Reviews    []engine.ReviewItem // pending
-	Audit      []AuditRow          // the newest events, newest first
+	Reviews    []live.ReviewItem // pending
+	Audit      []AuditRow        // the newest events, newest first
 	AuditTotal int64
 }
 

@@ -30,7 +30,7 @@ func bigSnapshot(t testing.TB) Snapshot {
 	}
 	order, _ := jsonv.Parse([]byte(`{"side":"buy","notional":"6000","symbol":"S001"}`), jsonv.Options{})
 	for i := 0; i < 50; i++ {
-		s.Reviews = append(s.Reviews, engine.ReviewItem{ID: fmt.Sprintf("ap_%04d", i), Order: order.(*jsonv.Object), Limit: "max_order_notional_usd",
+		s.Reviews = append(s.Reviews, live.ReviewItem{ID: fmt.Sprintf("ap_%04d", i), Order: order.(*jsonv.Object), Limit: "max_order_notional_usd",
 			LimitValue: "5000", Attempted: "6000", Created: s.Taken.Add(time.Duration(i) * time.Second), Deadline: s.Taken.Add(5 * time.Minute)})
 	}
 	for i := 0; i < 60; i++ {

@@ -231,7 +231,7 @@ func headroomGross(s *Snapshot) money.Amount {
 
 // onReviewOutcome says what an approved order did: sent, or why the approval did not go
 // through (then also as a critical alert, which stays on screen).
-func (d *Data) onReviewOutcome(it *engine.ReviewItem) {
+func (d *Data) onReviewOutcome(it *live.ReviewItem) {
 	if d.outcomeShown == nil {
 		d.outcomeShown = map[string]bool{}
 	}

@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
@@ -124,10 +123,10 @@ func sampleSnapshot(t testing.TB) Snapshot {
 		return live.Order{ID: id, ClientOrderID: "ck" + id, Symbol: sym, Side: side, Type: live.Limit, Quantity: amtp(qn), LimitPrice: amtp(px),
 			Status: live.StatusAccepted, CreatedAt: now.Add(-time.Duration(ageS) * time.Second)}
 	}
-	review := func(id, body, limit, lv, att string, left time.Duration) engine.ReviewItem {
+	review := func(id, body, limit, lv, att string, left time.Duration) live.ReviewItem {
 		v, _ := jsonv.Parse([]byte(body), jsonv.Options{})
-		return engine.ReviewItem{ID: id, Broker: "paper", Order: v.(*jsonv.Object), Digest: "9f2c…", Why: "breach", Limit: limit,
-			LimitValue: lv, Attempted: att, AgentReason: "momentum: fast over slow", Created: now.Add(-time.Minute), Deadline: now.Add(left), State: engine.ReviewPending}
+		return live.ReviewItem{ID: id, Broker: "paper", Order: v.(*jsonv.Object), Digest: "9f2c…", Why: "breach", Limit: limit,
+			LimitValue: lv, Attempted: att, AgentReason: "momentum: fast over slow", Created: now.Add(-time.Minute), Deadline: now.Add(left), State: live.ReviewPending}
 	}
 	return Snapshot{
 		Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
@@ -143,7 +142,7 @@ func sampleSnapshot(t testing.TB) Snapshot {
 		Account: live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")},
 		Quotes: map[string]live.Quote{"AAPL": q("AAPL", "191.35", "191.45", "191.40"), "TSLA": q("TSLA", "244.20", "244.30", "244.25"),
 			"NVDA": q("NVDA", "121.75", "121.85", "121.80"), "MSFT": q("MSFT", "418.20", "418.30", "418.25"), "SPY": q("SPY", "562.05", "562.15", "562.10")},
-		Reviews: []engine.ReviewItem{
+		Reviews: []live.ReviewItem{
 			review("ap_0001", `{"side":"buy","notional":"6000","symbol":"AAPL"}`, "max_order_notional_usd", "5000", "6000", 4*time.Minute+31*time.Second),
 			review("ap_0002", `{"side":"sell","quantity":"50","symbol":"TSLA","limit_price":"245"}`, "max_trades_per_day", "20", "21", 9*time.Minute+12*time.Second),
 		},
@@ -228,13 +227,6 @@ func run(m *Model, cmd tea.Cmd) {
 		if _, isSnap := msg.(SnapshotMsg); !isSnap {
 			run(m, next)
 		}
-	}
-}
-
-func TestShowScreens(t *testing.T) {
-	for _, sz := range [][2]int{{120, 40}, {80, 24}, {100, 30}, {70, 20}} {
-		m, _, _ := newTestModel(t, sz[0], sz[1])
-		t.Logf("\n%dx%d\n%s", sz[0], sz[1], screen(m))
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"cockpit/engine"
+	"cockpit/live"
 )
 
 // modal is an overlay that takes the keys while it is open (halt excepted). It never
@@ -177,10 +177,10 @@ func (r *resumeModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 // approveModal is the card a human approves once.
 type approveModal struct {
 	c    *Common
-	item engine.ReviewItem
+	item live.ReviewItem
 }
 
-func newApproveModal(c *Common, it engine.ReviewItem) *approveModal {
+func newApproveModal(c *Common, it live.ReviewItem) *approveModal {
 	return &approveModal{c: c, item: it}
 }
 
@@ -220,7 +220,7 @@ func (a *approveModal) View(w, h int) string {
 
 // reviewBreachLines lists every breach the order had when it was asked: the approval covers
 // these and nothing else.
-func reviewBreachLines(it engine.ReviewItem) []string {
+func reviewBreachLines(it live.ReviewItem) []string {
 	lines := []string{fmt.Sprintf("Breaches (%d, all covered by this approval):", len(it.Breaches))}
 	for _, b := range it.Breaches {
 		lines = append(lines, fmt.Sprintf("  • %s = %s; this order makes it %s", b.Limit, b.LimitValue, b.Attempted))
@@ -229,7 +229,7 @@ func reviewBreachLines(it engine.ReviewItem) []string {
 }
 
 // afterFill shows the breached limit's headroom now and after the order.
-func afterFill(it engine.ReviewItem) []string {
+func afterFill(it live.ReviewItem) []string {
 	if it.Limit == "" {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"cockpit/engine"
+	"cockpit/live"
 )
 
 // approvalsPane is the review queue: a approves once after a y/N card; d denies at once
@@ -90,7 +90,7 @@ func (p *approvalsPane) Details() tea.Msg {
 }
 
 // selectedReview returns the selected pending review item.
-func (p *approvalsPane) selectedReview() (engine.ReviewItem, bool) {
+func (p *approvalsPane) selectedReview() (live.ReviewItem, bool) {
 	if id := p.SelectedID(); id != "" {
 		for _, it := range p.c.Data.Snap.Reviews {
 			if it.ID == id {
@@ -98,11 +98,11 @@ func (p *approvalsPane) selectedReview() (engine.ReviewItem, bool) {
 			}
 		}
 	}
-	return engine.ReviewItem{}, false
+	return live.ReviewItem{}, false
 }
 
 func (p *approvalsPane) reviewRows() []row {
-	items := append([]engine.ReviewItem(nil), p.c.Data.Snap.Reviews...)
+	items := append([]live.ReviewItem(nil), p.c.Data.Snap.Reviews...)
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Created.Before(items[j].Created) })
 	out := make([]row, 0, len(items))
 	for _, it := range items {
@@ -111,7 +111,7 @@ func (p *approvalsPane) reviewRows() []row {
 	return out
 }
 
-func (p *approvalsPane) reviewLines(it engine.ReviewItem) []string {
+func (p *approvalsPane) reviewLines(it live.ReviewItem) []string {
 	st := p.c.Styles
 	left := it.Deadline.Sub(p.c.Now())
 	clock := "⏳ " + countdown(left)
@@ -129,7 +129,7 @@ func (p *approvalsPane) reviewLines(it engine.ReviewItem) []string {
 }
 
 // reviewOrder is "BUY $6,000 AAPL" or "SELL 10 TSLA @ 245".
-func reviewOrder(it *engine.ReviewItem, privacy bool) string {
+func reviewOrder(it *live.ReviewItem, privacy bool) string {
 	if it.Order == nil {
 		return "?"
 	}
@@ -140,7 +140,7 @@ func reviewOrder(it *engine.ReviewItem, privacy bool) string {
 	return it.OrderText(true, mask)
 }
 
-func reviewReason(it *engine.ReviewItem) string {
+func reviewReason(it *live.ReviewItem) string {
 	switch {
 	case it.Limit != "":
 		more := ""
@@ -154,6 +154,6 @@ func reviewReason(it *engine.ReviewItem) string {
 	return "supervised: every order waits for a human"
 }
 
-func reviewLine(it *engine.ReviewItem, privacy bool) string {
+func reviewLine(it *live.ReviewItem, privacy bool) string {
 	return reviewOrder(it, privacy) + " — " + reviewReason(it)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cockpit/engine"
+	"cockpit/live"
 )
 
 // TestApprovalCardAndOutcome is issue 10 item 7 on the screen: the card lists every breach
@@ -14,7 +15,7 @@ func TestApprovalCardAndOutcome(t *testing.T) {
 	m, be, _ := newTestModel(t, 120, 40)
 	snap := be.snap
 	it := &snap.Reviews[0]
-	it.Breaches = []engine.ReviewBreach{
+	it.Breaches = []live.ReviewBreach{
 		{Limit: "max_order_notional_usd", LimitValue: "5000", Attempted: "6000"},
 		{Limit: "max_trades_per_day", LimitValue: "40", Attempted: "41"},
 	}
@@ -32,7 +33,7 @@ func TestApprovalCardAndOutcome(t *testing.T) {
 		t.Errorf("the screen says done before the gate ran the order again:\n%s", got)
 	}
 	out := *it
-	out.State, out.Outcome = engine.ReviewApproved, "approval did not go through: max_trades_per_day 40/40 used today"
+	out.State, out.Outcome = live.ReviewApproved, "approval did not go through: max_trades_per_day 40/40 used today"
 	m.Update(EventMsg{Event: engine.Event{Kind: engine.EvReviewOutcome, Review: &out, Gen: m.data.gen}})
 	got := screen(m)
 	if !strings.Contains(got, "approval did not go through: max_trades_per_day 40/40") {

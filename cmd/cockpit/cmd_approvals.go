@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"
@@ -31,19 +30,19 @@ func (a *App) cmdApprovals(args []string) int {
 }
 
 func (a *App) approvalsList(args []string) int {
-	fs, home := a.flags("approvals list")
+	p, fs := a.preamble("approvals list")
 	state := fs.String("state", "pending", "pending, approved, denied, timed_out, voided, or all")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	filter := store.ApprovalState(*state)
 	if *state == "all" {
 		filter = ""
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	items, err := rt.db.Approvals(context.Background(), filter, 200)
@@ -89,18 +88,18 @@ func orderLine(it store.Approval) string {
 
 func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	verb := map[store.ApprovalState]string{store.ApprovalApproved: "approve", store.ApprovalDenied: "deny"}[state]
-	fs, home := a.flags("approvals " + verb)
+	p, fs := a.preamble("approvals " + verb)
 	reason := fs.String("reason", "", "why (recorded)")
-	if code, ok := a.parseN(fs, args, anyArgs); !ok {
+	if code, ok := p.parse(args, anyArgs); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
 		return a.usageErr(fs, "give one review item id")
 	}
 	id := fs.Arg(0)
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	ctx := context.Background()
@@ -137,7 +136,7 @@ func (a *App) approvalOutcome(rt *runtime, id string) int {
 		}
 		if it.Outcome != "" {
 			fmt.Fprintf(a.Stdout, "%s: %s\n", id, it.Outcome)
-			if strings.HasPrefix(it.Outcome, engine.OutcomeSent) {
+			if strings.HasPrefix(it.Outcome, live.OutcomeSent) {
 				return exitOK
 			}
 			return exitFailure

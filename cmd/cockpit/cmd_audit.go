@@ -50,14 +50,14 @@ func eventJSON(e store.Event) *jsonv.Object {
 }
 
 func (a *App) auditList(args []string) int {
-	fs, home := a.flags("audit list")
+	p, fs := a.preamble("audit list")
 	since := fs.String("since", "", "only events at or after this time (RFC 3339, or a duration ago like 1h)")
 	typ := fs.String("type", "", "only events of this type (order_placed, breach, halt_tripped, …)")
 	order := fs.String("order", "", "only events of this order id or client order id")
 	code := fs.String("code", "", "only events with this reason code (halted, max_order_notional_usd, …)")
 	limit := fs.Int("limit", 50, "at most this many events")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	f := store.Filter{Type: *typ, OrderID: *order, Reason: *code, Limit: *limit}
@@ -68,9 +68,9 @@ func (a *App) auditList(args []string) int {
 		}
 		f.Since = t
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, exit, ok := p.open("")
+	if !ok {
+		return exit
 	}
 	defer rt.close()
 	evs, err := rt.db.Events(context.Background(), f)
@@ -101,8 +101,8 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 func (a *App) auditShow(args []string) int {
-	fs, home := a.flags("audit show")
-	if code, ok := a.parseN(fs, args, anyArgs); !ok {
+	p, fs := a.preamble("audit show")
+	if code, ok := p.parse(args, anyArgs); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
@@ -112,9 +112,9 @@ func (a *App) auditShow(args []string) int {
 	if err != nil || seq <= 0 {
 		return a.usageErr(fs, "seq %q is not a positive number", fs.Arg(0))
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	e, err := rt.db.Event(context.Background(), seq)
@@ -127,14 +127,14 @@ func (a *App) auditShow(args []string) int {
 }
 
 func (a *App) auditVerify(args []string) int {
-	fs, home := a.flags("audit verify")
+	p, fs := a.preamble("audit verify")
 	mirror := fs.Bool("mirror", false, "also verify live/audit_chain.jsonl (the Vibe-Trading mirror)")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	start := time.Now()
@@ -178,18 +178,18 @@ func shortHash(h string) string {
 }
 
 func (a *App) auditExport(args []string) int {
-	fs, home := a.flags("audit export")
+	p, fs := a.preamble("audit export")
 	format := fs.String("format", "jsonl", "csv, jsonl, or replay (a script for the replay agent)")
 	out := fs.String("out", "-", "file to write (- for stdout)")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if *format != "csv" && *format != "jsonl" && *format != "replay" {
 		return a.usageErr(fs, "--format %q: want csv, jsonl or replay", *format)
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	var w io.Writer = a.Stdout

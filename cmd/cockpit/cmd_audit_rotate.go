@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"
@@ -23,9 +23,9 @@ const KindAuditRotated = "audit_rotated"
 // whose first record names the old head (seq and hash) and the reason. It refuses while a
 // cockpit holds the account.
 func (a *App) auditRotate(args []string) int {
-	flags, home := a.flags("audit rotate")
+	p, flags := a.preamble("audit rotate")
 	reason := flags.String("reason", "", "why the old database is archived (required)")
-	if code, ok := a.parse(flags, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if flags.NArg() > 0 {
@@ -34,9 +34,9 @@ func (a *App) auditRotate(args []string) int {
 	if *reason == "" {
 		return a.usageErr(flags, "--reason is required")
 	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	cfg, err := config.Load(root)
 	if err != nil {

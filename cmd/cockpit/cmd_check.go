@@ -19,7 +19,7 @@ import (
 // mandate, or a JSONL batch of self-contained what-ifs. It prints one JSON verdict per order
 // ({"id","verdict","kind","limit","limit_value","attempted_value","overage","detail"}).
 func (a *App) cmdCheck(args []string) int {
-	fs, home := a.flags("check")
+	p, fs := a.preamble("check")
 	batch := fs.String("batch", "", "JSONL file of what-ifs (check_mandate case shape), - for stdin")
 	broker := fs.String("broker", live.PaperBroker, "broker whose committed mandate applies")
 	symbol := fs.String("symbol", "", "symbol")
@@ -33,7 +33,7 @@ func (a *App) cmdCheck(args []string) int {
 	id := fs.String("id", "cli", "id echoed in the verdict")
 	liveMode := fs.Bool("live", false, "ask the broker: its quote values a quantity, its positions replace --positions (nothing is sent)")
 	human := fs.Bool("explain", false, "also print a sentence for people on stderr")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if *batch != "" {
@@ -48,7 +48,7 @@ func (a *App) cmdCheck(args []string) int {
 	if *qty != "" && *price == "" && !*liveMode {
 		return a.usageErr(fs, "--qty needs --price to value it offline (or --live for the broker's quote)")
 	}
-	root, err := a.root(*home)
+	root, err := a.root(*p.home)
 	if err != nil {
 		return a.failf("%v", err)
 	}
@@ -57,7 +57,7 @@ func (a *App) cmdCheck(args []string) int {
 		return a.usageErr(fs, "%v", err)
 	}
 	if *liveMode {
-		return a.checkLive(*home, *broker, intent, *id, *human)
+		return a.checkLive(*p.home, *broker, intent, *id, *human)
 	}
 	payload, err := a.positionsPayload(*positions)
 	if err != nil {

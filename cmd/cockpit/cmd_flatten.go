@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"time"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 )
 
@@ -16,20 +16,17 @@ import (
 // placed), cancels every resting order, closes positions when asked (or when the mandate says
 // so), re-reads the broker and prints the verified result. It stays halted afterwards.
 func (a *App) cmdFlatten(args []string) int {
-	fs, home := a.flags("flatten")
-	broker := fs.String("broker", live.PaperBroker, "broker to flatten")
+	p, fs := a.preamble("flatten")
+	p.withBroker(live.PaperBroker, "broker to flatten")
 	closePos := fs.Bool("close-positions", false, "also close every position (default: the mandate's flatten_on_halt)")
 	reason := fs.String("reason", "operator flatten", "why (recorded)")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	key, err := live.NormalizeBroker(*broker)
-	if err != nil {
-		return a.usageErr(fs, "--broker: %v", err)
-	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	key := p.key
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	if !live.IsHalted(rt.root, key) {
@@ -85,13 +82,13 @@ func (a *App) printProgress(p live.FlattenProgress) {
 // cmdInit creates the runtime root: a commented config.toml and, for the paper broker, a
 // default paper mandate (a live broker never gets one).
 func (a *App) cmdInit(args []string) int {
-	fs, home := a.flags("init")
-	if code, ok := a.parse(fs, args); !ok {
+	p, _ := a.preamble("init")
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	wrote, err := config.WriteTemplate(root)
 	if err != nil {
@@ -102,9 +99,9 @@ func (a *App) cmdInit(args []string) int {
 	} else {
 		fmt.Fprintf(a.Stdout, "%s already exists — left as it is.\n", config.Path(root))
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	// The mandate is the account's shared state: only its owner commits one (issue 10 item 6).

@@ -28,16 +28,16 @@ func sentinelFlags(reduceOnly bool) (live.Sentinel, string) {
 // cmdHalt trips the global (or one broker's) HALT sentinel. Halting what is already halted
 // changes nothing and says so.
 func (a *App) cmdHalt(args []string) int {
-	fs, home := a.flags("halt")
+	p, fs := a.preamble("halt")
 	broker := fs.String("broker", "", "halt only this broker (default: every broker)")
 	reason := fs.String("reason", "operator halt", "why (recorded with the sentinel)")
 	reduceOnly := fs.Bool("reduce-only", false, "set REDUCE_ONLY instead: only orders that shrink positions pass")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	scope, code := a.scope(*broker)
 	if code != exitOK {
@@ -63,26 +63,26 @@ func (a *App) cmdHalt(args []string) int {
 	log.Info("sentinel tripped", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason)
 	fmt.Fprintf(a.Stdout, "Trading %s (%s): %s\nSentinel: %s\n", pastTense(word), scope, *reason, path)
 	// The halt stands whatever happens next; the audit record is written after it.
-	a.auditSentinel(*home, live.KindHaltTripped, live.OutcomeBlocked, kind, scope, *reason)
+	a.auditSentinel(*p.home, live.KindHaltTripped, live.OutcomeBlocked, kind, scope, *reason)
 	fmt.Fprintf(a.Stdout, "Run `cockpit resume%s --reason …` to clear it.\n", brokerFlag(scope, *reduceOnly))
 	return exitOK
 }
 
 // cmdResume clears one sentinel; it needs a reason and is idempotent.
 func (a *App) cmdResume(args []string) int {
-	fs, home := a.flags("resume")
+	p, fs := a.preamble("resume")
 	broker := fs.String("broker", "", "clear this broker's sentinel (default: the global one)")
 	reason := fs.String("reason", "", "why trading may resume (required)")
 	reduceOnly := fs.Bool("reduce-only", false, "clear REDUCE_ONLY instead of HALT")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if *reason == "" {
 		return a.usageErr(fs, "--reason is required: say why trading may resume")
 	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	scope, code := a.scope(*broker)
 	if code != exitOK {
@@ -92,9 +92,9 @@ func (a *App) cmdResume(args []string) int {
 	defer done()
 	kind, word := sentinelFlags(*reduceOnly)
 	// Resuming adds risk: it needs a working audit trail first.
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("cannot resume without the audit trail: %v", err)
+	rt, code, ok := p.open("cannot resume without the audit trail: ")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	existed, err := live.Clear(root, kind, scope)

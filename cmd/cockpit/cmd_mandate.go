@@ -34,15 +34,15 @@ func (a *App) cmdMandate(args []string) int {
 }
 
 func (a *App) mandateShow(args []string) int {
-	fs, home := a.flags("mandate show")
+	p, fs := a.preamble("mandate show")
 	broker := fs.String("broker", live.PaperBroker, "broker whose committed mandate to show")
 	asJSON := fs.Bool("json", false, "print the mandate document")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
@@ -172,14 +172,14 @@ func (a *App) mandateValidate(args []string) int {
 }
 
 func (a *App) mandateCommit(args []string) int {
-	fs, home := a.flags("mandate commit")
+	p, fs := a.preamble("mandate commit")
 	broker := fs.String("broker", "", "broker the mandate binds (required)")
 	from := fs.String("from", "", "mandate file: hard_caps, universe, optional controls and flatten_on_halt (required; - for stdin)")
 	days := fs.Int("days", 30, "lifetime in days (1–365)")
 	accountRef := fs.String("account-ref", "", "opaque account reference (not a credential)")
 	yes := fs.Bool("yes", false, "skip typing the broker name (paper only, unless --i-understand-this-is-live)")
 	live_ := fs.Bool("i-understand-this-is-live", false, "allow --yes for a live broker")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if *broker == "" || *from == "" {
@@ -196,9 +196,9 @@ func (a *App) mandateCommit(args []string) int {
 	if *yes && isLive && !*live_ {
 		return a.usageErr(fs, "%s is a live broker: --yes also needs --i-understand-this-is-live", key)
 	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	data, err := a.readDoc(*from)
 	if err != nil {
@@ -224,9 +224,9 @@ func (a *App) mandateCommit(args []string) int {
 			return exitFailure
 		}
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("cannot commit without the audit trail: %v", err)
+	rt, code, ok := p.open("cannot commit without the audit trail: ")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	res, err := commitMandate(rt, key, data, *from, *days, *accountRef, live.Operator(operatorName(), "cli"))

@@ -13,21 +13,18 @@ import (
 // commit) under cockpit: it shows the limits, asks for the typed broker name, and records the
 // hash of exactly the bytes shown, so the gate verifies the file from then on (DV13).
 func (a *App) mandateAdopt(args []string) int {
-	fs, home := a.flags("mandate adopt")
-	broker := fs.String("broker", "", "broker whose mandate.json to adopt (required)")
-	if code, ok := a.parse(fs, args); !ok {
+	p, fs := a.preamble("mandate adopt")
+	p.withBroker("", "broker whose mandate.json to adopt (required)")
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	if *broker == "" {
+	if !p.brokerGiven() {
 		return a.usageErr(fs, "--broker is required")
 	}
-	key, err := live.NormalizeBroker(*broker)
-	if err != nil {
-		return a.usageErr(fs, "--broker: %v", err)
-	}
-	root, err := a.root(*home)
-	if err != nil {
-		return a.failf("%v", err)
+	key := p.key
+	root, code, ok := p.root()
+	if !ok {
+		return code
 	}
 	ad, err := live.ReadForAdoption(root, key)
 	if errors.Is(err, live.ErrNoMandate) {
@@ -55,9 +52,9 @@ func (a *App) mandateAdopt(args []string) int {
 		fmt.Fprintln(a.Stdout, "\nNot confirmed — nothing was recorded.")
 		return exitFailure
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("cannot adopt without the audit trail: %v", err)
+	rt, code, ok := p.open("cannot adopt without the audit trail: ")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	rec := live.MandateCommitRecord(rt.app.Now(), live.Operator(operatorName(), "cli"), "adopt", root.MandatePath(key), ad.Result)

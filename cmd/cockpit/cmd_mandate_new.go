@@ -15,22 +15,19 @@ import (
 // mandateNew drafts a mandate in an interactive form (every cap, universe field and control,
 // with what each means) and commits it after the typed consent.
 func (a *App) mandateNew(args []string) int {
-	fs, home := a.flags("mandate new")
-	broker := fs.String("broker", live.PaperBroker, "broker the mandate binds")
-	if code, ok := a.parse(fs, args); !ok {
+	p, _ := a.preamble("mandate new")
+	p.withBroker(live.PaperBroker, "broker the mandate binds")
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
-	key, err := live.NormalizeBroker(*broker)
-	if err != nil {
-		return a.usageErr(fs, "--broker: %v", err)
-	}
+	key := p.key
 	out, ok := a.Stdout.(*os.File)
 	if !ok || !term.IsTerminal(out.Fd()) {
 		return a.failf("the form needs a terminal; write the mandate to a file and use `cockpit mandate commit --from FILE`")
 	}
-	rt, err := a.openRuntime(*home)
-	if err != nil {
-		return a.failf("cannot commit without the audit trail: %v", err)
+	rt, code, ok := p.open("cannot commit without the audit trail: ")
+	if !ok {
+		return code
 	}
 	defer rt.close()
 	cur, _ := live.LoadMandate(rt.root, key)

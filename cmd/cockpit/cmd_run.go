@@ -20,17 +20,17 @@ import (
 // engine event and a summary at the end; SIGINT (or --for) stops it without asking anything,
 // and on_quit decides what happens to resting orders.
 func (a *App) cmdRun(args []string) int {
-	fs, home := a.flags("run")
+	p, fs := a.preamble("run")
 	headless := fs.Bool("headless", false, "no screen: one log line per event on stdout")
 	agent := fs.String("agent", "", "strategy, replay, llm or none (default: cockpit.agent in config.toml)")
 	script := fs.String("script", "", "the replay agent's JSONL script (default: agents.replay.script)")
 	dur := fs.Duration("for", 0, "stop after this long, e.g. 30s (default: until interrupted)")
 	approvals := fs.String("approvals", "none", "headless: none (review items are denied no_approver) or cli (answer with `cockpit approvals` from another terminal)")
-	if code, ok := a.parse(fs, args); !ok {
+	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if !*headless {
-		return a.runScreen(*home, *agent, *script)
+		return a.runScreen(*p.home, *agent, *script)
 	}
 	if *approvals != "none" && *approvals != "cli" {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
@@ -38,7 +38,7 @@ func (a *App) cmdRun(args []string) int {
 	if *dur < 0 {
 		return a.usageErr(fs, "--for %s: cannot be negative", *dur)
 	}
-	s, err := a.openSession(*home, sessionOptions{Agent: *agent, Script: *script, Approvals: *approvals, Mode: "headless"})
+	s, err := a.openSession(*p.home, sessionOptions{Agent: *agent, Script: *script, Approvals: *approvals, Mode: "headless"})
 	if err != nil {
 		return a.failf("%v", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/store"

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/paper"
 	"cockpit/store"

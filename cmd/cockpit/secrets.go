@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"cockpit/engine/config"
+	"cockpit/config"
 	"cockpit/live"
 )
 

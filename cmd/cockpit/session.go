@@ -44,6 +44,9 @@ type session struct {
 	// flattenMu serialises flattens: the watcher's halt action and an operator's flatten
 	// never cancel and close the same orders at once.
 	flattenMu sync.Mutex
+	// halts tracks the running halt actions: close waits for them before the store closes.
+	halts sync.WaitGroup
+	ctx   context.Context // the session's context: halt actions run on it
 
 	latch     *live.HaltLatch // set when the halt watcher cannot watch: halts like HALT
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
@@ -99,6 +102,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		}
 	}
 	ctx := context.Background()
+	s.ctx = ctx
 	mode := "live"
 	if live.IsPaperBroker(key) {
 		mode = "paper"
@@ -135,17 +139,21 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	if _, err := tools.Register(reg, cfg, rt.root.Dir(), rt.db.Path()); err != nil {
 		return fail(fmt.Errorf("config: tools: %w", err))
 	}
-	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.Prices}
+	pol, err := cfg.Policy.Engine()
+	if err != nil {
+		return fail(fmt.Errorf("config: policy: %w", err))
+	}
+	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.EnginePrices()}
 	now := a.Now().UTC()
-	if _, err := store.RestoreSpend(ctx, rt.db, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := engine.RestoreSpend(ctx, rt.db.EachEvent, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
 		return fail(fmt.Errorf("restore today's LLM spend: %w", err))
 	}
-	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: cfg.Policy, Tools: reg,
+	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: pol, Tools: reg,
 		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
 		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
-		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched}
+		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
 		s.flattenMu.Lock()
@@ -249,11 +257,24 @@ func (s *session) quit(why string) (live.FlattenReport, bool) {
 	m := live.VerifiedMandate(context.Background(), s.rt.root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	s.flattenMu.Lock()
+	defer s.flattenMu.Unlock()
 	return s.gate.Flatten(ctx, s.broker, s.key, live.FlattenOptions{ClosePositions: live.FlattenAllowed(nil, m),
 		Actor: live.System("on_quit", s.id), Why: why}), true
 }
 
+// startHaltAction runs a halt action in the session's wait group, on the session's context
+// (a quit does not cut a running flatten short; close waits for it).
+func (s *session) startHaltAction(action func(ctx context.Context)) {
+	s.halts.Add(1)
+	go func() {
+		defer s.halts.Done()
+		action(s.ctx)
+	}()
+}
+
 func (s *session) close() {
+	s.halts.Wait()
 	for i := len(s.closers) - 1; i >= 0; i-- {
 		s.closers[i]()
 	}

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
-	"cockpit/engine/enginetest"
 	"cockpit/engine/tools"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/livetest"
 )

@@ -1,8 +1,8 @@
 package tools
 
 import (
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
 	"cockpit/engine/safety"
 )
 

@@ -362,10 +362,14 @@ func TestShellPolicy(t *testing.T) {
 	}
 }
 
-// TestShellInBwrap runs an allowed command in the real sandbox when bwrap works here.
+// TestShellInBwrap runs an allowed command in the real sandbox when bwrap works here; with
+// COCKPIT_REQUIRE_BWRAP set (CI) an unusable bwrap fails instead of skipping.
 func TestShellInBwrap(t *testing.T) {
 	if err := (sandbox.Bwrap{}).Probe(context.Background()); err != nil {
-		t.Skipf("bwrap unusable: %v", err)
+		if os.Getenv("COCKPIT_REQUIRE_BWRAP") != "" {
+			t.Fatalf("bwrap is required here: %v", err)
+		}
+		t.Skipf("bwrap unusable: %v (install the bubblewrap package)", err)
 	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("inside"), 0o600)

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"cockpit/engine"
-	"cockpit/engine/config"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/money"
 )
@@ -19,7 +18,7 @@ import (
 func TestProviderEchoOfTheKeyIsRedacted(t *testing.T) {
 	const key = "q7w8e9r0t1y2u3i4o5p6-echo"
 	f := enginetest.New(t)
-	f.Engine.Costs = &engine.CostBudget{Prices: map[string]config.Price{
+	f.Engine.Costs = &engine.CostBudget{Prices: map[string]engine.Price{
 		"test-model": {InputPerMTok: money.MustParse("1"), OutputPerMTok: money.MustParse("10")}}}
 	srv := &fakeServer{replies: []reply{{401, `{"error": {"message": "Incorrect API key provided: ` + key + `. You can find your key at https://example.test"}}`}}}
 	ts := httptest.NewServer(srv)

@@ -14,11 +14,9 @@ import (
 	"testing"
 
 	"cockpit/engine"
-	"cockpit/engine/config"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/money"
-	"cockpit/store"
 )
 
 const apiKey = "sk-test-DO-NOT-LEAK-0123456789abcdef"
@@ -85,7 +83,7 @@ func setup(t *testing.T, replies []reply, policy string) (*enginetest.Fixture, *
 	}
 	f := enginetest.New(t, opts...)
 	f.Engine.Approver = false
-	f.Engine.Costs = &engine.CostBudget{Prices: map[string]config.Price{
+	f.Engine.Costs = &engine.CostBudget{Prices: map[string]engine.Price{
 		"test-model": {InputPerMTok: money.MustParse("1"), OutputPerMTok: money.MustParse("10")}}}
 	srv := &fakeServer{replies: replies}
 	ts := httptest.NewServer(srv)
@@ -231,7 +229,7 @@ func TestSpendSurvivesRestart(t *testing.T) {
 	}
 	fresh := &engine.CostBudget{}
 	day := f.Clock.Now().Truncate(24 * 60 * 60 * 1e9)
-	n, err := store.RestoreSpend(context.Background(), f.DB, fresh, day)
+	n, err := engine.RestoreSpend(context.Background(), f.DB.EachEvent, fresh, day)
 	if err != nil || n != 1 {
 		t.Fatalf("restore: %d %v", n, err)
 	}

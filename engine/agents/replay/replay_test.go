@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"cockpit/engine"
-	"cockpit/engine/enginetest"
+	"cockpit/internal/enginetest"
 )
 
 const script = `# a morning, replayed

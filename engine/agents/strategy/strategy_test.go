@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"cockpit/engine/config"
-	"cockpit/engine/enginetest"
+	"cockpit/config"
+	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/store"
 )

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/config"
 	"cockpit/engine"
-	"cockpit/engine/config"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
@@ -103,9 +103,13 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	f.Gate = &live.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
 	reg := &engine.Registry{}
 	engine.BrokerTools(reg, f.Broker, engine.PaperBars(p.Market().History, f.Clock.Now))
-	f.Engine = &engine.Engine{Root: f.Root, Gate: f.Gate, Broker: f.Broker, BrokerKey: live.PaperBroker, Policy: f.Cfg.Policy,
+	pol, err := f.Cfg.Policy.Engine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Engine = &engine.Engine{Root: f.Root, Gate: f.Gate, Broker: f.Broker, BrokerKey: live.PaperBroker, Policy: pol,
 		Tools: reg, Reviews: store.Reviews{DB: db}, Approver: true, Bus: engine.NewBus(f.Clock.Now), Audit: db,
-		Now: f.Clock.Now, Session: "s1", ReviewPoll: 2 * time.Millisecond, Costs: &engine.CostBudget{Prices: f.Cfg.Agents.LLM.Prices}}
+		Now: f.Clock.Now, Session: "s1", ReviewPoll: 2 * time.Millisecond, Costs: &engine.CostBudget{Prices: f.Cfg.Agents.LLM.EnginePrices()}}
 	t.Cleanup(func() {
 		if f.CheckTerminal && !t.Failed() {
 			f.AssertOneTerminalPerCall()
