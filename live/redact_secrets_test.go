@@ -1,8 +1,6 @@
 package live
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -51,15 +49,7 @@ func TestRedactSecretsCockpitRules(t *testing.T) {
 
 // TestRedactSecretsIdempotentOnCorpus runs RedactSecrets twice over the reference corpus.
 func TestRedactSecretsIdempotentOnCorpus(t *testing.T) {
-	raw, err := os.ReadFile("testdata/redact_text.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct{ Input, Expected string }
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range redactCorpus(t) {
 		once := RedactSecrets(c.Input)
 		if twice := RedactSecrets(once); twice != once {
 			t.Fatalf("RedactSecrets(%q): once %q, twice %q", c.Input, once, twice)

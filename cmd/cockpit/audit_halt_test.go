@@ -249,22 +249,7 @@ func TestEditedEventStartsHalted(t *testing.T) {
 			t.Fatalf("%v: %s", args, e)
 		}
 	}
-	path := filepath.Join(home, "cockpit.db")
-	db, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Checkpoint(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	data, _ := os.ReadFile(path)
-	at := bytes.LastIndex(data, []byte("MARKER-TWO"))
-	if at < 0 {
-		t.Fatal("marker not found in the database file")
-	}
-	data[at] = 'N'
-	os.WriteFile(path, data, 0o600)
+	editStoredText(t, home, "MARKER-TWO")
 	out, errOut, code := runLive(t, home, nil, "run", "--headless", "--agent", "replay", "--script", tenOrders(t), "--for", "10s")
 	if code != exitFailure || !strings.Contains(errOut, "audit chain broken at event 3") || !strings.Contains(errOut, "first bad event 3") {
 		t.Fatalf("run on an edited chain: exit %d\nstdout %s\nstderr %s", code, out, errOut)
