@@ -90,6 +90,8 @@ type Submission struct {
 	Grant string
 	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
 	DryRun bool
+	// Drift, on the re-check of an approved order, denies it when the price moved too far.
+	Drift *Drift
 }
 
 // Decision is the gate's answer and what happened at the broker.
@@ -111,6 +113,7 @@ type Decision struct {
 	StartedAt     time.Time
 	LockedAt      time.Time // when the lock was taken and the halt re-checked
 	AuditErr      error
+	Read          *Snapshot // what this run read (the review's one snapshot)
 }
 
 // Message is a one-line account of the decision.
@@ -146,10 +149,12 @@ type run struct {
 	s       Submission
 	key     string
 	m       *Mandate
+	hash    string // m's verified SHA-256
 	intent  OrderIntent
 	req     OrderRequest
 	quote   *Quote
 	book    Book
+	held    Book // positions only, before resting orders
 	account Account
 	d       Decision
 }
@@ -170,6 +175,7 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	}
 	r.key = key
 	d := r.submit(ctx)
+	d.Read = r.snapshot()
 	if g.OnDecision != nil {
 		g.OnDecision(d)
 	}
@@ -182,14 +188,14 @@ func (r *run) submit(ctx context.Context) Decision {
 	g := r.g
 	// 1–2: mandate present, valid and not expired.
 	r.check("mandate")
-	m, den := GateMandate(ctx, g.Root, g.Mandates, r.key, g.now())
+	m, hash, den := gateMandate(ctx, g.Root, g.Mandates, r.key, g.now())
 	if den != nil {
 		if den.Code == ReasonExpired {
 			r.check("expiry")
 		}
 		return r.deny(den)
 	}
-	r.m = m
+	r.m, r.hash = m, hash
 	r.check("expiry")
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
@@ -205,6 +211,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
 	if den := r.value(ctx); den != nil {
+		return r.deny(den)
+	}
+	if den := r.drift(ctx); den != nil {
 		return r.deny(den)
 	}
 	// 6: cockpit controls that need no lock.
@@ -408,6 +417,7 @@ func (r *run) read(ctx context.Context) {
 		}
 		r.book = BookFromExposures(rows)
 	}
+	r.held = r.book
 	if r.g.CountOpenOrders && r.book.Err == nil {
 		orders, err := r.s.Broker.OpenOrders(ctx)
 		if err != nil {
