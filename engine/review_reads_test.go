@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"os"
 	"sync/atomic"
 	"testing"
 
@@ -98,6 +99,46 @@ func TestReviewPathReads(t *testing.T) {
 			}
 			if m < 2 || p < 2 {
 				t.Errorf("%d mandate reads, %d position reads: the final gate run must read both fresh", m, p)
+			}
+		})
+	}
+}
+
+// TestApprovedOrderIsReCheckedFresh: the snapshot serves the review only; what changed while
+// the human read (a halt, the mandate file, the price) is found by the one fresh gate run
+// before sending, and nothing is sent.
+func TestApprovedOrderIsReCheckedFresh(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(f *enginetest.Fixture)
+		code   string
+	}{
+		{"halted", func(f *enginetest.Fixture) {
+			live.Trip(f.Root, live.HaltSentinel, live.GlobalScope, "t", "operator", f.Clock.Now())
+		}, string(live.ReasonHalted)},
+		{"mandate rewritten", func(f *enginetest.Fixture) {
+			path := f.Root.MandatePath(live.PaperBroker)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Error(err)
+			}
+			if err := os.WriteFile(path, append(data, ' '), 0o600); err != nil {
+				t.Error(err)
+			}
+		}, string(live.ReasonMandateTampered)},
+		{"price moved", func(f *enginetest.Fixture) { f.Broker.Bps.Store(300) }, "stale_approval"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := enginetest.New(t, enginetest.WithPolicy(supervised))
+			done := f.Human(func(a store.Approval) {
+				tt.change(f)
+				f.Resolve(store.ApprovalApproved, "")(a)
+			})
+			r := f.Call("place_order", enginetest.Buy("AAPL", "100"))
+			<-done
+			if r.Code != tt.code || f.Placed() != 0 || r.ApprovalID == "" {
+				t.Errorf("got %s %s approval %q, %d forwards; want %s and nothing sent", r.Code, r.Detail, r.ApprovalID, f.Placed(), tt.code)
 			}
 		})
 	}
