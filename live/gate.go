@@ -162,7 +162,9 @@ type run struct {
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
 // reads, then under the non-blocking submit lock the halt again, today's count, CheckMandate,
 // and on ALLOW the write-ahead journal, one forward with a client order id, the count (only
-// on success) and the outcome. Exactly one audit record is written per call.
+// on success) and the outcome. Exactly one audit record is written per call. An approved
+// order's run also checks the price against the one its reviewer saw (Drift), after the
+// valuation. The decision carries what the run read (Read).
 func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	r := &run{g: g, s: s, d: Decision{StartedAt: g.now(), ApprovalID: s.Grant}}
 	r.key = s.BrokerKey
