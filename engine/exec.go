@@ -296,7 +296,7 @@ func (c *call) trade(ctx context.Context) Result {
 		switch {
 		case c.pol.Autonomy == Supervised:
 			return c.review(ctx, sub, d, "supervised")
-		case !c.reduces(ctx, d):
+		case !c.reduces(d):
 			return c.review(ctx, sub, d, "escalated")
 		}
 	}
@@ -323,20 +323,13 @@ func (c *call) publishDecision(d live.Decision) {
 	c.e.publish(Event{Kind: EvDecision, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Decision: &d})
 }
 
-// reduces reports whether a valued order only shrinks an existing position.
-func (c *call) reduces(ctx context.Context, d live.Decision) bool {
-	if d.Intent == nil {
+// reduces reports whether a valued order only shrinks an existing position, from the
+// positions the gate read for d.
+func (c *call) reduces(d live.Decision) bool {
+	if d.Intent == nil || d.Read == nil || d.Read.Positions.Err != nil {
 		return false
 	}
-	pos, err := c.e.Broker.Positions(ctx)
-	if err != nil {
-		return false
-	}
-	rows := make([]live.Exposure, len(pos))
-	for i, p := range pos {
-		rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
-	}
-	return live.ReducesPosition(live.BookFromExposures(rows), *d.Intent)
+	return live.ReducesPosition(d.Read.Positions, *d.Intent)
 }
 
 // resultOf turns a gate decision into what the agent sees.

@@ -83,9 +83,15 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	if len(pending) >= max {
 		return c.record(ctx, denied("approval_queue_full", "%d orders already wait for review", len(pending)))
 	}
+	// The card, its deadline, the price it shows and the drift it tolerates all come from
+	// what the gate read for this decision: the mandate it verified, the quote it valued with.
+	snap := d.Read
+	if snap == nil {
+		snap = &live.Snapshot{}
+	}
 	timeout := live.DefaultApprovalTimeout
-	if m := e.verifiedMandate(ctx); m != nil {
-		timeout = m.Controls.ApprovalTimeout()
+	if snap.Mandate != nil {
+		timeout = snap.Mandate.Controls.ApprovalTimeout()
 	}
 	now := e.now()
 	it := live.ReviewItem{ID: live.RandomID("ap"), SessionID: e.Session, Broker: e.BrokerKey, Order: order, Digest: digest,
@@ -101,7 +107,10 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	} else {
 		it.Detail = reviewWhy(why, nil)
 	}
-	ref := c.refPrice(ctx, intent)
+	ref := snap.ValuationPrice()
+	if ref.Sign() <= 0 { // the gate needed no quote (a notional order): read the price once
+		ref = c.refPrice(ctx, intent)
+	}
 	if err := e.Reviews.CreateReview(ctx, it); err != nil {
 		return c.record(ctx, denied("review_unavailable", "%v", err))
 	}
@@ -120,7 +129,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	var r Result
 	switch res.State {
 	case live.ReviewApproved:
-		r := c.executeApproved(ctx, sub, res, all, ref)
+		r := c.executeApproved(ctx, sub, res, all, live.Drift{Ref: ref, Bps: e.DriftBps}, live.DriftBps(snap.Mandate, e.DriftBps))
 		c.reportOutcome(bg, res, r)
 		return r
 	case live.ReviewDenied:
@@ -137,20 +146,12 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	return c.record(bg, r)
 }
 
-// executeApproved runs an approved order: the price must not have drifted, the grant must be
-// unused and bound to this digest, and the gate runs again (halt, structure, lock, count),
-// waiving only the breach the human saw.
-func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live.ReviewItem, shown []*live.Breach, ref money.Amount) Result {
+// executeApproved runs an approved order: the grant must be unused and bound to this digest,
+// and the gate runs once more, fresh (halt, mandate verification, quote, drift from the price
+// the human saw, lock, count), waiving only the breaches the human saw up to the values shown
+// (drift bps is the tolerance for a dollar figure that moved with the price).
+func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live.ReviewItem, shown []*live.Breach, dr live.Drift, drift int64) Result {
 	e := c.e
-	c.check("drift")
-	if now := c.refPrice(ctx, *sub.Intent); ref.Sign() > 0 && now.Sign() > 0 {
-		moved := now.Sub(ref).Abs().Mul(money.FromInt(10000)).Div(ref)
-		if moved.GreaterThan(money.FromInt(c.driftBps())) {
-			r := denied("stale_approval", "the price moved %s bps since the review (limit %d bps); ask again", moved.Round(1), c.driftBps())
-			r.ApprovalID = it.ID
-			return c.record(ctx, r)
-		}
-	}
 	c.check("grant")
 	if err := e.Reviews.ConsumeGrant(ctx, it.ID, it.Digest); err != nil {
 		r := denied("grant_unusable", "%v", err)
@@ -162,7 +163,7 @@ func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live
 	for i, b := range shown {
 		covered[i] = breachLine(b)
 	}
-	drift := c.driftBps()
+	sub.Drift = &dr
 	sub.Approve = func(b *live.Breach, _ live.OrderIntent) (string, bool) {
 		return it.ID, coversValue(shown, b, drift)
 	}
@@ -175,6 +176,10 @@ func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live
 		return c.record(ctx, r)
 	}
 	r := c.gated(d)
+	if d.Denial != nil && d.Denial.Code == live.ReasonStaleApproval {
+		r.Detail = fmt.Sprintf("the price moved %s bps since the review (limit %s bps); ask again",
+			d.Denial.Fields["moved_bps"], d.Denial.Fields["limit_bps"])
+	}
 	r.ApprovalID = it.ID
 	return r
 }
@@ -242,26 +247,6 @@ func (c *call) reportOutcome(ctx context.Context, it live.ReviewItem, r Result) 
 		c.e.log().Error("review outcome not stored", "id", it.ID, "err", err)
 	}
 	c.e.publish(Event{Kind: EvReviewOutcome, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it, Result: &r})
-}
-
-func (c *call) driftBps() int64 {
-	if c.e.DriftBps > 0 {
-		return c.e.DriftBps
-	}
-	if m := c.e.verifiedMandate(context.Background()); m != nil && m.Controls.PriceCollarBps != nil {
-		return m.Controls.PriceCollarBps.Int64()
-	}
-	return 100
-}
-
-// verifiedMandate is the broker's mandate when it is exactly the last commit (DV13), else
-// nil: a review's deadline and drift come from what was consented to, never from a file
-// rewritten since.
-func (e *Engine) verifiedMandate(ctx context.Context) *live.Mandate {
-	if e.Gate == nil {
-		return nil
-	}
-	return live.VerifiedMandate(ctx, e.Root, e.Gate.Mandates, e.BrokerKey)
 }
 
 // refPrice is the valuation price of the order's symbol now (zero when unknown).

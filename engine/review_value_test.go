@@ -44,26 +44,36 @@ func TestApprovalStillCoversTheSameValue(t *testing.T) {
 
 // TestReviewReadsOnlyTheVerifiedMandate (review of DV13): the drift an approval tolerates
 // comes from the committed mandate only. mandate.json rewritten while the human reads (a
-// price collar of 100,000 bps) is not the mandate: the default 100 bps bounds the drift, so a
-// 1.2 % move makes the approval stale (before: the rewritten file's collar was used).
+// price collar of 100,000 bps) is not the mandate: the final gate run refuses it before it
+// looks at the price (before issue 11 item 6 the engine's own drift check answered first,
+// stale_approval; either way nothing is sent). Without the rewrite, a 0.8 % move is beyond
+// the committed 50 bps collar (the default would allow 100): stale.
 func TestReviewReadsOnlyTheVerifiedMandate(t *testing.T) {
 	doc := strings.TrimSuffix(capsDoc("40", "null"), "}") + `, "controls": {"price_collar_bps": 50}}`
-	f := enginetest.New(t, enginetest.WithMandate(doc))
-	done := f.Human(func(a store.Approval) {
-		path := f.Root.MandatePath(live.PaperBroker)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Error(err)
+	for _, rewrite := range []bool{true, false} {
+		f := enginetest.New(t, enginetest.WithMandate(doc))
+		done := f.Human(func(a store.Approval) {
+			if rewrite {
+				path := f.Root.MandatePath(live.PaperBroker)
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Error(err)
+				}
+				if err := os.WriteFile(path, bytes.Replace(data, []byte(`"price_collar_bps": 50`), []byte(`"price_collar_bps": 100000`), 1), 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+			f.Broker.Bps.Store(80) // +0.8 %
+			f.Resolve(store.ApprovalApproved, "")(a)
+		})
+		r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
+		<-done
+		want := "stale_approval"
+		if rewrite {
+			want = string(live.ReasonMandateTampered)
 		}
-		if err := os.WriteFile(path, bytes.Replace(data, []byte(`"price_collar_bps": 50`), []byte(`"price_collar_bps": 100000`), 1), 0o600); err != nil {
-			t.Error(err)
+		if r.Code != want || f.Placed() != 0 {
+			t.Errorf("rewrite %v: got %s %s, %d forwards; want %s and none", rewrite, r.Code, r.Detail, f.Placed(), want)
 		}
-		f.Broker.Bps.Store(120) // +1.2 %
-		f.Resolve(store.ApprovalApproved, "")(a)
-	})
-	r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
-	<-done
-	if r.Code != "stale_approval" || f.Placed() != 0 {
-		t.Errorf("got %s %s, %d forwards; want stale_approval and none", r.Code, r.Detail, f.Placed())
 	}
 }

@@ -90,6 +90,8 @@ type Submission struct {
 	Grant string
 	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
 	DryRun bool
+	// Drift, on the re-check of an approved order, denies it when the price moved too far.
+	Drift *Drift
 }
 
 // Decision is the gate's answer and what happened at the broker.
@@ -111,6 +113,7 @@ type Decision struct {
 	StartedAt     time.Time
 	LockedAt      time.Time // when the lock was taken and the halt re-checked
 	AuditErr      error
+	Read          *Snapshot // what this run read (the review's one snapshot)
 }
 
 // Message is a one-line account of the decision.
@@ -146,10 +149,12 @@ type run struct {
 	s       Submission
 	key     string
 	m       *Mandate
+	hash    string // m's verified SHA-256
 	intent  OrderIntent
 	req     OrderRequest
 	quote   *Quote
 	book    Book
+	held    Book // positions only, before resting orders
 	account Account
 	d       Decision
 }
@@ -157,7 +162,9 @@ type run struct {
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
 // reads, then under the non-blocking submit lock the halt again, today's count, CheckMandate,
 // and on ALLOW the write-ahead journal, one forward with a client order id, the count (only
-// on success) and the outcome. Exactly one audit record is written per call.
+// on success) and the outcome. Exactly one audit record is written per call. An approved
+// order's run also checks the price against the one its reviewer saw (Drift), after the
+// valuation. The decision carries what the run read (Read).
 func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	r := &run{g: g, s: s, d: Decision{StartedAt: g.now(), ApprovalID: s.Grant}}
 	r.key = s.BrokerKey
@@ -170,6 +177,7 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	}
 	r.key = key
 	d := r.submit(ctx)
+	d.Read = r.snapshot()
 	if g.OnDecision != nil {
 		g.OnDecision(d)
 	}
@@ -182,14 +190,14 @@ func (r *run) submit(ctx context.Context) Decision {
 	g := r.g
 	// 1–2: mandate present, valid and not expired.
 	r.check("mandate")
-	m, den := GateMandate(ctx, g.Root, g.Mandates, r.key, g.now())
+	m, hash, den := gateMandate(ctx, g.Root, g.Mandates, r.key, g.now())
 	if den != nil {
 		if den.Code == ReasonExpired {
 			r.check("expiry")
 		}
 		return r.deny(den)
 	}
-	r.m = m
+	r.m, r.hash = m, hash
 	r.check("expiry")
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
@@ -205,6 +213,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
 	if den := r.value(ctx); den != nil {
+		return r.deny(den)
+	}
+	if den := r.drift(ctx); den != nil {
 		return r.deny(den)
 	}
 	// 6: cockpit controls that need no lock.
@@ -408,6 +419,7 @@ func (r *run) read(ctx context.Context) {
 		}
 		r.book = BookFromExposures(rows)
 	}
+	r.held = r.book
 	if r.g.CountOpenOrders && r.book.Err == nil {
 		orders, err := r.s.Broker.OpenOrders(ctx)
 		if err != nil {

@@ -61,23 +61,29 @@ func (d *Denial) Error() string {
 // (else mandate_tampered / mandate_unverified, DV13; a nil ledger verifies nothing) and not
 // expired (mandate_expired, an unparseable expiry counts as expired).
 func GateMandate(ctx context.Context, root Root, ledger MandateLedger, broker string, now time.Time) (*Mandate, *Denial) {
+	m, _, den := gateMandate(ctx, root, ledger, broker, now)
+	return m, den
+}
+
+// gateMandate is GateMandate with the verified hash of the mandate it returns.
+func gateMandate(ctx context.Context, root Root, ledger MandateLedger, broker string, now time.Time) (*Mandate, string, *Denial) {
 	c := ReadMandate(ctx, root, ledger, broker)
 	if den := c.denial(broker); den != nil {
-		return nil, den
+		return nil, "", den
 	}
 	m := c.Mandate
 	exp, err := m.Expiry()
 	if err != nil {
 		d := NewDenial(ReasonExpired, "broker", broker, "expires_at", m.Consent.ExpiresAt, "error", "unparseable expiry")
 		d.Reauth = true
-		return nil, d
+		return nil, "", d
 	}
 	if !now.Before(exp) {
 		d := NewDenial(ReasonExpired, "broker", broker, "expires_at", m.Consent.ExpiresAt)
 		d.Reauth = true
-		return nil, d
+		return nil, "", d
 	}
-	return m, nil
+	return m, c.Hash, nil
 }
 
 // GateState runs the trading-state step: HALTED denies every order; REDUCE_ONLY admits only
