@@ -80,13 +80,15 @@ func (r *run) drift(ctx context.Context) *Denial {
 	if dr.Ref.Sign() <= 0 {
 		return nil
 	}
+	// The card showed a price: with no fresh price now, the drift cannot be judged, and an
+	// approval is not sent on a price nobody can compare (fail closed).
 	q, ok := r.freshQuote(ctx)
 	if !ok {
-		return nil
+		return NewDenial(ReasonStaleApproval, "error", "no fresh quote to compare with the price the review showed")
 	}
 	now := q.ValuationPrice(r.intent.Side)
 	if now.Sign() <= 0 {
-		return nil
+		return NewDenial(ReasonStaleApproval, "error", "no usable price to compare with the price the review showed")
 	}
 	bps := DriftBps(r.m, dr.Bps)
 	moved := now.Sub(dr.Ref).Abs().Mul(money.FromInt(10000)).Div(dr.Ref)

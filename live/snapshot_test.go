@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -51,15 +52,17 @@ func TestApprovedReCheckDrift(t *testing.T) {
 		ref   string // multiple of the current price the human saw ("" for none)
 		bps   int64
 		halt  bool
+		blind bool // no quote at the re-check
 		code  live.Reason
 		sends bool
 	}{
-		{"unchanged", "1", 0, false, "", true},
-		{"moved 5 %", "1.05", 0, false, live.ReasonStaleApproval, false},
-		{"moved 5 % within 600 bps", "1.05", 600, false, "", true},
-		{"moved 0.5 % within the default 100 bps", "1.005", 0, false, "", true},
-		{"no price shown", "", 0, false, "", true},
-		{"halted", "1.05", 0, true, live.ReasonHalted, false},
+		{"unchanged", "1", 0, false, false, "", true},
+		{"moved 5 %", "1.05", 0, false, false, live.ReasonStaleApproval, false},
+		{"moved 5 % within 600 bps", "1.05", 600, false, false, "", true},
+		{"moved 0.5 % within the default 100 bps", "1.005", 0, false, false, "", true},
+		{"no price shown", "", 0, false, false, "", true},
+		{"halted", "1.05", 0, true, false, live.ReasonHalted, false},
+		{"no quote at the re-check", "1", 0, false, true, live.ReasonStaleApproval, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +77,11 @@ func TestApprovedReCheckDrift(t *testing.T) {
 				live.Trip(f.root, live.HaltSentinel, live.GlobalScope, "t", "x", f.clock.Now())
 			}
 			in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("100")}
-			d := f.gate.Submit(ctx, live.Submission{Broker: f.broker, Intent: &in, Actor: live.Agent("test", "s1"), Drift: &dr})
+			var b live.Broker = f.broker
+			if tt.blind {
+				b = quoteless{f.broker}
+			}
+			d := f.gate.Submit(ctx, live.Submission{Broker: b, Intent: &in, Actor: live.Agent("test", "s1"), Drift: &dr})
 			if d.Forwarded != tt.sends || d.Reason != tt.code {
 				t.Fatalf("got %s %s forwarded %v, want %q forwarded %v", d.Verdict, d.Reason, d.Forwarded, tt.code, tt.sends)
 			}
@@ -83,4 +90,11 @@ func TestApprovedReCheckDrift(t *testing.T) {
 			}
 		})
 	}
+}
+
+// quoteless is a broker whose quotes cannot be read.
+type quoteless struct{ live.Broker }
+
+func (quoteless) Quote(context.Context, string) (live.Quote, error) {
+	return live.Quote{}, errors.New("quote feed down")
 }
