@@ -100,6 +100,7 @@ type AuditRecord struct {
 	Decision      *GateDecision
 	Error         string
 	Detail        any
+	Notional      *money.Amount // an order's notional in USD (its own column in the store)
 }
 
 // AuditSink stores audit records. Record must be durable when it returns nil.

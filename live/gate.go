@@ -568,7 +568,7 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 		rec.OrderID = r.d.Order.ID
 	}
 	if r.d.Intent != nil {
-		rec.Intent = r.d.Intent.Describe()
+		rec.Intent, rec.Notional = r.d.Intent.Describe(), r.d.Intent.NotionalUSD
 	}
 	if r.m != nil {
 		rec.MandateRef, rec.ConsentRef = r.m.Consent.ConsentTokenSHA256, r.m.Consent.AccountRef

@@ -38,6 +38,9 @@ type Event struct {
 	Payload       string // redacted JSON object, sorted keys
 	PrevHash      string
 	Hash          string
+	// Notional is an order event's notional in USD (exact decimal text; "" for none). It is
+	// written on append for order events, read by LargestNotional, and not hashed.
+	Notional string
 }
 
 var _ live.AuditSink = (*DB)(nil)
@@ -94,7 +97,16 @@ func EventFromRecord(r live.AuditRecord) Event {
 	return Event{Time: r.Time, SessionID: r.Actor.SessionID, ActorKind: string(r.Actor.Kind), ActorID: r.Actor.ID,
 		TurnID: r.Actor.TurnID, ToolCallID: r.Actor.ToolCallID, Type: r.Kind, Outcome: r.Outcome,
 		Reason: string(r.Reason), Broker: r.Broker, Tool: r.Tool, OrderID: r.OrderID,
-		ClientOrderID: r.ClientOrderID, ApprovalID: r.ApprovalID, Summary: r.Intent, Payload: string(text)}
+		ClientOrderID: r.ClientOrderID, ApprovalID: r.ApprovalID, Summary: r.Intent, Payload: string(text),
+		Notional: orderNotional(r)}
+}
+
+// orderNotional is the notional column of an order event ("" for other events).
+func orderNotional(r live.AuditRecord) string {
+	if r.Notional == nil || !strings.HasPrefix(r.Kind, "order_") {
+		return ""
+	}
+	return r.Notional.String()
 }
 
 // hashInput is the canonical encoding an event's hash covers: every column but the hash,
@@ -153,7 +165,7 @@ func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error)
 		default:
 			seq, prevHash = last.Int64, prev.String
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (`+eventColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (`+eventColumns+`, notional) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 		if err != nil {
 			return err
 		}
@@ -177,7 +189,7 @@ func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error)
 			e.Hash = HashEvent(e)
 			if _, err := stmt.ExecContext(ctx, e.Seq, e.Time.UnixNano(), e.SessionID, e.ActorKind, e.ActorID, e.TurnID,
 				e.ToolCallID, e.Type, e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID,
-				e.Summary, e.Payload, e.PrevHash, e.Hash); err != nil {
+				e.Summary, e.Payload, e.PrevHash, e.Hash, nullable(e.Notional)); err != nil {
 				return err
 			}
 			prevHash = e.Hash

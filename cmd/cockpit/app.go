@@ -15,6 +15,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/session"
 )
 
 // Exit codes.
@@ -227,17 +228,8 @@ func (a *App) root(home string) (live.Root, error) {
 	return live.NewRoot(filepath.Join(dir, ".cockpit"))
 }
 
-// logger appends JSON lines to <root>/cockpit.log; a log that cannot be opened is discarded
-// rather than written to the terminal.
-func (a *App) logger(root live.Root) (*slog.Logger, func()) {
-	if err := os.MkdirAll(root.Dir(), 0o700); err == nil {
-		f, err := os.OpenFile(filepath.Join(root.Dir(), "cockpit.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err == nil {
-			return slog.New(live.RedactingHandler(slog.NewJSONHandler(f, nil))), func() { f.Close() }
-		}
-	}
-	return slog.New(slog.NewJSONHandler(io.Discard, nil)), func() {}
-}
+// logger appends JSON lines to <root>/cockpit.log (session.OpenLog).
+func (a *App) logger(root live.Root) (*slog.Logger, func()) { return session.OpenLog(root) }
 
 func (a *App) failf(format string, args ...any) int {
 	fmt.Fprintf(a.Stderr, "cockpit: %s\n", live.RedactSecrets(fmt.Sprintf(format, args...)))

@@ -8,6 +8,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/session"
 	"cockpit/store"
 )
 
@@ -21,32 +22,32 @@ func TestApproveFromCLISaysWhenItDidNotGoThrough(t *testing.T) {
 	a := NewApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
 	a.Now = func() time.Time { return fixedNow }
 	a.Getenv = func(string) string { return "" }
-	s, err := a.openSession(home, sessionOptions{Agent: "none", Approvals: "cli", Mode: "headless"})
+	s, err := a.openSession(home, session.Options{Agent: "none", Approvals: "cli", Mode: "headless"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
-	s.eng.ReviewPoll = 2 * time.Millisecond
+	defer s.Close()
+	s.Engine().ReviewPoll = 2 * time.Millisecond
 	for range 39 { // 39 of 40 trades used: the 6,000 order breaches only the order cap
-		if _, err := live.IncrementDailyCount(s.rt.root, live.PaperBroker, fixedNow); err != nil {
+		if _, err := live.IncrementDailyCount(s.Runtime().Root, live.PaperBroker, fixedNow); err != nil {
 			t.Fatal(err)
 		}
 	}
 	res := make(chan engine.Result, 1)
 	go func() {
-		res <- s.eng.NewTurn("strategy").Call(context.Background(), "place_order",
+		res <- s.Engine().NewTurn("strategy").Call(context.Background(), "place_order",
 			map[string]any{"symbol": "AAPL", "side": "buy", "notional": "6000", "reason": "test"})
 	}()
 	var id string
 	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if items, _ := s.rt.db.Approvals(context.Background(), store.ApprovalPending, 1); len(items) == 1 {
+		if items, _ := s.Runtime().DB.Approvals(context.Background(), store.ApprovalPending, 1); len(items) == 1 {
 			id = items[0].ID
 		}
 	}
 	if id == "" {
 		t.Fatalf("no review item appeared; the call returned %+v", <-res)
 	}
-	if _, err := live.IncrementDailyCount(s.rt.root, live.PaperBroker, fixedNow); err != nil {
+	if _, err := live.IncrementDailyCount(s.Runtime().Root, live.PaperBroker, fixedNow); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := run(t, home, "", "approvals", "approve", id)

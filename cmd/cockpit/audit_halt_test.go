@@ -14,6 +14,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/session"
 	"cockpit/store"
 )
 
@@ -222,14 +223,14 @@ func TestScreenShowsAuditLatch(t *testing.T) {
 	home := t.TempDir()
 	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
 	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
-	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	s, err := a.openSession("", session.Options{Agent: "none", Approvals: "tui"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
-	s.gate.TripAuditHalt(fmt.Errorf("append audit event: disk full"))
-	live.Clear(s.rt.root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
-	be := newScreenBackend(s)
+	defer s.Close()
+	s.Gate().TripAuditHalt(fmt.Errorf("append audit event: disk full"))
+	live.Clear(s.Runtime().Root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
+	be := s.Backend()
 	snap := be.Snapshot(context.Background())
 	if snap.State != live.Halted || !snap.Paused || !strings.Contains(snap.HaltReason, "audit_unavailable") {
 		t.Fatalf("snapshot state %s paused %v reason %q, want HALTED audit_unavailable", snap.State, snap.Paused, snap.HaltReason)

@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"time"
 
-	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/session"
 	"cockpit/store"
 )
 
@@ -34,19 +33,6 @@ func (a *App) cmdAudit(args []string) int {
 	}
 	fmt.Fprintf(a.Stderr, "cockpit audit: unknown subcommand %q (list, show, verify, export)\n", args[0])
 	return exitUsage
-}
-
-// eventJSON renders an event for --json output and exports.
-func eventJSON(e store.Event) *jsonv.Object {
-	payload, err := jsonv.ParseString(e.Payload, jsonv.Options{NonFinite: true})
-	if err != nil {
-		payload = e.Payload
-	}
-	return jsonv.ObjectOf("seq", jsonv.Number(strconv.FormatInt(e.Seq, 10)), "ts", live.FormatTimestamp(e.Time),
-		"session_id", e.SessionID, "actor", jsonv.ObjectOf("kind", e.ActorKind, "id", e.ActorID, "turn_id", e.TurnID, "tool_call_id", e.ToolCallID),
-		"type", e.Type, "outcome", e.Outcome, "reason", e.Reason, "broker", e.Broker, "tool", e.Tool,
-		"order_id", e.OrderID, "client_order_id", e.ClientOrderID, "approval_id", e.ApprovalID, "summary", e.Summary,
-		"payload", payload, "prev_hash", e.PrevHash, "hash", e.Hash)
 }
 
 func (a *App) auditList(args []string) int {
@@ -80,7 +66,7 @@ func (a *App) auditList(args []string) int {
 	for i := len(evs) - 1; i >= 0; i-- { // oldest first, like a log
 		e := evs[i]
 		if *asJSON {
-			a.printJSON(eventJSON(e))
+			a.printJSON(session.EventJSON(e))
 			continue
 		}
 		fmt.Fprintf(a.Stdout, "%6d  %s  %-8s %-16s %-9s %-24s %s\n", e.Seq, e.Time.Format("2006-01-02 15:04:05"),
@@ -121,7 +107,7 @@ func (a *App) auditShow(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
-	b, _ := jsonv.Marshal(eventJSON(e), jsonv.Python)
+	b, _ := jsonv.Marshal(session.EventJSON(e), jsonv.Python)
 	fmt.Fprintln(a.Stdout, string(b))
 	return exitOK
 }
@@ -201,7 +187,7 @@ func (a *App) auditExport(args []string) int {
 		defer f.Close()
 		w = f
 	}
-	n, err := exportEvents(context.Background(), rt.db, *format, w)
+	n, err := session.ExportEvents(context.Background(), rt.db, *format, w)
 	if err != nil {
 		return a.failf("export: %v", err)
 	}
@@ -209,75 +195,4 @@ func (a *App) auditExport(args []string) int {
 		fmt.Fprintf(a.Stderr, "exported %d events to %s\n", n, *out)
 	}
 	return exitOK
-}
-
-// exportEvents writes every event, oldest first, in pages.
-func exportEvents(ctx context.Context, db *store.DB, format string, w io.Writer) (int, error) {
-	cw := csv.NewWriter(w)
-	if format == "csv" {
-		cw.Write([]string{"seq", "ts", "session_id", "actor_kind", "actor_id", "type", "outcome", "reason", "broker",
-			"tool", "order_id", "client_order_id", "approval_id", "summary", "payload", "prev_hash", "hash"})
-	}
-	n := 0
-	var after int64
-	for {
-		evs, err := db.Events(ctx, store.Filter{AfterSeq: after, Ascending: true, Limit: 1000})
-		if err != nil {
-			return n, err
-		}
-		for _, e := range evs {
-			switch format {
-			case "csv":
-				cw.Write([]string{strconv.FormatInt(e.Seq, 10), live.FormatTimestamp(e.Time), e.SessionID, e.ActorKind, e.ActorID,
-					e.Type, e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID, e.Summary,
-					e.Payload, e.PrevHash, e.Hash})
-			case "jsonl":
-				b, _ := jsonv.Marshal(eventJSON(e), jsonv.Compact)
-				w.Write(append(b, '\n'))
-			case "replay":
-				if line, ok := replayLine(e); ok {
-					w.Write(append(line, '\n'))
-				}
-			}
-			after = e.Seq
-			n++
-		}
-		if len(evs) < 1000 {
-			break
-		}
-	}
-	cw.Flush()
-	return n, cw.Error()
-}
-
-// replayLine turns an agent's tool call recorded in the audit into a replay-script line:
-// {"ts": when it was called, "tool": name, "args": {...}}. Only a call's terminal record
-// counts (breach and review records of the same call are skipped), and LLM requests are not
-// tool calls.
-func replayLine(e store.Event) ([]byte, bool) {
-	if e.ActorKind != string(live.ActorAgent) || e.Tool == "" || e.Tool == "cli" || e.Tool == engine.LLMTool {
-		return nil, false
-	}
-	payload, err := jsonv.ParseString(e.Payload, jsonv.Options{NonFinite: true})
-	if err != nil {
-		return nil, false
-	}
-	dec, _ := payload.(*jsonv.Object).Get("decision")
-	if d, ok := dec.(*jsonv.Object); ok {
-		if v, _ := d.Get("decision"); v != "allow" && v != "deny" && v != "cancel" {
-			return nil, false
-		}
-	}
-	req, _ := payload.(*jsonv.Object).Get("request")
-	args, ok := req.(*jsonv.Object)
-	if !ok {
-		args = jsonv.NewObject()
-	}
-	if e.Tool == "cancel_order" { // the gate records {action, order_id}; the tool takes order_id
-		id, _ := args.Get("order_id")
-		args = jsonv.ObjectOf("order_id", id)
-	}
-	line := jsonv.ObjectOf("ts", live.FormatTimestamp(e.Time), "tool", e.Tool, "args", args)
-	b, err := jsonv.Marshal(line, jsonv.Compact)
-	return b, err == nil
 }

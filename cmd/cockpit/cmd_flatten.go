@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"cockpit/config"
 	"cockpit/live"
+	"cockpit/session"
 )
 
 // cmdFlatten runs the halt action from a terminal: it halts the broker (so nothing new is
@@ -39,7 +39,7 @@ func (a *App) cmdFlatten(args []string) int {
 		fmt.Fprintf(a.Stdout, "1. %s is already halted.\n", key)
 	}
 	b, release, err := rt.openBroker(key)
-	if errors.Is(err, ErrAccountInUse) { // the owner sees the halt and runs its own halt action
+	if errors.Is(err, session.ErrAccountInUse) { // the owner sees the halt and runs its own halt action
 		return a.failf("%v: it saw the halt and cancels on its own (flatten_on_halt decides positions); check its screen or `cockpit status`", err)
 	}
 	if err != nil {
@@ -105,8 +105,8 @@ func (a *App) cmdInit(args []string) int {
 	}
 	defer rt.close()
 	// The mandate is the account's shared state: only its owner commits one (issue 10 item 6).
-	release, err := rt.ownAccount(live.PaperBroker)
-	if errors.Is(err, ErrAccountInUse) {
+	release, err := rt.OwnAccount(live.PaperBroker)
+	if errors.Is(err, session.ErrAccountInUse) {
 		fmt.Fprintf(a.Stdout, "A running cockpit owns the paper account: its mandate is left to it.\nRuntime root ready: %s\n", root.Dir())
 		return exitOK
 	}
@@ -114,7 +114,7 @@ func (a *App) cmdInit(args []string) int {
 		return a.failf("%v", err)
 	}
 	defer release()
-	res, err := ensurePaperMandate(rt)
+	res, err := session.EnsurePaperMandate(rt.Runtime)
 	switch {
 	case err != nil:
 		return a.failf("%v", err)
@@ -125,29 +125,4 @@ func (a *App) cmdInit(args []string) int {
 	}
 	fmt.Fprintf(a.Stdout, "Runtime root ready: %s\n", root.Dir())
 	return exitOK
-}
-
-// ensurePaperMandate commits the default paper mandate when the paper broker has none (or an
-// expired one), audited as the system's.
-func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
-	m, err := live.LoadMandate(rt.root, live.PaperBroker)
-	if err == nil && !m.Expired(rt.app.Now()) {
-		return nil, nil
-	}
-	if err != nil && err != live.ErrNoMandate {
-		return nil, fmt.Errorf("the paper mandate on file is invalid (%v); fix or remove %s", err, rt.root.MandatePath(live.PaperBroker))
-	}
-	doc, err := live.DefaultPaperDraft().JSON() // the one default, shared with the mandate form
-	if err != nil {
-		return nil, err
-	}
-	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: live.PaperBroker, Document: doc,
-		Source: "default paper mandate", AccountRef: "paper", SessionID: "init", ConsentAck: true,
-		Lifetime: 30 * 24 * time.Hour, Now: rt.app.Now()})
-	if err != nil {
-		return nil, err
-	}
-	rec := live.MandateCommitRecord(rt.app.Now(), live.System("init", ""), "init", "default paper mandate", res)
-	rec.Intent = "commit the default paper mandate " + res.MandateID
-	return res, rt.audit.Record(context.Background(), rec) // records the hash the gate verifies (DV13)
 }

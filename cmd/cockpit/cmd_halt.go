@@ -3,20 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/user"
-	"strings"
 
 	"cockpit/live"
-	"cockpit/live/jsonv"
 )
-
-// operatorName is who the sentinel attributes an operator action to.
-func operatorName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return "cli:" + u.Username
-	}
-	return "cli"
-}
 
 func sentinelFlags(reduceOnly bool) (live.Sentinel, string) {
 	if reduceOnly {
@@ -132,16 +121,6 @@ func (a *App) auditSentinel(home, auditKind, outcome string, kind live.Sentinel,
 	if err != nil {
 		fmt.Fprintf(a.Stderr, "cockpit: warning: the sentinel is set, but the audit record failed: %v\n", err)
 	}
-}
-
-func sentinelRecord(auditKind, outcome string, kind live.Sentinel, scope live.Scope, reason string) live.AuditRecord {
-	broker := scope.Broker
-	if scope.Global {
-		broker = ""
-	}
-	return live.AuditRecord{Kind: auditKind, Outcome: outcome, Broker: broker, Reason: live.Reason(kind),
-		Intent: fmt.Sprintf("%s %s (%s): %s", strings.ToLower(auditKind), kind, scope, reason),
-		Detail: jsonv.ObjectOf("sentinel", string(kind), "scope", scope.String(), "reason", reason)}
 }
 
 func (a *App) scope(broker string) (live.Scope, int) {

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/session"
 )
 
 func (a *App) cmdMandate(args []string) int {
@@ -229,7 +230,7 @@ func (a *App) mandateCommit(args []string) int {
 		return code
 	}
 	defer rt.close()
-	res, err := commitMandate(rt, key, data, *from, *days, *accountRef, live.Operator(operatorName(), "cli"))
+	res, err := session.CommitMandate(rt.Runtime, key, data, *from, *days, *accountRef, live.Operator(operatorName(), "cli"))
 	switch {
 	case res == nil:
 		return a.failf("commit failed: %v", err)
@@ -239,24 +240,4 @@ func (a *App) mandateCommit(args []string) int {
 	fmt.Fprintf(a.Stdout, "Mandate %s active for %s until %s.\nConsent record %s; file %s\n",
 		res.MandateID, key, res.ExpiresAt, res.ConsentRecordID, root.MandatePath(key))
 	return exitOK
-}
-
-// commitMandate commits a mandate document for broker and audits the commit as actor's. The
-// mandate stands once committed; a failed audit write is logged and reported.
-func commitMandate(rt *runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*live.CommitResult, error) {
-	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
-		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(max(days, 1)) * 24 * time.Hour, Now: rt.app.Now()}) // at least a day (reference C6)
-	if err != nil {
-		rt.log.Error("mandate commit failed", "broker", key, "err", err)
-		return nil, err
-	}
-	rt.log.Info("mandate committed", "broker", key, "mandate_id", res.MandateID, "consent_record_id", res.ConsentRecordID,
-		"expires_at", res.ExpiresAt, "by", actor.ID)
-	// The record carries the hash the gate verifies the file against (DV13): without it the
-	// mandate is written but unverified, and every order is denied.
-	if err := rt.audit.Record(context.Background(), live.MandateCommitRecord(rt.app.Now(), actor, "cli", source, res)); err != nil {
-		rt.log.Error("mandate commit not audited", "err", err)
-		return res, fmt.Errorf("wrote %s, but its commit could not be recorded, so the gate refuses every order until it is committed again: %w", res.MandateID, err)
-	}
-	return res, nil
 }

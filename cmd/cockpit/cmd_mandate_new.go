@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"cockpit/live"
+	"cockpit/session"
 	"cockpit/tui"
 )
 
@@ -38,7 +39,7 @@ func (a *App) mandateNew(args []string) int {
 			if typed != key {
 				return tui.CommitDoneMsg{Err: fmt.Errorf("typed %q, not %q", typed, key)}
 			}
-			res, err := commitMandate(rt, key, doc, "form", days, "", actor)
+			res, err := session.CommitMandate(rt.Runtime, key, doc, "form", days, "", actor)
 			return tui.CommitDoneMsg{Result: res, Err: err}
 		}
 	}

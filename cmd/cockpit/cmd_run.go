@@ -14,6 +14,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/session"
 )
 
 // cmdRun runs the engine, the broker and the agent. With --headless it prints one line per
@@ -38,11 +39,11 @@ func (a *App) cmdRun(args []string) int {
 	if *dur < 0 {
 		return a.usageErr(fs, "--for %s: cannot be negative", *dur)
 	}
-	s, err := a.openSession(*p.home, sessionOptions{Agent: *agent, Script: *script, Approvals: *approvals, Mode: "headless"})
+	s, err := a.openSession(*p.home, session.Options{Agent: *agent, Script: *script, Approvals: *approvals, Mode: "headless"})
 	if err != nil {
 		return a.failf("%v", err)
 	}
-	defer s.close()
+	defer s.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *dur > 0 {
@@ -53,7 +54,7 @@ func (a *App) cmdRun(args []string) int {
 	tally := &tally{reviews: map[string]int{}, denials: map[string]int{}}
 	printing, quiet := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	events := s.eng.Bus.Subscribe(printing, 4096)
+	events := s.Bus().Subscribe(printing, 4096)
 	go func() {
 		defer close(done)
 		for ev := range events { // closed when printing ends, after what was queued
@@ -61,19 +62,15 @@ func (a *App) cmdRun(args []string) int {
 			fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
 		}
 	}()
-	agentName := "none"
-	if s.agent != nil {
-		agentName = s.agent.Name()
-	}
 	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
-		"headless", s.key, agentName, *approvals, s.onQuit, s.id)
-	if s.voided > 0 {
-		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.voided)
+		"headless", s.Key(), s.AgentName(), *approvals, s.OnQuit(), s.ID())
+	if s.Voided() > 0 {
+		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.Voided())
 	}
 	started := a.Now()
-	ctx, unlatch := s.untilLatched(ctx)
+	ctx, unlatch := s.UntilLatched(ctx)
 	defer unlatch()
-	turns := s.run(ctx)
+	turns := s.Run(ctx)
 	why := "stopped"
 	switch {
 	case ctx.Err() == nil:
@@ -84,19 +81,29 @@ func (a *App) cmdRun(args []string) int {
 	default:
 		why = "interrupted"
 	}
-	if h, ok := s.gate.Latched(); ok {
+	if h, ok := s.Latched(); ok {
 		why = h.Message()
 	}
-	rep, halted := s.quit("cockpit stopped: " + why)
+	rep, halted := s.Quit("cockpit stopped: " + why)
 	time.Sleep(50 * time.Millisecond) // let the last broker updates reach the bus
 	quiet()
 	<-done
 	a.summary(s, tally, turns, why, a.Now().Sub(started), rep, halted)
-	if h, ok := s.gate.Latched(); ok {
+	if h, ok := s.Latched(); ok {
 		fmt.Fprintf(a.Stderr, "cockpit: %s\n", h.Message())
 		return exitFailure
 	}
 	return exitOK
+}
+
+// openSession opens a session on the runtime root --home (else the environment) names.
+func (a *App) openSession(home string, o session.Options) (*session.Session, error) {
+	root, err := a.root(home)
+	if err != nil {
+		return nil, err
+	}
+	o.Env, o.Root = a.env(), root
+	return session.Open(o)
 }
 
 // tally counts what the engine did, from its events.
@@ -141,8 +148,8 @@ func (t *tally) add(ev engine.Event) {
 	}
 }
 
-func (a *App) summary(s *session, t *tally, turns int, why string, took time.Duration, rep live.FlattenReport, halted bool) {
-	w := a.Stdout
+func (a *App) summary(s *session.Session, t *tally, turns int, why string, took time.Duration, rep live.FlattenReport, halted bool) {
+	w, rt, key, broker := a.Stdout, s.Runtime(), s.Key(), s.Broker()
 	fmt.Fprintf(w, "\n── summary (%s after %s) ──\n", why, took.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok) · orders placed %d · fills %d · errors %d\n",
 		turns, t.calls, t.ok, t.orders, t.fills, t.errors)
@@ -160,26 +167,26 @@ func (a *App) summary(s *session, t *tally, turns int, why string, took time.Dur
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if n, den := live.DailyCount(ctx, s.rt.root, s.rt.db, s.key, a.Now()); den == nil {
+	if n, den := live.DailyCount(ctx, rt.Root, rt.DB, key, a.Now()); den == nil {
 		fmt.Fprintf(w, "orders today: %d\n", n)
 	} else {
 		fmt.Fprintf(w, "orders today: unknown (%s)\n", den.Error())
 	}
-	if pos, err := s.broker.Positions(ctx); err == nil {
+	if pos, err := broker.Positions(ctx); err == nil {
 		gross := money.Zero
 		for _, p := range pos {
 			gross = gross.Add(p.MarketValue.Abs())
 		}
 		fmt.Fprintf(w, "positions: %d (gross $%s)\n", len(pos), gross.Round(2))
 	}
-	if acct, err := s.broker.Account(ctx); err == nil {
+	if acct, err := broker.Account(ctx); err == nil {
 		fmt.Fprintf(w, "cash $%s · equity $%s\n", acct.Cash.Round(2), acct.Equity.Round(2))
 	}
 	switch {
 	case halted:
-		fmt.Fprintf(w, "on quit: HALT %s — %s (resume with `cockpit resume --broker %s --reason …`)\n", s.key, rep.Summary(), s.key)
+		fmt.Fprintf(w, "on quit: HALT %s — %s (resume with `cockpit resume --broker %s --reason …`)\n", s.Key(), rep.Summary(), key)
 	default:
-		if open, err := s.broker.OpenOrders(ctx); err == nil {
+		if open, err := broker.OpenOrders(ctx); err == nil {
 			noun := "orders"
 			if len(open) == 1 {
 				noun = "order"
@@ -187,8 +194,8 @@ func (a *App) summary(s *session, t *tally, turns int, why string, took time.Dur
 			fmt.Fprintf(w, "on quit: left %d resting %s (on_quit = leave)\n", len(open), noun)
 		}
 	}
-	if st, err := s.rt.db.Stats(ctx); err == nil {
-		fmt.Fprintf(w, "audit: %d events in %s — check with `cockpit audit verify`\n", st.Events, s.rt.db.Path())
+	if st, err := rt.DB.Stats(ctx); err == nil {
+		fmt.Fprintf(w, "audit: %d events in %s — check with `cockpit audit verify`\n", st.Events, rt.DB.Path())
 	}
 }
 

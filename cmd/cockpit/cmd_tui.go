@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"cockpit/live"
+	"cockpit/session"
 	"cockpit/tui"
 )
 
@@ -22,15 +23,15 @@ func (a *App) runScreen(home, agent, script string) int {
 	if !ok || !term.IsTerminal(out.Fd()) {
 		return a.failf("the screen needs a terminal; use `cockpit run --headless` to run without one")
 	}
-	s, err := a.openSession(home, sessionOptions{Agent: agent, Script: script, Mode: "tui"})
+	s, err := a.openSession(home, session.Options{Agent: agent, Script: script, Mode: "tui"})
 	if err != nil {
 		return a.failf("%v", err)
 	}
-	defer s.close()
-	be := newScreenBackend(s)
-	cfg := s.rt.cfg
+	defer s.Close()
+	be := s.Backend()
+	cfg := s.Runtime().Config
 	model, err := tui.New(tui.Options{Backend: be, Now: a.Now, Theme: cfg.TUI.Theme, Keys: cfg.TUI.Keys, Getenv: a.Getenv,
-		Generation: s.eng.Bus.Generation()})
+		Generation: s.Bus().Generation()})
 	if err != nil {
 		return a.failf("config: %v", err)
 	}
@@ -39,28 +40,28 @@ func (a *App) runScreen(home, agent, script string) int {
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out))
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); be.follow(ctx, func(m any) { p.Send(m) }) }()
-	go func() { defer wg.Done(); s.run(ctx) }()
+	go func() { defer wg.Done(); be.Follow(ctx, func(m any) { p.Send(m) }) }()
+	go func() { defer wg.Done(); s.Run(ctx) }()
 	_, runErr := p.Run()
 	cancel()
 	wg.Wait()
 	switch model.QuitChoice() {
 	case tui.QuitHalt:
-		s.onQuit = "halt"
+		s.SetOnQuit("halt")
 	case tui.QuitLeave:
-		s.onQuit = "leave"
+		s.SetOnQuit("leave")
 	}
-	rep, halted := s.quit("cockpit quit from the screen")
+	rep, halted := s.Quit("cockpit quit from the screen")
 	if runErr != nil && runErr != tea.ErrProgramKilled {
-		s.rt.log.Error("screen stopped", "err", runErr)
+		s.Runtime().Log.Error("screen stopped", "err", runErr)
 		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", live.RedactSecrets(runErr.Error()))
 	}
 	if halted {
-		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.key, rep.Summary(), s.key)
-	} else if open, err := s.broker.OpenOrders(context.Background()); err == nil {
-		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.key)
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.Key(), rep.Summary(), s.Key())
+	} else if open, err := s.Broker().OpenOrders(context.Background()); err == nil {
+		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.Key())
 	}
-	if h, ok := s.gate.Latched(); ok { // DV15
+	if h, ok := s.Latched(); ok { // DV15
 		fmt.Fprintf(a.Stderr, "cockpit: %s\n", h.Message())
 		return exitFailure
 	}

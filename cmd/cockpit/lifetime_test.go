@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cockpit/session"
 	"context"
 	"strings"
 	"testing"
@@ -14,12 +15,12 @@ func TestCommitLifetimeClampsToOneDay(t *testing.T) {
 	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
 	a.Now = func() time.Time { return fixedNow }
 	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
-	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	s, err := a.openSession("", session.Options{Agent: "none", Approvals: "tui"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
-	res, err := newScreenBackend(s).CommitMandate(context.Background(), []byte(draft), 0, "paper")
+	defer s.Close()
+	res, err := s.Backend().CommitMandate(context.Background(), []byte(draft), 0, "paper")
 	if err != nil {
 		t.Fatal(err)
 	}

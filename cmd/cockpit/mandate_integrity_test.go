@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/session"
 )
 
 // brokerMandate is status --json's mandate object for the first broker listed.
@@ -175,12 +176,12 @@ func TestScreenBackendReportsTamperedMandate(t *testing.T) {
 	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
 	a.Now = func() time.Time { return fixedNow }
 	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
-	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	s, err := a.openSession("", session.Options{Agent: "none", Approvals: "tui"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
-	be := newScreenBackend(s)
+	defer s.Close()
+	be := s.Backend()
 	ctx := context.Background()
 	if snap := be.Snapshot(ctx); snap.MandateState != live.MandateVerified || snap.Mandate == nil {
 		t.Fatalf("first-run paper mandate: state %q err %q, want verified", snap.MandateState, snap.MandateErr)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/session"
 	"cockpit/store"
 )
 
@@ -22,13 +23,13 @@ func TestSecondStartLeavesRunningSessionAlone(t *testing.T) {
 	a := NewApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
 	a.Now = func() time.Time { return fixedNow }
 	a.Getenv = func(string) string { return "" }
-	first, err := a.openSession(home, sessionOptions{Agent: "none", Mode: "headless"})
+	first, err := a.openSession(home, session.Options{Agent: "none", Mode: "headless"})
 	if err != nil {
 		t.Fatalf("first session: %v", err)
 	}
-	defer first.close()
+	defer first.Close()
 	ctx := context.Background()
-	if err := first.rt.db.CreateApproval(ctx, store.Approval{ID: "ap_on_screen", SessionID: first.id, Broker: "paper",
+	if err := first.Runtime().DB.CreateApproval(ctx, store.Approval{ID: "ap_on_screen", SessionID: first.ID(), Broker: "paper",
 		OrderJSON: `{"symbol":"AAPL"}`, Digest: "d", Why: "breach", Limit: live.LimitOrderNotional, LimitValue: "5000",
 		Attempted: "6000", CreatedAt: fixedNow, Deadline: fixedNow.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestSecondStartLeavesRunningSessionAlone(t *testing.T) {
 			if code != exitFailure || !strings.Contains(errOut, "in use") {
 				t.Errorf("exit %d, stderr %q; want 1 and \"in use\"", code, errOut)
 			}
-			it, err := first.rt.db.Approval(ctx, "ap_on_screen")
+			it, err := first.Runtime().DB.Approval(ctx, "ap_on_screen")
 			if err != nil {
 				t.Fatal(err)
 			}

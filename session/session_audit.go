@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -19,10 +19,10 @@ type auditLatch struct {
 // and the bus say why) and runs the store's start-up check: a failed integrity check, a broken
 // chain or a chain that disagrees with its anchor starts the session HALTED audit_unavailable
 // with the first bad event named.
-func (s *session) guardAudit() {
+func (s *Session) guardAudit() {
 	s.auditHalt.ch = make(chan struct{})
 	s.gate.OnHalt = func(h live.AuditHalt) {
-		s.rt.log.Error("trading halted: audit unavailable", "detail", h.Detail)
+		s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
 		s.eng.AuditHalted(h)
 		s.auditHalt.once.Do(func() { close(s.auditHalt.ch) })
 	}
@@ -31,13 +31,13 @@ func (s *session) guardAudit() {
 		return
 	}
 	// The next start recomputes the chain from here on (now that this process owns the account).
-	if err := s.rt.db.MarkVerified(context.Background(), s.integrity); err != nil {
-		s.rt.log.Warn("audit head checkpoint not written", "err", err)
+	if err := s.rt.DB.MarkVerified(context.Background(), s.integrity); err != nil {
+		s.rt.Log.Warn("audit head checkpoint not written", "err", err)
 	}
 }
 
 // integrityProblem says what the start-up check found, with the first bad event ("" if none).
-func (s *session) integrityProblem() string {
+func (s *Session) integrityProblem() string {
 	in := s.integrity
 	switch {
 	case in.Problem == "":
@@ -49,15 +49,16 @@ func (s *session) integrityProblem() string {
 }
 
 // notStarted explains a start-up failure by the store's check when that failed too.
-func (s *session) notStarted(err error) error {
+func (s *Session) notStarted(err error) error {
 	if msg := s.integrityProblem(); msg != "" {
 		return fmt.Errorf("%w\nthe audit store failed its start-up check (HALTED %s): %s", err, live.ReasonAuditUnavailable, msg)
 	}
 	return err
 }
 
-// untilLatched ends ctx when the halt latch trips (the headless run stops and exits non-zero).
-func (s *session) untilLatched(ctx context.Context) (context.Context, context.CancelFunc) {
+// UntilLatched ends ctx when the gate's audit halt latch trips (a headless run stops and
+// exits non-zero).
+func (s *Session) UntilLatched(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	go func() {
 		select {

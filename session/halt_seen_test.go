@@ -1,9 +1,8 @@
-package main
+package session
 
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,16 +13,13 @@ import (
 )
 
 // testSession opens a paper session with no agent on a fresh home.
-func testSession(t *testing.T) *session {
+func testSession(t *testing.T) *Session {
 	t.Helper()
-	home := t.TempDir()
-	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
-	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
-	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	s, err := Open(testOptions(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.close)
+	t.Cleanup(s.Close)
 	return s
 }
 
@@ -31,20 +27,20 @@ func testSession(t *testing.T) *session {
 // palette's broker halt writes only live/<broker>/HALT (issue 10 item 5).
 func TestScreenHaltIsGlobal(t *testing.T) {
 	s := testSession(t)
-	be := newScreenBackend(s)
+	be := newBackend(s)
 	if err := be.Halt(context.Background(), "key H"); err != nil {
 		t.Fatal(err)
 	}
-	if !live.IsGloballyHalted(s.rt.root) {
+	if !live.IsGloballyHalted(s.rt.Root) {
 		t.Fatal("H did not write the global live/HALT")
 	}
-	if a, _ := live.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
+	if a, _ := live.ReadSentinel(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
 		t.Errorf("H wrote the broker's HALT too: %+v", a)
 	}
 	if err := be.HaltBroker(context.Background(), "palette"); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := live.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
+	if a, _ := live.ReadSentinel(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
 		t.Errorf("halt broker: broker sentinel %+v, want reason palette", a)
 	}
 }
@@ -75,7 +71,7 @@ func TestExternalSentinelChangesAreAudited(t *testing.T) {
 	states := s.watcher.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { s.run(ctx); close(done) }()
+	go func() { s.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 	wait := func(halted bool) {
 		t.Helper()
@@ -92,11 +88,11 @@ func TestExternalSentinelChangesAreAudited(t *testing.T) {
 		}
 	}
 	wait(false)
-	path := s.rt.root.SentinelPath(live.HaltSentinel, "")
+	path := s.rt.Root.SentinelPath(live.HaltSentinel, "")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := waitEvent(t, s.rt.db, live.KindHaltTripped, string(live.ActorExternal))
+	e := waitEvent(t, s.rt.DB, live.KindHaltTripped, string(live.ActorExternal))
 	if !strings.Contains(e.Summary, "HALT (global) appeared") {
 		t.Errorf("summary %q", e.Summary)
 	}
@@ -104,9 +100,9 @@ func TestExternalSentinelChangesAreAudited(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	waitEvent(t, s.rt.db, live.KindHaltCleared, string(live.ActorExternal))
+	waitEvent(t, s.rt.DB, live.KindHaltCleared, string(live.ActorExternal))
 	wait(false)
-	be := newScreenBackend(s)
+	be := newBackend(s)
 	if err := be.Halt(context.Background(), "key H"); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +111,7 @@ func TestExternalSentinelChangesAreAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait(false)
-	evs, _ := s.rt.db.Events(context.Background(), store.Filter{})
+	evs, _ := s.rt.DB.Events(context.Background(), store.Filter{})
 	var kinds []string
 	for _, e := range evs {
 		if e.Type == live.KindHaltTripped || e.Type == live.KindHaltCleared {
@@ -132,10 +128,10 @@ func TestExternalSentinelChangesAreAudited(t *testing.T) {
 // the screen whatever the files say; a resume on the screen clears it, audited.
 func TestLatchHaltsTheSession(t *testing.T) {
 	s := testSession(t)
-	be := newScreenBackend(s)
+	be := newBackend(s)
 	s.latch.Set("halt watcher error: watch /x: permission denied")
 	s.sentries.latched("halt watcher error: watch /x: permission denied")
-	waitEvent(t, s.rt.db, live.KindHaltTripped, string(live.ActorSystem))
+	waitEvent(t, s.rt.DB, live.KindHaltTripped, string(live.ActorSystem))
 	if snap := be.Snapshot(context.Background()); snap.State != live.Halted || !strings.Contains(snap.HaltReason, "permission denied") {
 		t.Errorf("snapshot state %s (%q), want HALTED with the watcher's reason", snap.State, snap.HaltReason)
 	}
@@ -153,30 +149,5 @@ func TestLatchHaltsTheSession(t *testing.T) {
 	}
 	if d := s.gate.Submit(context.Background(), live.Submission{Broker: s.broker, Intent: &in}); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("order after resume: %s %s", d.Verdict, d.Reason)
-	}
-}
-
-// TestStatusSeesEveryHalt: a dangling HALT symlink is a halt in status, and a sentinel in a
-// directory that is not a broker key is a warning.
-func TestStatusSeesEveryHalt(t *testing.T) {
-	home := t.TempDir()
-	run(t, home, "", "status")
-	dir := filepath.Join(home, "live")
-	os.MkdirAll(filepath.Join(dir, "PAPER"), 0o700)
-	os.WriteFile(filepath.Join(dir, "PAPER", "HALT"), nil, 0o644)
-	if err := os.Symlink(filepath.Join(home, "nowhere"), filepath.Join(dir, "HALT")); err != nil {
-		t.Fatal(err)
-	}
-	v := statusJSON(t, home)
-	if g := v["global"].(map[string]any); g["halted"] != true {
-		t.Errorf("global halted = %v with a dangling live/HALT symlink, want true", g["halted"])
-	}
-	ws, _ := v["warnings"].([]any)
-	if len(ws) != 1 || !strings.Contains(ws[0].(string), filepath.Join("PAPER", "HALT")) {
-		t.Errorf("warnings %v, want one naming PAPER/HALT", ws)
-	}
-	out, _, _ := run(t, home, "", "status")
-	if !strings.Contains(out, "WARNING:") || !strings.Contains(out, "PAPER/HALT") {
-		t.Errorf("status text has no warning:\n%s", out)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -50,15 +49,13 @@ func BenchmarkScreenSnapshot(b *testing.B) {
 			Digest: "d", Why: "breach", Limit: "max_order_notional_usd", CreatedAt: now, Deadline: now.Add(time.Hour)})
 	}
 	db.Close()
-	a := NewApp(strings.NewReader(""), &syncBuffer{}, &syncBuffer{})
-	a.Getenv = func(k string) string { return map[string]string{"COCKPIT_HOME": home}[k] }
-	s, err := a.openSession("", sessionOptions{Agent: "none", Approvals: "tui"})
+	s, err := Open(testOptions(home))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.close()
+	defer s.Close()
 	for i := 0; i < 50; i++ { // openSession voids pending items of an earlier run: add them back
-		s.rt.db.CreateApproval(ctx, store.Approval{ID: fmt.Sprintf("ap_new_%03d", i), Broker: "paper", OrderJSON: `{"side":"buy"}`,
+		s.rt.DB.CreateApproval(ctx, store.Approval{ID: fmt.Sprintf("ap_new_%03d", i), Broker: "paper", OrderJSON: `{"side":"buy"}`,
 			Digest: "d", CreatedAt: now, Deadline: now.Add(time.Hour)})
 	}
 	syms := s.paper.Market().Symbols()
@@ -75,7 +72,7 @@ func BenchmarkScreenSnapshot(b *testing.B) {
 		one := money.FromInt(1)
 		s.paper.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "pos" + sym, Symbol: sym, Side: live.Buy, Type: live.Market, Quantity: &one})
 	}
-	be := newScreenBackend(s)
+	be := newBackend(s)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		snap := be.Snapshot(ctx)

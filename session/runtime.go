@@ -1,10 +1,11 @@
-package main
+package session
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -18,121 +19,107 @@ import (
 	"cockpit/store"
 )
 
-// runtime is what most verbs need: the root, its config, the store, the log and the audit.
-type runtime struct {
-	app     *App
-	root    live.Root
-	cfg     config.Config
-	db      *store.DB
-	log     *slog.Logger
-	audit   live.AuditSink
+// Env is what a session takes from its process: the clock, the environment, and where
+// start-up notes go (reconciled orders, a committed default mandate; never while a screen runs).
+type Env struct {
+	Now    func() time.Time
+	Getenv func(string) string
+	Stderr io.Writer
+}
+
+// Runtime is what a session and most verbs need: the root, its config, the store, the log
+// and the audit trail.
+type Runtime struct {
+	Env
+	Root    live.Root
+	Config  config.Config
+	DB      *store.DB
+	Log     *slog.Logger
+	Audit   live.AuditSink
 	closers []func()
 }
 
-// openRuntime opens the runtime root: config, cockpit.db and cockpit.log.
-func (a *App) openRuntime(home string) (*runtime, error) {
-	root, err := a.root(home)
-	if err != nil {
-		return nil, err
-	}
+// OpenRuntime opens the runtime root: config, cockpit.db and cockpit.log; the configured
+// secrets are registered for redaction first.
+func OpenRuntime(env Env, root live.Root) (*Runtime, error) {
 	cfg, err := config.Load(root)
 	if err != nil {
 		return nil, err
 	}
-	a.registerSecrets(cfg)
-	rt := &runtime{app: a, root: root, cfg: cfg}
-	log, done := a.logger(root)
-	rt.log, rt.closers = log, append(rt.closers, done)
+	RegisterSecrets(cfg, env.Getenv)
+	rt := &Runtime{Env: env, Root: root, Config: cfg}
+	log, done := OpenLog(root)
+	rt.Log, rt.closers = log, append(rt.closers, done)
 	db, err := store.Open(filepath.Join(root.Dir(), "cockpit.db"))
 	if err != nil {
-		rt.close()
+		rt.Close()
 		return nil, err
 	}
-	db.Now = a.Now
+	db.Now = env.Now
 	db.SetAnchor(filepath.Join(root.Dir(), store.AnchorFile)) // DV15: the chain head outside the database
-	rt.db = db
+	rt.DB = db
 	rt.closers = append(rt.closers, func() { db.Close() }, func() { db.WriteAnchor(context.Background()) })
-	rt.audit = db
+	rt.Audit = db
 	if cfg.Audit.VibeMirror {
-		rt.audit = live.MultiSink{db, &live.VibeMirror{Root: root}}
+		rt.Audit = live.MultiSink{db, &live.VibeMirror{Root: root}}
 	}
 	return rt, nil
 }
 
-func (rt *runtime) close() {
+// Close closes the store (writing its anchor) and the log.
+func (rt *Runtime) Close() {
 	for i := len(rt.closers) - 1; i >= 0; i-- {
 		rt.closers[i]()
 	}
 	rt.closers = nil
 }
 
-// gate returns a gate bound to this runtime's store.
-func (rt *runtime) gate() *live.Gate {
-	return &live.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
-}
-
-// operatorAction audits something the operator did from the command line (DV8).
-func (rt *runtime) operatorAction(kind, outcome, broker, summary string, detail any) error {
-	return rt.record(live.AuditRecord{Kind: kind, Outcome: outcome, Broker: broker, Intent: summary, Detail: detail})
-}
-
-// record audits r as the operator's, from the command line.
-func (rt *runtime) record(r live.AuditRecord) error {
-	r.Time, r.Actor = rt.app.Now(), live.Operator(operatorName(), "cli")
-	if r.Tool == "" {
-		r.Tool = "cli"
+// OpenLog appends JSON lines to <root>/cockpit.log; a log that cannot be opened is discarded
+// rather than written to the terminal.
+func OpenLog(root live.Root) (*slog.Logger, func()) {
+	if err := os.MkdirAll(root.Dir(), 0o700); err == nil {
+		f, err := os.OpenFile(filepath.Join(root.Dir(), "cockpit.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err == nil {
+			return slog.New(live.RedactingHandler(slog.NewJSONHandler(f, nil))), func() { f.Close() }
+		}
 	}
-	err := rt.audit.Record(context.Background(), r)
-	if err != nil {
-		rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
-	}
-	return err
+	return slog.New(slog.NewJSONHandler(io.Discard, nil)), func() {}
 }
 
 // ErrAccountInUse reports a paper account held by another running cockpit.
 var ErrAccountInUse = errors.New("the paper account is in use by a running cockpit")
 
-// openBroker opens a broker for a verb. The paper account is exclusive to one process at a
-// time (its state is loaded from, and saved to, the store).
-func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
-	release, err := rt.ownAccount(key)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rt.openOwnedBroker(key, release)
-}
-
-// ownAccount takes the broker account's exclusive lock. A process changes nothing shared
+// OwnAccount takes the broker account's exclusive lock. A process changes nothing shared
 // (review items, mandates, the journal) before it owns the account.
-func (rt *runtime) ownAccount(key string) (func(), error) {
+func (rt *Runtime) OwnAccount(key string) (func(), error) {
 	if !live.IsPaperBroker(key) {
 		return nil, fmt.Errorf("broker %q is not configured in this build; only the embedded paper broker is", key)
 	}
-	return lockPaper(rt.root, key)
+	return LockPaper(rt.Root, key)
 }
 
-// openOwnedBroker opens the broker whose account lock release holds; release is called on
+// OpenOwnedBroker opens the broker whose account lock release holds; release is called on
 // failure, else returned with the broker.
-func (rt *runtime) openOwnedBroker(key string, release func()) (live.Broker, func(), error) {
-	b, err := openPaper(rt.cfg, rt.db, rt.app.Now, key)
+func (rt *Runtime) OpenOwnedBroker(key string, release func()) (live.Broker, func(), error) {
+	b, err := openPaper(rt.Config, rt.DB, rt.Now, key)
 	if err != nil {
 		release()
 		return nil, nil, err
 	}
 	// Orders a crash left submitting or indeterminate are settled before anything else.
-	res, err := rt.db.Reconcile(context.Background(), b, key, live.System("reconcile", "cli"))
+	res, err := rt.DB.Reconcile(context.Background(), b, key, live.System("reconcile", "cli"))
 	if err != nil {
 		release()
 		return nil, nil, fmt.Errorf("reconcile the order journal: %w", err)
 	}
 	for _, r := range res {
-		fmt.Fprintf(rt.app.Stderr, "reconciled %s: %s → %s\n", r.ClientOrderID, r.Was, r.Now)
+		fmt.Fprintf(rt.Stderr, "reconciled %s: %s → %s\n", r.ClientOrderID, r.Was, r.Now)
 	}
 	return b, release, nil
 }
 
-// lockPaper takes the paper account's lock.
-func lockPaper(root live.Root, key string) (func(), error) {
+// LockPaper takes the paper account's lock.
+func LockPaper(root live.Root, key string) (func(), error) {
 	if err := os.MkdirAll(root.BrokerDir(key), 0o700); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // (halt_tripped / halt_cleared by external), so a halt by `touch` or a resume by `rm` leaves
 // a trace. The session's own writes are announced with expect and not recorded twice.
 type sentinelAudit struct {
-	s   *session
+	s   *Session
 	mu  sync.Mutex
 	own map[string]time.Time // path + "|" + exists → until when the change is ours
 }
@@ -54,7 +54,7 @@ func (a *sentinelAudit) observe(c live.SentinelChange) {
 	detail := jsonv.ObjectOf("sentinel", string(c.Sentinel), "scope", c.Scope.String(), "path", c.Path, "exists", c.Exists)
 	by, why := "", ""
 	if c.Exists {
-		if at, _ := live.ReadSentinel(s.rt.root, c.Sentinel, c.Scope); at != nil {
+		if at, _ := live.ReadSentinel(s.rt.Root, c.Sentinel, c.Scope); at != nil {
 			by, why = at.By, at.Reason
 			detail.Set("by", at.By)
 			detail.Set("reason", at.Reason)
@@ -72,10 +72,10 @@ func (a *sentinelAudit) observe(c live.SentinelChange) {
 	if c.Scope.Global {
 		broker = ""
 	}
-	rec := live.AuditRecord{Time: s.rt.app.Now(), Actor: actor, Kind: kind, Outcome: outcome, Broker: broker,
+	rec := live.AuditRecord{Time: s.rt.Now(), Actor: actor, Kind: kind, Outcome: outcome, Broker: broker,
 		Reason: live.Reason(c.Sentinel), Intent: strings.TrimSpace(text), Detail: detail}
-	if err := s.rt.audit.Record(context.Background(), rec); err != nil {
-		s.rt.log.Error("audit write failed", "kind", kind, "err", err)
+	if err := s.rt.Audit.Record(context.Background(), rec); err != nil {
+		s.rt.Log.Error("audit write failed", "kind", kind, "err", err)
 	}
 }
 
@@ -86,9 +86,9 @@ func latchRecord(latched, reason string) live.AuditRecord {
 		Detail: jsonv.ObjectOf("latch", latched, "reason", reason)}
 }
 
-// sentinelWarnings names the HALT/REDUCE_ONLY files cockpit does not act on (live/PAPER/HALT
+// SentinelWarnings names the HALT/REDUCE_ONLY files cockpit does not act on (live/PAPER/HALT
 // for broker paper), for the screen and status.
-func sentinelWarnings(root live.Root) []string {
+func SentinelWarnings(root live.Root) []string {
 	var out []string
 	for _, p := range live.UnrecognisedSentinels(root) {
 		out = append(out, "unrecognised sentinel "+p+": its directory is not a broker key (keys are lower case); it halts nothing")
@@ -100,10 +100,10 @@ func sentinelWarnings(root live.Root) []string {
 // file can be written.
 func (a *sentinelAudit) latched(why string) {
 	s := a.s
-	rec := live.AuditRecord{Time: s.rt.app.Now(), Actor: live.System("watcher", s.id), Kind: live.KindHaltTripped,
+	rec := live.AuditRecord{Time: s.rt.Now(), Actor: live.System("watcher", s.id), Kind: live.KindHaltTripped,
 		Outcome: live.OutcomeBlocked, Reason: "halt_latch", Intent: "halted in memory (every broker of this session): " + why,
 		Detail: jsonv.ObjectOf("latch", why)}
-	if err := s.rt.audit.Record(context.Background(), rec); err != nil {
-		s.rt.log.Error("audit write failed", "kind", rec.Kind, "err", err)
+	if err := s.rt.Audit.Record(context.Background(), rec); err != nil {
+		s.rt.Log.Error("audit write failed", "kind", rec.Kind, "err", err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"os"
@@ -11,14 +11,14 @@ import (
 // root may be given; APCA_API_KEY_ID does not look like a secret by name.
 var brokerKeyEnvs = []string{"ALPACA_API_KEY", "ALPACA_API_SECRET", "ALPACA_SECRET_KEY", "APCA_API_KEY_ID", "APCA_API_SECRET_KEY"}
 
-// registerSecrets makes every redaction (store, log, console) scrub the values of the
+// RegisterSecrets makes every redaction (store, log, console) scrub the values of the
 // configured secrets: the LLM key from agents.llm.api_key_env, the broker keys, and any
 // process variable named like a credential.
-func (a *App) registerSecrets(cfg config.Config) {
+func RegisterSecrets(cfg config.Config, getenv func(string) string) {
 	live.RegisterSecretsFromEnv(os.Environ())
 	for _, name := range append([]string{cfg.Agents.LLM.APIKeyEnv}, brokerKeyEnvs...) {
 		if name != "" {
-			live.RegisterSecret(a.Getenv(name))
+			live.RegisterSecret(getenv(name))
 		}
 	}
 }

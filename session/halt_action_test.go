@@ -1,10 +1,11 @@
-package main
+package session
 
 import (
 	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"cockpit/live"
 	"cockpit/store"
@@ -22,20 +23,20 @@ func TestCloseWaitsForHaltAction(t *testing.T) {
 		close(started)
 		<-release
 		for range 50 { // the action's own audit and broker work, after the session began closing
-			if _, err := s.rt.db.Events(ctx, store.Filter{Limit: 1}); err != nil && queryErr == nil {
+			if _, err := s.rt.DB.Events(ctx, store.Filter{Limit: 1}); err != nil && queryErr == nil {
 				queryErr = err
 			}
 		}
 		done.Store(true)
 		return nil
 	})
-	if _, err := live.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "test", "halt action", fixedNow); err != nil {
+	if _, err := live.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "test", "halt action", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	s.watcher.Recheck() // the watcher sees the trip and starts the halt action
 	<-started
 	close(release)
-	s.close()
+	s.Close()
 	if !done.Load() {
 		t.Fatal("close returned while the halt action was still running")
 	}
@@ -65,7 +66,7 @@ func TestQuitFlattensUnderFlattenMu(t *testing.T) {
 	s := testSession(t)
 	probe := &lockProbe{Broker: s.broker, mu: &s.flattenMu}
 	s.broker, s.onQuit = probe, "halt"
-	if _, halted := s.quit("test quit"); !halted {
+	if _, halted := s.Quit("test quit"); !halted {
 		t.Fatal("on_quit halt did not halt")
 	}
 	if probe.unguarded.Load() {

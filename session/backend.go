@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -20,11 +19,11 @@ import (
 	"cockpit/tui"
 )
 
-// screenBackend is the screen's view of a running session: it reads the broker, the
+// Backend is the screen's view of a running session (tui.Backend): it reads the broker, the
 // sentinels, the mandate and the store, and carries out the operator's actions, each audited
 // as the operator's.
-type screenBackend struct {
-	s        *session
+type Backend struct {
+	s        *Session
 	operator live.Principal
 
 	mu      sync.Mutex
@@ -35,39 +34,28 @@ type screenBackend struct {
 	origins map[string]string // client order id → who placed it
 }
 
-var _ tui.Backend = (*screenBackend)(nil)
+var _ tui.Backend = (*Backend)(nil)
 
-func newScreenBackend(s *session) *screenBackend {
-	b := &screenBackend{s: s, operator: live.Operator(strings.Replace(operatorName(), "cli", "tui", 1), s.id), origins: map[string]string{}}
+// Backend returns the screen's backend over this session, made on first use: its actions
+// are audited as the operator's ("tui:<user>").
+func (s *Session) Backend() *Backend {
+	s.backendOnce.Do(func() { s.backend = newBackend(s) })
+	return s.backend
+}
+
+func newBackend(s *Session) *Backend {
+	b := &Backend{s: s, operator: live.Operator(strings.Replace(OperatorName(), "cli", "tui", 1), s.id), origins: map[string]string{}}
 	b.scanLargest(context.Background())
 	return b
 }
 
-var dollars = regexp.MustCompile(`\$([0-9]+(?:\.[0-9]+)?)`)
-
-// scanLargest seeds today's largest accepted order from the audit trail (the intents the gate
-// recorded read "buy $1500 AAPL (equity)").
-func (b *screenBackend) scanLargest(ctx context.Context) {
-	now := b.s.rt.app.Now().UTC()
+// scanLargest seeds today's largest accepted order from the store's typed notional column.
+func (b *Backend) scanLargest(ctx context.Context) {
+	now := b.s.rt.Now().UTC()
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	largest := money.Zero
-	var after int64
-	for {
-		evs, err := b.s.rt.db.Events(ctx, store.Filter{Type: live.KindOrderPlaced, Since: day, AfterSeq: after, Ascending: true, Limit: 1000})
-		if err != nil {
-			break
-		}
-		for _, e := range evs {
-			after = e.Seq
-			if m := dollars.FindStringSubmatch(e.Summary); m != nil && e.Broker == b.s.key {
-				if a, err := money.Parse(m[1]); err == nil && a.GreaterThan(largest) {
-					largest = a
-				}
-			}
-		}
-		if len(evs) < 1000 {
-			break
-		}
+	largest, err := b.s.rt.DB.LargestNotional(ctx, b.s.key, day)
+	if err != nil {
+		largest = money.Zero
 	}
 	b.mu.Lock()
 	b.largest, b.day = largest, day.Format("2006-01-02")
@@ -75,11 +63,11 @@ func (b *screenBackend) scanLargest(ctx context.Context) {
 }
 
 // noteDecision keeps the largest accepted order of the day current from engine events.
-func (b *screenBackend) noteDecision(d *live.Decision) {
+func (b *Backend) noteDecision(d *live.Decision) {
 	if d == nil || d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Intent == nil || d.Intent.NotionalUSD == nil {
 		return
 	}
-	today := b.s.rt.app.Now().UTC().Format("2006-01-02")
+	today := b.s.rt.Now().UTC().Format("2006-01-02")
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.day != today {
@@ -91,24 +79,24 @@ func (b *screenBackend) noteDecision(d *live.Decision) {
 }
 
 // Snapshot implements tui.Backend.
-func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
+func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	s, rt := b.s, b.s.rt
-	now := rt.app.Now()
+	now := rt.Now()
 	snap := tui.Snapshot{Taken: now, Broker: s.key, Live: !live.IsPaperBroker(s.key), Paused: s.eng.Paused(),
-		HaltFile: rt.root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
+		HaltFile: rt.Root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()
 	}
-	snap.State = live.StateOf(rt.root, s.key)
-	snap.Warnings = sentinelWarnings(rt.root)
+	snap.State = live.StateOf(rt.Root, s.key)
+	snap.Warnings = SentinelWarnings(rt.Root)
 	if on, why := s.latch.Halted(); on {
 		snap.State, snap.HaltReason = live.Halted, why
 	}
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {
-		if _, err := os.Stat(rt.root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(rt.Root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			snap.HaltFileOK = false
 		}
-		if a, err := live.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
+		if a, err := live.ReadSentinel(rt.Root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
@@ -117,7 +105,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 	}
 	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
 	// a critical error, not as limits.
-	if mc := live.ReadMandate(ctx, rt.root, rt.db, s.key); !mc.Verified() {
+	if mc := live.ReadMandate(ctx, rt.Root, rt.DB, s.key); !mc.Verified() {
 		snap.MandateState = mc.State
 		if mc.State != live.MandateMissing {
 			snap.MandateErr = mc.Describe()
@@ -128,12 +116,12 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}
-	snap.OrdersToday, _ = live.DailyCount(ctx, rt.root, rt.db, s.key, now) // the gate's count (DV14)
+	snap.OrdersToday, _ = live.DailyCount(ctx, rt.Root, rt.DB, s.key, now) // the gate's count (DV14)
 	b.mu.Lock()
 	snap.LargestOrder = b.largest
 	b.mu.Unlock()
 	b.readBroker(ctx, &snap)
-	if items, err := rt.db.Approvals(ctx, store.ApprovalPending, 200); err == nil {
+	if items, err := rt.DB.Approvals(ctx, store.ApprovalPending, 200); err == nil {
 		for _, a := range items {
 			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))
 		}
@@ -144,8 +132,8 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 
 // auditTail returns the newest 60 events, leaving out successful reads (the full view, L,
 // has everything); it re-reads only when the chain grew.
-func (b *screenBackend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
-	db := b.s.rt.db
+func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
+	db := b.s.rt.DB
 	last, err := db.LastSeq(ctx)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -170,7 +158,7 @@ func (b *screenBackend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 }
 
 // readBroker reads positions, open orders, the account and quotes, timing the round trip.
-func (b *screenBackend) readBroker(ctx context.Context, snap *tui.Snapshot) {
+func (b *Backend) readBroker(ctx context.Context, snap *tui.Snapshot) {
 	br := b.s.broker
 	start := time.Now()
 	pos, err := br.Positions(ctx)
@@ -207,7 +195,7 @@ func (b *screenBackend) readBroker(ctx context.Context, snap *tui.Snapshot) {
 }
 
 // originsFor names who placed each open order, from the order journal.
-func (b *screenBackend) originsFor(ctx context.Context, orders []live.Order) map[string]string {
+func (b *Backend) originsFor(ctx context.Context, orders []live.Order) map[string]string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	missing := false
@@ -217,7 +205,7 @@ func (b *screenBackend) originsFor(ctx context.Context, orders []live.Order) map
 		}
 	}
 	if missing {
-		if entries, err := b.s.rt.db.JournalEntries(ctx, b.s.key, live.JournalAccepted); err == nil {
+		if entries, err := b.s.rt.DB.JournalEntries(ctx, b.s.key, live.JournalAccepted); err == nil {
 			for _, e := range entries {
 				b.origins[e.ClientOrderID] = string(e.Actor.Kind) + ":" + e.Actor.ID
 			}
@@ -241,17 +229,17 @@ func auditRow(e store.Event) tui.AuditRow {
 }
 
 // record audits an operator action taken on the screen.
-func (b *screenBackend) record(r live.AuditRecord) error {
-	r.Time, r.Actor = b.s.rt.app.Now(), b.operator
+func (b *Backend) record(r live.AuditRecord) error {
+	r.Time, r.Actor = b.s.rt.Now(), b.operator
 	if r.Tool == "" {
 		r.Tool = "tui"
 	}
 	if r.Broker == "" {
 		r.Broker = b.s.key
 	}
-	err := b.s.rt.audit.Record(context.Background(), r)
+	err := b.s.rt.Audit.Record(context.Background(), r)
 	if err != nil {
-		b.s.rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
+		b.s.rt.Log.Error("audit write failed", "kind", r.Kind, "err", err)
 		b.s.gate.TripAuditHalt(fmt.Errorf("audit record %s: %w", r.Kind, err)) // DV15
 	}
 	return err
@@ -260,45 +248,45 @@ func (b *screenBackend) record(r live.AuditRecord) error {
 // Halt implements tui.Backend: H halts everything on the root (the global HALT file, as the
 // README says), then the agent is paused at once; the watcher's halt action cancels resting
 // orders.
-func (b *screenBackend) Halt(_ context.Context, reason string) error {
+func (b *Backend) Halt(_ context.Context, reason string) error {
 	return b.halt(live.GlobalScope, reason)
 }
 
 // HaltBroker implements tui.Backend: the broker's own HALT file (the command palette).
-func (b *screenBackend) HaltBroker(_ context.Context, reason string) error {
+func (b *Backend) HaltBroker(_ context.Context, reason string) error {
 	return b.halt(live.Scope{Broker: b.s.key}, reason)
 }
 
 // halt writes the sentinel first (the halt stands whatever follows), then pauses the agent.
-func (b *screenBackend) halt(scope live.Scope, reason string) error {
-	if a, _ := live.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
+func (b *Backend) halt(scope live.Scope, reason string) error {
+	if a, _ := live.ReadSentinel(b.s.rt.Root, live.HaltSentinel, scope); a != nil {
 		b.s.eng.SetHalted(true) // already halted: the first attribution stands
 		return nil
 	}
-	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.HaltSentinel, scope.Broker), true)
-	if _, err := live.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.HaltSentinel, scope.Broker), true)
+	if _, err := live.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.s.eng.SetHalted(true)
-	b.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
+	b.record(SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
 	return nil
 }
 
 // ReduceOnly implements tui.Backend.
-func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
+func (b *Backend) ReduceOnly(_ context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
-	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
-	if _, err := live.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
+	if _, err := live.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
 		return err
 	}
-	return b.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
+	return b.record(SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
 }
 
 // Resume implements tui.Backend: every sentinel that stops this broker is removed (the
 // broker's and the global ones), each removal audited. Resuming adds risk, so an audit
 // trail that cannot be written refuses it.
-func (b *screenBackend) Resume(_ context.Context, reason string) error {
-	root := b.s.rt.root
+func (b *Backend) Resume(_ context.Context, reason string) error {
+	root := b.s.rt.Root
 	if h, ok := b.s.gate.Latched(); ok {
 		return fmt.Errorf("not resumed: %s — quit, run `cockpit audit rotate --reason …` if the store is damaged, then restart", h.Message())
 	}
@@ -308,7 +296,7 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 			if a, _ := live.ReadSentinel(root, kind, scope); a == nil {
 				continue
 			}
-			if err := b.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
+			if err := b.record(SentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
 				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 			}
 			b.s.sentries.expect(root.SentinelPath(kind, scope.Broker), false)
@@ -329,12 +317,12 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 	if len(cleared) == 0 {
 		return errors.New("nothing to resume: no HALT or REDUCE_ONLY file stops " + b.s.key)
 	}
-	b.s.rt.log.Info("resumed from the screen", "cleared", strings.Join(cleared, ", "), "reason", reason)
+	b.s.rt.Log.Info("resumed from the screen", "cleared", strings.Join(cleared, ", "), "reason", reason)
 	return nil
 }
 
 // Flatten implements tui.Backend.
-func (b *screenBackend) Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport {
+func (b *Backend) Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport {
 	if err := b.HaltBroker(ctx, "flatten from the screen"); err != nil {
 		return live.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
@@ -345,17 +333,17 @@ func (b *screenBackend) Flatten(ctx context.Context, progress func(live.FlattenP
 }
 
 // Approve implements tui.Backend.
-func (b *screenBackend) Approve(ctx context.Context, id, reason string) error {
+func (b *Backend) Approve(ctx context.Context, id, reason string) error {
 	return b.resolve(ctx, id, store.ApprovalApproved, reason)
 }
 
 // Deny implements tui.Backend.
-func (b *screenBackend) Deny(ctx context.Context, id, reason string) error {
+func (b *Backend) Deny(ctx context.Context, id, reason string) error {
 	return b.resolve(ctx, id, store.ApprovalDenied, reason)
 }
 
-func (b *screenBackend) resolve(ctx context.Context, id string, state store.ApprovalState, reason string) error {
-	it, err := b.s.rt.db.Resolve(ctx, id, state, b.operator.ID, reason)
+func (b *Backend) resolve(ctx context.Context, id string, state store.ApprovalState, reason string) error {
+	it, err := b.s.rt.DB.Resolve(ctx, id, state, b.operator.ID, reason)
 	if err != nil {
 		return err
 	}
@@ -373,7 +361,7 @@ func verbFor(s store.ApprovalState) string {
 }
 
 // Cancel implements tui.Backend (the gate's cancel path audits it).
-func (b *screenBackend) Cancel(ctx context.Context, orderID string) error {
+func (b *Backend) Cancel(ctx context.Context, orderID string) error {
 	d := b.s.gate.Cancel(ctx, b.s.broker, b.s.key, orderID, b.operator)
 	if d.BrokerErr != nil {
 		return d.BrokerErr
@@ -386,7 +374,7 @@ func (b *screenBackend) Cancel(ctx context.Context, orderID string) error {
 
 // ClosePosition implements tui.Backend: a reduce-only market order through the gate's
 // operator path.
-func (b *screenBackend) ClosePosition(ctx context.Context, symbol string) error {
+func (b *Backend) ClosePosition(ctx context.Context, symbol string) error {
 	pos, err := b.s.broker.Positions(ctx)
 	if err != nil {
 		return err
@@ -410,8 +398,8 @@ func (b *screenBackend) ClosePosition(ctx context.Context, symbol string) error 
 }
 
 // Audit implements tui.Backend.
-func (b *screenBackend) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
-	evs, err := b.s.rt.db.Events(ctx, store.Filter{Text: f.Text, BeforeSeq: f.BeforeSeq, Limit: f.Limit})
+func (b *Backend) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
+	evs, err := b.s.rt.DB.Events(ctx, store.Filter{Text: f.Text, BeforeSeq: f.BeforeSeq, Limit: f.Limit})
 	if err != nil {
 		return nil, err
 	}
@@ -423,33 +411,34 @@ func (b *screenBackend) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.Aud
 }
 
 // ExportAudit implements tui.Backend: JSONL under <root>/exports.
-func (b *screenBackend) ExportAudit(ctx context.Context) (string, error) {
-	dir := filepath.Join(b.s.rt.root.Dir(), "exports")
+func (b *Backend) ExportAudit(ctx context.Context) (string, error) {
+	dir := filepath.Join(b.s.rt.Root.Dir(), "exports")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "audit-"+b.s.rt.app.Now().UTC().Format("20060102-150405")+".jsonl")
+	path := filepath.Join(dir, "audit-"+b.s.rt.Now().UTC().Format("20060102-150405")+".jsonl")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	if _, err := exportEvents(ctx, b.s.rt.db, "jsonl", f); err != nil {
+	if _, err := ExportEvents(ctx, b.s.rt.DB, "jsonl", f); err != nil {
 		return "", err
 	}
 	return path, f.Sync()
 }
 
 // CommitMandate implements tui.Backend.
-func (b *screenBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
+func (b *Backend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
 	if typed != b.s.key {
 		return nil, fmt.Errorf("typed %q, not the broker name %q: nothing was committed", typed, b.s.key)
 	}
-	return commitMandate(b.s.rt, b.s.key, doc, "screen", days, "", b.operator)
+	return CommitMandate(b.s.rt, b.s.key, doc, "screen", days, "", b.operator)
 }
 
-// follow feeds engine events to the screen and keeps the day's largest order.
-func (b *screenBackend) follow(ctx context.Context, send func(any)) {
+// Follow feeds engine events to the screen (send is tea.Program.Send) and keeps the day's
+// largest order, until ctx ends.
+func (b *Backend) Follow(ctx context.Context, send func(any)) {
 	for ev := range b.s.eng.Bus.Subscribe(ctx, 1024) {
 		if ev.Kind == engine.EvDecision {
 			b.noteDecision(ev.Decision)

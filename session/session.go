@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -17,18 +17,20 @@ import (
 	"cockpit/store"
 )
 
-// sessionOptions shape one run of the engine.
-type sessionOptions struct {
-	Agent     string // strategy | replay | llm | none ("" = config)
-	Script    string // replay script ("" = config)
-	Approvals string // tui | cli | none: who answers review items ("" = cockpit.approvals)
-	Mode      string // tui | headless
+// Options shape one run of the engine.
+type Options struct {
+	Env
+	Root      live.Root // the runtime root (config, store, sentinels, mandates)
+	Agent     string    // strategy | replay | llm | none ("" = config)
+	Script    string    // replay script ("" = config)
+	Approvals string    // tui | cli | none: who answers review items ("" = cockpit.approvals)
+	Mode      string    // tui | headless
 }
 
-// session is a running cockpit: the runtime, the broker, the gate, the engine, the halt
+// Session is a running cockpit: the runtime, the broker, the gate, the engine, the halt
 // watcher and the agent, wired together.
-type session struct {
-	rt       *runtime
+type Session struct {
+	rt       *Runtime
 	id       string
 	key      string
 	broker   live.Broker
@@ -52,24 +54,27 @@ type session struct {
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
 	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
 	integrity store.Integrity // the store's start-up check
+
+	backendOnce sync.Once
+	backend     *Backend // the screen's backend, made on first use
 }
 
-// openSession starts everything but the loops: the paper mandate is ensured, review items
+// Open starts everything but the loops: the paper mandate is ensured, review items
 // left by an earlier run are voided, the order journal is reconciled, and the day's LLM
 // spend is restored from the audit trail.
-func (a *App) openSession(home string, o sessionOptions) (*session, error) {
-	rt, err := a.openRuntime(home)
+func Open(o Options) (*Session, error) {
+	rt, err := OpenRuntime(o.Env, o.Root)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{rt: rt, id: live.RandomID("sess")}
-	s.closers = append(s.closers, rt.close)
-	s.integrity = rt.db.CheckIntegrity(context.Background()) // DV15: before anything is written
-	fail := func(err error) (*session, error) {
-		s.close()
+	s := &Session{rt: rt, id: live.RandomID("sess")}
+	s.closers = append(s.closers, rt.Close)
+	s.integrity = rt.DB.CheckIntegrity(context.Background()) // DV15: before anything is written
+	fail := func(err error) (*Session, error) {
+		s.Close()
 		return nil, s.notStarted(err)
 	}
-	cfg := rt.cfg
+	cfg := rt.Config
 	if o.Approvals == "" {
 		o.Approvals = cfg.Cockpit.Approvals
 	}
@@ -79,20 +84,20 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	}
 	s.key = key
 	// Own the account before anything shared changes: a second process stops here.
-	release, err := rt.ownAccount(key)
+	release, err := rt.OwnAccount(key)
 	if err != nil {
 		return fail(err)
 	}
 	s.closers = append(s.closers, release)
 	if live.IsPaperBroker(key) {
-		if res, err := ensurePaperMandate(rt); err != nil {
+		if res, err := EnsurePaperMandate(rt); err != nil {
 			return fail(err)
 		} else if res != nil {
-			fmt.Fprintf(a.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
+			fmt.Fprintf(rt.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
 		}
 	}
-	if c := live.ReadMandate(context.Background(), rt.root, rt.db, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
-		fmt.Fprintf(a.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
+	if c := live.ReadMandate(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
+		fmt.Fprintf(rt.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
 	}
 	s.onQuit = cfg.Cockpit.OnQuit
 	if s.onQuit == "" {
@@ -111,32 +116,32 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	if agentName == "" {
 		agentName = cfg.Cockpit.Agent
 	}
-	if err := rt.db.StartSession(ctx, store.Session{ID: s.id, Mode: mode, Broker: key, Agent: agentName}); err != nil {
+	if err := rt.DB.StartSession(ctx, store.Session{ID: s.id, Mode: mode, Broker: key, Agent: agentName}); err != nil {
 		return fail(err)
 	}
-	s.closers = append(s.closers, func() { rt.db.EndSession(context.Background(), s.id) })
-	if s.voided, err = rt.db.VoidPending(ctx, "cockpit restarted: the agent that asked is gone"); err != nil {
+	s.closers = append(s.closers, func() { rt.DB.EndSession(context.Background(), s.id) })
+	if s.voided, err = rt.DB.VoidPending(ctx, "cockpit restarted: the agent that asked is gone"); err != nil {
 		return fail(err)
 	} else if s.voided > 0 {
-		rt.audit.Record(ctx, live.AuditRecord{Time: a.Now(), Actor: live.System("review", s.id), Kind: "approval_voided",
+		rt.Audit.Record(ctx, live.AuditRecord{Time: rt.Now(), Actor: live.System("review", s.id), Kind: "approval_voided",
 			Outcome: "voided", Broker: key, Intent: fmt.Sprintf("voided %d review items left pending by an earlier run", s.voided)})
 	}
-	b, _, err := rt.openOwnedBroker(key, func() {})
+	b, _, err := rt.OpenOwnedBroker(key, func() {})
 	if err != nil {
 		return fail(err)
 	}
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
-	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
+	s.gate = &live.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
 	s.latch, s.sentries = &live.HaltLatch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {
-		bars = engine.PaperBars(s.paper.Market().History, a.Now)
+		bars = engine.PaperBars(s.paper.Market().History, rt.Now)
 	}
 	engine.BrokerTools(reg, b, bars)
-	if _, err := tools.Register(reg, cfg, rt.root.Dir(), rt.db.Path()); err != nil {
+	if _, err := tools.Register(reg, cfg, rt.Root.Dir(), rt.DB.Path()); err != nil {
 		return fail(fmt.Errorf("config: tools: %w", err))
 	}
 	pol, err := cfg.Policy.Engine()
@@ -144,15 +149,15 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		return fail(fmt.Errorf("config: policy: %w", err))
 	}
 	costs := &engine.CostBudget{Prices: cfg.Agents.LLM.EnginePrices()}
-	now := a.Now().UTC()
-	if _, err := engine.RestoreSpend(ctx, rt.db.EachEvent, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
+	now := rt.Now().UTC()
+	if _, err := engine.RestoreSpend(ctx, rt.DB.EachEvent, costs, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
 		return fail(fmt.Errorf("restore today's LLM spend: %w", err))
 	}
-	s.eng = &engine.Engine{Root: rt.root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: pol, Tools: reg,
-		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
-		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
+	s.eng = &engine.Engine{Root: rt.Root, Gate: s.gate, Broker: b, BrokerKey: key, Policy: pol, Tools: reg,
+		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
+		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
-	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
+	s.watcher = &live.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &live.HaltActions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
@@ -171,8 +176,8 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 }
 
 // buildAgent makes the configured agent.
-func (s *session) buildAgent(name, script string) error {
-	cfg := s.rt.cfg.Agents
+func (s *Session) buildAgent(name, script string) error {
+	cfg := s.rt.Config.Agents
 	switch name {
 	case "none":
 		return nil
@@ -197,21 +202,23 @@ func (s *session) buildAgent(name, script string) error {
 		if _, ok := cfg.LLM.Prices[cfg.LLM.Model]; !ok {
 			return fmt.Errorf("config: agents.llm.prices.%s is not set: cockpit will not send requests it cannot price", cfg.LLM.Model)
 		}
-		key := s.rt.app.Getenv(cfg.LLM.APIKeyEnv)
+		key := s.rt.Getenv(cfg.LLM.APIKeyEnv)
 		if key == "" {
 			return fmt.Errorf("the LLM agent needs an API key in $%s (agents.llm.api_key_env)", cfg.LLM.APIKeyEnv)
 		}
-		m, _ := live.LoadMandate(s.rt.root, s.key)
+		m, _ := live.LoadMandate(s.rt.Root, s.key)
 		a, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: key, Timeout: cfg.LLM.Timeout.Duration,
-			MaxOutput: cfg.LLM.MaxOutputTokens, Mandate: llm.Summary(m), Now: s.rt.app.Now})
+			MaxOutput: cfg.LLM.MaxOutputTokens, Mandate: llm.Summary(m), Now: s.rt.Now})
 		s.agent, s.interval = a, cfg.LLM.Interval.Duration
 		return err
 	}
 	return fmt.Errorf("unknown agent %q (strategy, replay, llm or none)", name)
 }
 
-// run starts the loops and returns when ctx ends or the agent has nothing left to do.
-func (s *session) run(ctx context.Context) int {
+// Run starts the loops (the halt watcher, the engine following halts and the broker, the
+// paper market, the agent) and returns the agent's turns when ctx ends or the agent has
+// nothing left to do.
+func (s *Session) Run(ctx context.Context) int {
 	var wg sync.WaitGroup
 	loops, stop := context.WithCancel(ctx)
 	defer func() {
@@ -225,7 +232,7 @@ func (s *session) run(ctx context.Context) int {
 	states := s.watcher.Subscribe()
 	start(func() {
 		if err := s.watcher.Run(loops); err != nil && loops.Err() == nil {
-			s.rt.log.Error("halt watcher stopped", "err", err)
+			s.rt.Log.Error("halt watcher stopped", "err", err)
 		}
 	})
 	start(func() { s.eng.FollowHalts(loops, states) })
@@ -241,20 +248,20 @@ func (s *session) run(ctx context.Context) int {
 	return turns
 }
 
-// quit applies on_quit: "halt" trips the broker's HALT and cancels its resting orders
+// Quit applies on_quit: "halt" trips the broker's HALT and cancels its resting orders
 // (closing positions too when the mandate says flatten_on_halt); "leave" leaves them.
-func (s *session) quit(why string) (live.FlattenReport, bool) {
+func (s *Session) Quit(why string) (live.FlattenReport, bool) {
 	if s.onQuit != "halt" {
 		return live.FlattenReport{}, false
 	}
-	now := s.rt.app.Now()
-	s.sentries.expect(s.rt.root.SentinelPath(live.HaltSentinel, s.key), true)
-	if _, err := live.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
-		s.rt.log.Error("on_quit halt failed", "err", err)
+	now := s.rt.Now()
+	s.sentries.expect(s.rt.Root.SentinelPath(live.HaltSentinel, s.key), true)
+	if _, err := live.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
+		s.rt.Log.Error("on_quit halt failed", "err", err)
 	}
-	s.rt.audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
+	s.rt.Audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
 		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
-	m := live.VerifiedMandate(context.Background(), s.rt.root, s.gate.Mandates, s.key)
+	m := live.VerifiedMandate(context.Background(), s.rt.Root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s.flattenMu.Lock()
@@ -265,7 +272,7 @@ func (s *session) quit(why string) (live.FlattenReport, bool) {
 
 // startHaltAction runs a halt action in the session's wait group, on the session's context
 // (a quit does not cut a running flatten short; close waits for it).
-func (s *session) startHaltAction(action func(ctx context.Context)) {
+func (s *Session) startHaltAction(action func(ctx context.Context)) {
 	s.halts.Add(1)
 	go func() {
 		defer s.halts.Done()
@@ -273,7 +280,9 @@ func (s *session) startHaltAction(action func(ctx context.Context)) {
 	}()
 }
 
-func (s *session) close() {
+// Close waits for running halt actions, then ends the session row, releases the account and
+// closes the store and the log.
+func (s *Session) Close() {
 	s.halts.Wait()
 	for i := len(s.closers) - 1; i >= 0; i-- {
 		s.closers[i]()

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"cockpit/config"
+	"cockpit/live"
+	"cockpit/session"
+	"cockpit/store"
+)
+
+// runtime is a verb's session.Runtime with short names for what the verbs use.
+type runtime struct {
+	*session.Runtime
+	app   *App
+	root  live.Root
+	cfg   config.Config
+	db    *store.DB
+	log   *slog.Logger
+	audit live.AuditSink
+}
+
+// env is what the session package takes from the App.
+func (a *App) env() session.Env {
+	return session.Env{Now: a.Now, Getenv: a.Getenv, Stderr: a.Stderr}
+}
+
+// openRuntime opens the runtime root: config, cockpit.db and cockpit.log.
+func (a *App) openRuntime(home string) (*runtime, error) {
+	root, err := a.root(home)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := session.OpenRuntime(a.env(), root)
+	if err != nil {
+		return nil, err
+	}
+	return &runtime{Runtime: rt, app: a, root: rt.Root, cfg: rt.Config, db: rt.DB, log: rt.Log, audit: rt.Audit}, nil
+}
+
+func (rt *runtime) close() { rt.Close() }
+
+// gate returns a gate bound to this runtime's store.
+func (rt *runtime) gate() *live.Gate {
+	return &live.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
+}
+
+// operatorAction audits something the operator did from the command line (DV8).
+func (rt *runtime) operatorAction(kind, outcome, broker, summary string, detail any) error {
+	return rt.record(live.AuditRecord{Kind: kind, Outcome: outcome, Broker: broker, Intent: summary, Detail: detail})
+}
+
+// record audits r as the operator's, from the command line.
+func (rt *runtime) record(r live.AuditRecord) error {
+	r.Time, r.Actor = rt.app.Now(), live.Operator(operatorName(), "cli")
+	if r.Tool == "" {
+		r.Tool = "cli"
+	}
+	err := rt.audit.Record(context.Background(), r)
+	if err != nil {
+		rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
+	}
+	return err
+}
+
+// openBroker opens a broker for a verb. The paper account is exclusive to one process at a
+// time (its state is loaded from, and saved to, the store).
+func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
+	release, err := rt.OwnAccount(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.OpenOwnedBroker(key, release)
+}
+
+// Names the verbs share with the session package.
+var (
+	operatorName     = session.OperatorName
+	sentinelRecord   = session.SentinelRecord
+	lockPaper        = session.LockPaper
+	sentinelWarnings = session.SentinelWarnings
+)

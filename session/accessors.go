@@ -1,0 +1,47 @@
+package session
+
+import (
+	"cockpit/engine"
+	"cockpit/live"
+)
+
+// ID is the session's id (its row in the store and the SessionID of its audit records).
+func (s *Session) ID() string { return s.id }
+
+// Key is the broker key the session trades on.
+func (s *Session) Key() string { return s.key }
+
+// Runtime is the session's root, config, store, log and audit trail.
+func (s *Session) Runtime() *Runtime { return s.rt }
+
+// Broker is the session's broker.
+func (s *Session) Broker() live.Broker { return s.broker }
+
+// Gate is the session's gate: every order of the agent, the screen and a quit passes it.
+func (s *Session) Gate() *live.Gate { return s.gate }
+
+// Engine is the session's engine (its tools, turns and review queue).
+func (s *Session) Engine() *engine.Engine { return s.eng }
+
+// Bus is the engine's event bus: decisions, order updates, reviews, halts and flattens.
+func (s *Session) Bus() *engine.Bus { return s.eng.Bus }
+
+// AgentName names the running agent ("none" without one).
+func (s *Session) AgentName() string {
+	if s.agent == nil {
+		return "none"
+	}
+	return s.agent.Name()
+}
+
+// OnQuit is what Quit does with resting orders: "halt" or "leave".
+func (s *Session) OnQuit() string { return s.onQuit }
+
+// SetOnQuit changes what Quit does ("halt" or "leave"), e.g. as the operator chose on the screen.
+func (s *Session) SetOnQuit(v string) { s.onQuit = v }
+
+// Voided counts the review items an earlier run left pending and Open voided.
+func (s *Session) Voided() int64 { return s.voided }
+
+// Latched reports the gate's audit halt (DV15), if it tripped.
+func (s *Session) Latched() (live.AuditHalt, bool) { return s.gate.Latched() }
