@@ -8,6 +8,7 @@ import (
 
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/live/redact"
 )
 
 // ActorKind says who acted.
@@ -135,8 +136,8 @@ func RedactRecord(r AuditRecord) AuditRecord {
 	r.Request = redactAny(r.Request)
 	r.Response = redactAny(r.Response)
 	r.Detail = redactAny(r.Detail)
-	r.Error = RedactSecrets(r.Error)
-	r.Intent = RedactSecrets(r.Intent)
+	r.Error = redact.RedactSecrets(r.Error)
+	r.Intent = redact.RedactSecrets(r.Intent)
 	return r
 }
 
@@ -144,7 +145,7 @@ func redactAny(v any) any {
 	if v == nil {
 		return nil
 	}
-	return RedactForStorage(toJSONValue(v))
+	return redact.RedactForStorage(toJSONValue(v))
 }
 
 // ---- write-ahead order journal

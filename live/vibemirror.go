@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"cockpit/live/jsonv"
+	"cockpit/live/redact"
 )
 
 // VibeMirror also writes the audit in Vibe-Trading's format, so a Vibe-Trading install sharing
@@ -92,7 +93,7 @@ func (m *VibeMirror) Record(_ context.Context, r AuditRecord) error {
 func (m *VibeMirror) AppendPayload(payload *jsonv.Object) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	payload = RedactForStorage(payload).(*jsonv.Object)
+	payload = redact.RedactForStorage(payload).(*jsonv.Object)
 	line, err := jsonv.Marshal(payload, jsonv.Python)
 	if err != nil {
 		return fmt.Errorf("audit mirror: %w", err)

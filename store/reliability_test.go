@@ -19,6 +19,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
+	"cockpit/live/redact"
 )
 
 // TestHelperWriter is not a test: it is the body of the writer processes below.
@@ -179,7 +180,7 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	log := slog.New(live.RedactingHandler(slog.NewJSONHandler(logFile, nil)))
+	log := slog.New(redact.RedactingHandler(slog.NewJSONHandler(logFile, nil)))
 	mirror := &live.VibeMirror{Root: root}
 	caller := &fixedCaller{reply: jsonv.ObjectOf("status", "ok", "order_id", "rh_1", "account_number", account,
 		"echo", "Authorization: Bearer "+bearer)}

@@ -9,6 +9,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/live/redact"
 )
 
 // Alert levels.
@@ -161,7 +162,7 @@ func (d *Data) onToolCall(ev engine.Event) {
 			kind = "REJECT"
 		}
 	}
-	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: live.RedactSecrets(r.Code + ": " + r.Detail)})
+	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.RedactSecrets(r.Code + ": " + r.Detail)})
 }
 
 func (d *Data) onDecision(dec *live.Decision) {

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/config"
 	"cockpit/live"
+	"cockpit/live/redact"
 )
 
 // cmdFlatten runs the halt action from a terminal: it halts the broker (so nothing new is
@@ -66,11 +67,11 @@ func (a *App) cmdFlatten(args []string) int {
 func (a *App) printProgress(p live.FlattenProgress) {
 	switch p.Phase {
 	case live.PhaseReadOrders, live.PhaseReadPositions:
-		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, live.RedactSecrets(p.Err))
+		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.RedactSecrets(p.Err))
 	case live.PhaseCancel, live.PhaseClose:
 		mark := "✓"
 		if !p.OK {
-			mark = "✗ " + live.RedactSecrets(p.Err)
+			mark = "✗ " + redact.RedactSecrets(p.Err)
 		}
 		verb := map[live.FlattenPhase]string{live.PhaseCancel: "cancel", live.PhaseClose: "close"}[p.Phase]
 		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)
