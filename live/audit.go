@@ -249,3 +249,17 @@ func toJSONValue(v any) any {
 	}
 	return j
 }
+
+// MultiSink records to every sink in order; it reports the first error but still tries all.
+type MultiSink []AuditSink
+
+// Record implements AuditSink.
+func (m MultiSink) Record(ctx context.Context, r AuditRecord) error {
+	var first error
+	for _, s := range m {
+		if err := s.Record(ctx, r); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -20,6 +20,7 @@ import (
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/redact"
+	"cockpit/live/vibe"
 )
 
 // TestHelperWriter is not a test: it is the body of the writer processes below.
@@ -181,7 +182,7 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 	}
 	defer logFile.Close()
 	log := slog.New(redact.RedactingHandler(slog.NewJSONHandler(logFile, nil)))
-	mirror := &live.VibeMirror{Root: root}
+	mirror := &vibe.Mirror{Root: root}
 	caller := &fixedCaller{reply: jsonv.ObjectOf("status", "ok", "order_id", "rh_1", "account_number", account,
 		"echo", "Authorization: Bearer "+bearer)}
 	g := &live.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db, Mandates: livetest.Ledger(root),

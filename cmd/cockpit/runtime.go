@@ -15,6 +15,7 @@ import (
 	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/paper"
+	"cockpit/live/vibe"
 	"cockpit/store"
 )
 
@@ -54,7 +55,7 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 	rt.closers = append(rt.closers, func() { db.Close() }, func() { db.WriteAnchor(context.Background()) })
 	rt.audit = db
 	if cfg.Audit.VibeMirror {
-		rt.audit = live.MultiSink{db, &live.VibeMirror{Root: root}}
+		rt.audit = live.MultiSink{db, &vibe.Mirror{Root: root}}
 	}
 	return rt, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/vibe"
 )
 
 // auditChainCategory writes the payloads through cockpit's Vibe-Trading mirror and checks
@@ -19,7 +20,7 @@ import (
 func auditChainCategory(e *env, v any) []outcome {
 	c := obj(v)
 	root := e.root()
-	m := &live.VibeMirror{Root: root}
+	m := &vibe.Mirror{Root: root}
 	payloads, _ := get(c, "payloads").([]any)
 	for _, p := range payloads {
 		if err := m.AppendPayload(obj(live.DecodeFloats(p))); err != nil {
@@ -52,7 +53,7 @@ func auditChainCategory(e *env, v any) []outcome {
 	}
 	first.id = "expected_hash_of_first"
 	outs = append(outs, first)
-	ok := live.VerifyVibeChain(m.ChainPath())
+	ok := vibe.VerifyChain(m.ChainPath())
 	vo := pass()
 	if wantOK := obj(get(c, "verify_ok")); !ok.OK || float64(ok.Records) != mustFloat(get(wantOK, "record_count")) {
 		vo = failf("verify: %+v", ok)
@@ -67,7 +68,7 @@ func auditChainCategory(e *env, v any) []outcome {
 	if err := os.WriteFile(m.ChainPath(), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		return append(outs, failf("%v", err))
 	}
-	bad := live.VerifyVibeChain(m.ChainPath())
+	bad := vibe.VerifyChain(m.ChainPath())
 	wantBreak := obj(get(obj(get(c, "verify_after_editing_first_line")), "first_break"))
 	vb := pass()
 	if bad.OK || bad.Break.Index != int(mustFloat(get(wantBreak, "index"))) ||
@@ -95,7 +96,7 @@ func readLines(path string) ([]string, error) {
 // link, the trailing newline and the directory mode.
 func recordShapeCase(e *env, c *jsonv.Object) outcome {
 	root := e.root()
-	m := &live.VibeMirror{Root: root}
+	m := &vibe.Mirror{Root: root}
 	if err := m.Record(context.Background(), live.AuditRecord{Kind: live.KindHaltTripped, Outcome: live.OutcomeBlocked, Broker: "robinhood"}); err != nil {
 		return failf("%v", err)
 	}
@@ -132,7 +133,7 @@ func filePermissionsCategory(e *env, v any) []outcome {
 	ctx := context.Background()
 	steps := []error{
 		trip(root, live.GlobalScope, e), trip(root, live.BrokerScope("robinhood"), e),
-		(&live.VibeMirror{Root: root}).Record(ctx, live.AuditRecord{Kind: live.KindHaltTripped, Outcome: live.OutcomeBlocked}),
+		(&vibe.Mirror{Root: root}).Record(ctx, live.AuditRecord{Kind: live.KindHaltTripped, Outcome: live.OutcomeBlocked}),
 		lockOnce(root),
 		commitOnce(root, e),
 	}

@@ -1,4 +1,4 @@
-package live
+package vibe
 
 import (
 	"bufio"
@@ -15,32 +15,33 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/redact"
 )
 
-// VibeMirror also writes the audit in Vibe-Trading's format, so a Vibe-Trading install sharing
+// Mirror also writes the audit in Vibe-Trading's format, so a Vibe-Trading install sharing
 // the runtime root sees cockpit's decisions: live/audit.jsonl (one record per line) and
 // live/audit_chain.jsonl (the same records hash-chained). Records are redacted before either
 // file is written. It is optional (config audit.vibe_mirror).
-type VibeMirror struct {
-	Root Root
+type Mirror struct {
+	Root live.Root
 	mu   sync.Mutex
 }
 
-var _ AuditSink = (*VibeMirror)(nil)
+var _ live.AuditSink = (*Mirror)(nil)
 
 // GenesisChainHash is the prev_record_hash of the first chained record.
 const GenesisChainHash = "sha256:genesis"
 
-func (m *VibeMirror) ledgerPath() string { return filepath.Join(m.Root.LiveDir(), "audit.jsonl") }
+func (m *Mirror) ledgerPath() string { return filepath.Join(m.Root.LiveDir(), "audit.jsonl") }
 
 // ChainPath is the hash-chained mirror file.
-func (m *VibeMirror) ChainPath() string { return filepath.Join(m.Root.LiveDir(), "audit_chain.jsonl") }
+func (m *Mirror) ChainPath() string { return filepath.Join(m.Root.LiveDir(), "audit_chain.jsonl") }
 
 // Record implements AuditSink: the record in the reference's shape and field order.
-func (m *VibeMirror) Record(_ context.Context, r AuditRecord) error {
-	r = RedactRecord(r)
+func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
+	r = live.RedactRecord(r)
 	nullable := func(s string) any {
 		if s == "" {
 			return nil
@@ -58,10 +59,10 @@ func (m *VibeMirror) Record(_ context.Context, r AuditRecord) error {
 			g.Set("limit", d.Limit)
 			g.Set("kind", d.Kind)
 			if d.LimitValue != nil {
-				g.Set("limit_value", EncodeAmount(*d.LimitValue))
+				g.Set("limit_value", live.EncodeAmount(*d.LimitValue))
 			}
 			if d.Attempted != nil {
-				g.Set("attempted_value", EncodeAmount(*d.Attempted))
+				g.Set("attempted_value", live.EncodeAmount(*d.Attempted))
 			}
 		} else {
 			g.Set("checked_limits", checked)
@@ -69,7 +70,7 @@ func (m *VibeMirror) Record(_ context.Context, r AuditRecord) error {
 		gd = g
 	}
 	rec := jsonv.ObjectOf(
-		"audit_id", RandomID("la"),
+		"audit_id", live.RandomID("la"),
 		"ts", r.Time.UTC().Format("2006-01-02T15:04:05.000+00:00"),
 		"session_id", r.Actor.SessionID,
 		"kind", r.Kind,
@@ -90,7 +91,7 @@ func (m *VibeMirror) Record(_ context.Context, r AuditRecord) error {
 // AppendPayload redacts one record and appends it to both files: the ledger line, then the
 // chained line. Appending re-verifies the existing chain under an exclusive lock and refuses
 // to extend a broken chain (the ledger line is still written, as in the reference).
-func (m *VibeMirror) AppendPayload(payload *jsonv.Object) error {
+func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	payload = redact.RedactForStorage(payload).(*jsonv.Object)
@@ -106,7 +107,7 @@ func (m *VibeMirror) AppendPayload(payload *jsonv.Object) error {
 		return fmt.Errorf("audit mirror chain lock: %w", err)
 	}
 	defer lock.Unlock()
-	rep := VerifyVibeChain(m.ChainPath())
+	rep := VerifyChain(m.ChainPath())
 	if !rep.OK {
 		return fmt.Errorf("audit mirror: the chain is broken at record %d (%s); not extending it", rep.Break.Index, rep.Break.Reason)
 	}
@@ -137,7 +138,7 @@ func chainHash(seq int64, prev string, payload *jsonv.Object) (string, error) {
 }
 
 func appendLine(path string, line []byte) error {
-	if err := ensureDir(filepath.Dir(path)); err != nil {
+	if err := makeDir(filepath.Dir(path)); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -171,8 +172,8 @@ type MirrorBreak struct {
 	Detail string
 }
 
-// VerifyVibeChain recomputes a chain file; a missing file is an empty, intact chain.
-func VerifyVibeChain(path string) ChainReport {
+// VerifyChain recomputes a chain file; a missing file is an empty, intact chain.
+func VerifyChain(path string) ChainReport {
 	rep := ChainReport{OK: true, LastHash: GenesisChainHash}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -192,10 +193,10 @@ func VerifyVibeChain(path string) ChainReport {
 		if err != nil || !ok {
 			return fail(i, 0, "unreadable", fmt.Sprintf("line %d is not a JSON object", i+1))
 		}
-		seqV, _ := jsonv.ToFloat(mustGet(o, "seq"))
+		seqV, _ := jsonv.ToFloat(getValue(o, "seq"))
 		seq := int64(seqV)
-		prev, _ := mustGet(o, "prev_record_hash").(string)
-		stored, _ := mustGet(o, "record_hash").(string)
+		prev, _ := getValue(o, "prev_record_hash").(string)
+		stored, _ := getValue(o, "record_hash").(string)
 		payload := jsonv.Clone(o).(*jsonv.Object)
 		for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
 			payload.Delete(k)
@@ -215,16 +216,16 @@ func VerifyVibeChain(path string) ChainReport {
 	return rep
 }
 
-// MultiSink records to every sink in order; it reports the first error but still tries all.
-type MultiSink []AuditSink
+// getValue is o[key], nil when absent.
+func getValue(o *jsonv.Object, key string) any {
+	v, _ := o.Get(key)
+	return v
+}
 
-// Record implements AuditSink.
-func (m MultiSink) Record(ctx context.Context, r AuditRecord) error {
-	var first error
-	for _, s := range m {
-		if err := s.Record(ctx, r); err != nil && first == nil {
-			first = err
-		}
+// makeDir creates dir (and parents) with mode 0700.
+func makeDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	return first
+	return nil
 }
