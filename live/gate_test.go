@@ -13,6 +13,7 @@ import (
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
+	"cockpit/live/toolbroker"
 )
 
 func amt(s string) *money.Amount { a := money.MustParse(s); return &a }
@@ -439,7 +440,7 @@ func TestToolShapedSubmission(t *testing.T) {
 		"get_portfolio":        jsonv.ObjectOf("equity", jsonv.Number("5000")),
 		"place_equity_order":   jsonv.ObjectOf("status", "ok", "order_id", "rh_1"),
 	}}
-	tb := &live.ToolBroker{Key: "paper", Profile: live.Robinhood, Caller: caller, Now: f.clock.Now}
+	tb := &toolbroker.Broker{Key: "paper", Profile: live.Robinhood, Caller: caller, Now: f.clock.Now}
 	d := f.gate.Submit(context.Background(), live.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
 	if d.Outcome != live.OutcomeAccepted || d.Order.ID != "rh_1" {
 		t.Fatalf("decision %+v", d)

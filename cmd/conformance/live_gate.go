@@ -13,6 +13,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/live/toolbroker"
 )
 
 // The gate categories run cockpit's one gate against fakes built from each case's setup. What
@@ -212,7 +213,7 @@ func mcpGateCase(e *env, c *jsonv.Object) outcome {
 	audit := &live.MemoryAudit{}
 	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Prices: prices, Mandates: ledger}
 	profile := profileFor(broker)
-	tb := &live.ToolBroker{Key: broker, Profile: profile, Caller: caller, Now: g.Now}
+	tb := &toolbroker.Broker{Key: broker, Profile: profile, Caller: caller, Now: g.Now}
 	args := obj(live.DecodeFloats(get(c, "kwargs")))
 	d := g.Submit(context.Background(), live.Submission{Broker: tb, Profile: profile, Tool: tool, Args: args, Actor: live.Agent("agent", "sess-1")})
 	run := gateRun{d: d, calls: caller.calls, loader: prices.calls, audit: audit.Records(), counter: readCounter(root, broker), root: root, broker: broker}
