@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // Finding is one injection-scanner hit in external content.
@@ -32,7 +33,7 @@ type Agent interface {
 // breaches wait in the review queue, and everything is published on the bus and audited.
 type Engine struct {
 	Root      live.Root
-	Gate      *live.Gate
+	Gate      *gate.Gate
 	Broker    live.Broker
 	BrokerKey string
 	Profile   string // policy profile: paper or live

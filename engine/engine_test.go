@@ -12,6 +12,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/store"
@@ -158,7 +159,7 @@ func TestHaltDeniesWritesNotReads(t *testing.T) {
 	if r := f.Call("get_positions", nil); !r.OK() {
 		t.Errorf("read while halted: %+v", r)
 	}
-	rep := f.Gate.Flatten(context.Background(), f.Broker, live.PaperBroker, live.FlattenOptions{Actor: live.Operator("tester", "s1"), Why: "test"})
+	rep := f.Gate.Flatten(context.Background(), f.Broker, live.PaperBroker, gate.FlattenOptions{Actor: live.Operator("tester", "s1"), Why: "test"})
 	if !rep.Flat() && len(rep.OpenOrders) != 0 {
 		t.Errorf("flatten while halted left orders: %s", rep.Summary())
 	}

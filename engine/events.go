@@ -7,6 +7,7 @@ import (
 
 	"cockpit/internal/fanout"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/money"
 )
 
@@ -42,12 +43,12 @@ type Event struct {
 	Turn     int
 	Tool     string
 	Result   *Result
-	Decision *live.Decision
+	Decision *gate.Decision
 	Order    *live.OrderUpdate
 	Review   *live.ReviewItem
 	Halt     *live.HaltState
-	Flatten  *live.FlattenProgress
-	Report   *live.FlattenReport
+	Flatten  *gate.FlattenProgress
+	Report   *gate.FlattenReport
 	Finding  *Finding
 	Cost     money.Amount
 	Message  string

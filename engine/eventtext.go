@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/redact"
 )
 
@@ -97,7 +98,7 @@ func (e Event) text() string {
 	return fmt.Sprintf("%-7s %s", e.Kind, oneLine(e.Message))
 }
 
-func decisionText(d *live.Decision) string {
+func decisionText(d *gate.Decision) string {
 	if d == nil {
 		return "decision"
 	}

@@ -11,6 +11,7 @@ import (
 
 	"cockpit/engine/scan"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -281,7 +282,7 @@ func (c *call) trade(ctx context.Context) Result {
 		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
 	}
 	in, req := live.ExtractGeneric(c.args)
-	sub := live.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
+	sub := gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
 		Reason: sanitizeReason(argString(c.args, "reason"))}
 	tainted := c.pol.Escalate && c.t.Tainted()
 	if c.pol.Autonomy == Supervised || tainted {
@@ -310,7 +311,7 @@ func (c *call) trade(ctx context.Context) Result {
 
 // gated returns the result of a decision the gate audited itself; when the gate could not
 // write its record, the call reports the failure (the order's fate is in the journal).
-func (c *call) gated(d live.Decision) Result {
+func (c *call) gated(d gate.Decision) Result {
 	r := resultOf(d)
 	if d.AuditErr != nil {
 		c.e.log().Error("gate audit write failed", "tool", c.name, "err", d.AuditErr)
@@ -319,12 +320,12 @@ func (c *call) gated(d live.Decision) Result {
 	return r
 }
 
-func (c *call) publishDecision(d live.Decision) {
+func (c *call) publishDecision(d gate.Decision) {
 	c.e.publish(Event{Kind: EvDecision, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Decision: &d})
 }
 
 // reduces reports whether a valued order only shrinks an existing position.
-func (c *call) reduces(ctx context.Context, d live.Decision) bool {
+func (c *call) reduces(ctx context.Context, d gate.Decision) bool {
 	if d.Intent == nil {
 		return false
 	}
@@ -340,7 +341,7 @@ func (c *call) reduces(ctx context.Context, d live.Decision) bool {
 }
 
 // resultOf turns a gate decision into what the agent sees.
-func resultOf(d live.Decision) Result {
+func resultOf(d gate.Decision) Result {
 	switch {
 	case d.Verdict == live.Deny:
 		code, limit := string(d.Reason), ""

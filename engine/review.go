@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -38,7 +39,7 @@ func canonicalOrder(broker string, in live.OrderIntent, req live.OrderRequest) (
 // breach that was shown), deny with a reason, or no answer by the deadline (denied). Without
 // an approver, or with the queue full, the order is denied at once; an order a human denied
 // in the last ten minutes gets that denial again without asking.
-func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision, why string) Result {
+func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision, why string) Result {
 	e := c.e
 	c.check("review")
 	all := pausedBreaches(d)
@@ -140,7 +141,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 // executeApproved runs an approved order: the price must not have drifted, the grant must be
 // unused and bound to this digest, and the gate runs again (halt, structure, lock, count),
 // waiving only the breach the human saw.
-func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live.ReviewItem, shown []*live.Breach, ref money.Amount) Result {
+func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live.ReviewItem, shown []*live.Breach, ref money.Amount) Result {
 	e := c.e
 	c.check("drift")
 	if now := c.refPrice(ctx, *sub.Intent); ref.Sign() > 0 && now.Sign() > 0 {
@@ -205,7 +206,7 @@ func coversValue(shown []*live.Breach, b *live.Breach, drift int64) bool {
 
 // pausedBreaches is what a review shows: every breach of a paused order (the gate's list, or
 // its one breach), none for an order that only waits for supervision.
-func pausedBreaches(d live.Decision) []*live.Breach {
+func pausedBreaches(d gate.Decision) []*live.Breach {
 	switch {
 	case d.Verdict != live.PauseForReauth || d.Breach == nil:
 		return nil

@@ -263,3 +263,25 @@ func (m MultiSink) Record(ctx context.Context, r AuditRecord) error {
 	}
 	return first
 }
+
+// AuditProber is an AuditSink that can tell, without writing a record, whether a record could be
+// written now; the gate asks it before forwarding an order.
+type AuditProber interface {
+	ProbeAudit(ctx context.Context) error
+}
+
+// ProbeAudit implements AuditProber: every sink that can be probed is.
+func (m MultiSink) ProbeAudit(ctx context.Context) error {
+	for _, s := range m {
+		if p, ok := s.(AuditProber); ok {
+			if err := p.ProbeAudit(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ActorExternal is whoever changed the runtime root from outside this cockpit (a shell's
+// touch or rm of a sentinel, another tool).
+const ActorExternal ActorKind = "external"

@@ -45,18 +45,3 @@ func (l *HaltLatch) Clear() bool {
 	l.set, l.reason = false, ""
 	return was
 }
-
-// haltDenial is the gate's halt check: the sentinels, then the latch; nil when neither halts.
-func (g *Gate) haltDenial(key string, kv ...string) *Denial {
-	if IsHalted(g.Root, key) {
-		return NewDenial(ReasonHalted, append([]string{"broker", key}, kv...)...)
-	}
-	if on, why := g.Latch.Halted(); on {
-		return NewDenial(ReasonHalted, append([]string{"broker", key, "latched", why}, kv...)...)
-	}
-	return nil
-}
-
-// ActorExternal is whoever changed the runtime root from outside this cockpit (a shell's
-// touch or rm of a sentinel, another tool).
-const ActorExternal ActorKind = "external"

@@ -127,8 +127,8 @@ func ReadMandate(ctx context.Context, root Root, ledger MandateLedger, broker st
 	return c
 }
 
-// denial turns a check that is not verified into the gate's refusal (nil when verified).
-func (c MandateCheck) denial(broker string) *Denial {
+// Denial turns a check that is not verified into the gate's refusal (nil when verified).
+func (c MandateCheck) Denial(broker string) *Denial {
 	switch c.State {
 	case MandateVerified:
 		return nil
@@ -193,4 +193,12 @@ func VerifiedMandate(ctx context.Context, root Root, ledger MandateLedger, broke
 		return c.Mandate
 	}
 	return nil
+}
+
+// errText is err's text, or fallback when err is nil.
+func errText(err error, fallback string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fallback
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/money"
 )
 
@@ -26,7 +27,7 @@ type Backend interface {
 	Resume(ctx context.Context, reason string) error
 	// Flatten halts, cancels every resting order, closes every position (reduce-only,
 	// through the gate's operator path) and verifies with the broker.
-	Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport
+	Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport
 	// Approve resolves a review item approved (a one-use grant); Deny resolves it denied.
 	Approve(ctx context.Context, id, reason string) error
 	Deny(ctx context.Context, id, reason string) error

@@ -8,6 +8,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/money"
 	"cockpit/live/redact"
 )
@@ -165,7 +166,7 @@ func (d *Data) onToolCall(ev engine.Event) {
 	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.RedactSecrets(r.Code + ": " + r.Detail)})
 }
 
-func (d *Data) onDecision(dec *live.Decision) {
+func (d *Data) onDecision(dec *gate.Decision) {
 	if dec == nil || dec.Verdict != live.Allow || dec.Outcome == live.OutcomeAccepted {
 		return
 	}

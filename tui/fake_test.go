@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
@@ -22,7 +23,7 @@ type fakeBackend struct {
 	mu      sync.Mutex
 	snap    Snapshot
 	calls   []string
-	flatten func(progress func(live.FlattenProgress)) live.FlattenReport
+	flatten func(progress func(gate.FlattenProgress)) gate.FlattenReport
 	audit   []AuditRow
 }
 
@@ -68,12 +69,12 @@ func (f *fakeBackend) Resume(_ context.Context, r string) error {
 	f.mu.Unlock()
 	return nil
 }
-func (f *fakeBackend) Flatten(_ context.Context, p func(live.FlattenProgress)) live.FlattenReport {
+func (f *fakeBackend) Flatten(_ context.Context, p func(gate.FlattenProgress)) gate.FlattenReport {
 	f.record("flatten")
 	if f.flatten != nil {
 		return f.flatten(p)
 	}
-	return live.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
+	return gate.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
 }
 func (f *fakeBackend) Approve(_ context.Context, id, r string) error {
 	f.record("approve " + id)

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/config"
 	"cockpit/live"
+	livegate "cockpit/live/gate"
 	"cockpit/live/redact"
 )
 
@@ -54,8 +55,8 @@ func (a *App) cmdFlatten(args []string) int {
 	m := live.VerifiedMandate(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep := rt.gate().Flatten(ctx, b, key, live.FlattenOptions{
-		ClosePositions: live.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
+	rep := rt.gate().Flatten(ctx, b, key, livegate.FlattenOptions{
+		ClosePositions: livegate.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
 		Progress: a.printProgress})
 	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
 	if !rep.Complete() { // positions kept on purpose (cancel-only) are not a failure
@@ -64,18 +65,18 @@ func (a *App) cmdFlatten(args []string) int {
 	return exitOK
 }
 
-func (a *App) printProgress(p live.FlattenProgress) {
+func (a *App) printProgress(p livegate.FlattenProgress) {
 	switch p.Phase {
-	case live.PhaseReadOrders, live.PhaseReadPositions:
+	case livegate.PhaseReadOrders, livegate.PhaseReadPositions:
 		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.RedactSecrets(p.Err))
-	case live.PhaseCancel, live.PhaseClose:
+	case livegate.PhaseCancel, livegate.PhaseClose:
 		mark := "✓"
 		if !p.OK {
 			mark = "✗ " + redact.RedactSecrets(p.Err)
 		}
-		verb := map[live.FlattenPhase]string{live.PhaseCancel: "cancel", live.PhaseClose: "close"}[p.Phase]
+		verb := map[livegate.FlattenPhase]string{livegate.PhaseCancel: "cancel", livegate.PhaseClose: "close"}[p.Phase]
 		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)
-	case live.PhaseVerify:
+	case livegate.PhaseVerify:
 		fmt.Fprintln(a.Stdout, "   verifying with the broker…")
 	}
 }

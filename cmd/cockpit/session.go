@@ -13,6 +13,7 @@ import (
 	"cockpit/engine/agents/strategy"
 	"cockpit/engine/tools"
 	"cockpit/live"
+	livegate "cockpit/live/gate"
 	"cockpit/live/paper"
 	"cockpit/store"
 )
@@ -33,7 +34,7 @@ type session struct {
 	key      string
 	broker   live.Broker
 	paper    *paper.Broker
-	gate     *live.Gate
+	gate     *livegate.Gate
 	eng      *engine.Engine
 	watcher  *live.Watcher
 	agent    engine.Agent // nil: no agent
@@ -127,7 +128,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	}
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
-	s.gate = &live.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
+	s.gate = &livegate.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
 	s.latch, s.sentries = &live.HaltLatch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
@@ -154,12 +155,12 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
-	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
+	act := livegate.HaltAction(s.gate, b, func(p livegate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
 		s.flattenMu.Lock()
 		defer s.flattenMu.Unlock()
 		res := act(ctx, broker)
-		if rep, ok := res.(live.FlattenReport); ok {
+		if rep, ok := res.(livegate.FlattenReport); ok {
 			s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
 		}
 		return res
@@ -243,9 +244,9 @@ func (s *session) run(ctx context.Context) int {
 
 // quit applies on_quit: "halt" trips the broker's HALT and cancels its resting orders
 // (closing positions too when the mandate says flatten_on_halt); "leave" leaves them.
-func (s *session) quit(why string) (live.FlattenReport, bool) {
+func (s *session) quit(why string) (livegate.FlattenReport, bool) {
 	if s.onQuit != "halt" {
-		return live.FlattenReport{}, false
+		return livegate.FlattenReport{}, false
 	}
 	now := s.rt.app.Now()
 	s.sentries.expect(s.rt.root.SentinelPath(live.HaltSentinel, s.key), true)
@@ -259,7 +260,7 @@ func (s *session) quit(why string) (live.FlattenReport, bool) {
 	defer cancel()
 	s.flattenMu.Lock()
 	defer s.flattenMu.Unlock()
-	return s.gate.Flatten(ctx, s.broker, s.key, live.FlattenOptions{ClosePositions: live.FlattenAllowed(nil, m),
+	return s.gate.Flatten(ctx, s.broker, s.key, livegate.FlattenOptions{ClosePositions: livegate.FlattenAllowed(nil, m),
 		Actor: live.System("on_quit", s.id), Why: why}), true
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	livegate "cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/store"
@@ -75,7 +76,7 @@ func (b *screenBackend) scanLargest(ctx context.Context) {
 }
 
 // noteDecision keeps the largest accepted order of the day current from engine events.
-func (b *screenBackend) noteDecision(d *live.Decision) {
+func (b *screenBackend) noteDecision(d *livegate.Decision) {
 	if d == nil || d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Intent == nil || d.Intent.NotionalUSD == nil {
 		return
 	}
@@ -334,13 +335,13 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 }
 
 // Flatten implements tui.Backend.
-func (b *screenBackend) Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport {
+func (b *screenBackend) Flatten(ctx context.Context, progress func(livegate.FlattenProgress)) livegate.FlattenReport {
 	if err := b.HaltBroker(ctx, "flatten from the screen"); err != nil {
-		return live.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
+		return livegate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
 	b.s.flattenMu.Lock()
 	defer b.s.flattenMu.Unlock()
-	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, live.FlattenOptions{ClosePositions: true, Actor: b.operator,
+	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, livegate.FlattenOptions{ClosePositions: true, Actor: b.operator,
 		Why: "operator flatten from the screen", Progress: progress})
 }
 
@@ -399,7 +400,7 @@ func (b *screenBackend) ClosePosition(ctx context.Context, symbol string) error 
 		if p.Qty.Sign() < 0 {
 			side = live.Buy
 		}
-		d := b.s.gate.SubmitReducing(ctx, live.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
+		d := b.s.gate.SubmitReducing(ctx, livegate.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
 			Quantity: p.Qty.Abs(), Actor: b.operator, Why: "operator closed the position from the screen"})
 		if d.Verdict != live.Allow || d.BrokerErr != nil {
 			return errors.New(d.Message())

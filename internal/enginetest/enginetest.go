@@ -12,6 +12,7 @@ import (
 	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
@@ -29,7 +30,7 @@ type Fixture struct {
 	Paper  *paper.Broker
 	Broker *ShiftBroker
 	Faults *paper.Faults
-	Gate   *live.Gate
+	Gate   *gate.Gate
 	Engine *engine.Engine
 	Cfg    config.Config
 	// CheckTerminal makes Cleanup assert exactly one terminal record per tool call.
@@ -100,7 +101,7 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	}
 	f.Paper = p
 	f.Broker = &ShiftBroker{Broker: p}
-	f.Gate = &live.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
+	f.Gate = &gate.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
 	reg := &engine.Registry{}
 	engine.BrokerTools(reg, f.Broker, engine.PaperBars(p.Market().History, f.Clock.Now))
 	pol, err := f.Cfg.Policy.Engine()

@@ -1,4 +1,4 @@
-package live
+package gate
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -15,11 +16,11 @@ import (
 const operatorLockWait = 2 * time.Second
 
 // lockPatiently takes the submit lock, retrying briefly while another submission holds it.
-func (g *Gate) lockPatiently(ctx context.Context, key string) (*SubmitLock, error) {
+func (g *Gate) lockPatiently(ctx context.Context, key string) (*live.SubmitLock, error) {
 	deadline := time.Now().Add(operatorLockWait)
 	for {
-		l, err := TrySubmitLock(g.Root, key)
-		if err == nil || !errors.Is(err, ErrLockBusy) || time.Now().After(deadline) {
+		l, err := live.TrySubmitLock(g.Root, key)
+		if err == nil || !errors.Is(err, live.ErrLockBusy) || time.Now().After(deadline) {
 			return l, err
 		}
 		select {
@@ -33,14 +34,14 @@ func (g *Gate) lockPatiently(ctx context.Context, key string) (*SubmitLock, erro
 // ReduceRequest is a human's order that must shrink a position: a quantity in the position's
 // opposite direction, no larger than the position.
 type ReduceRequest struct {
-	Broker     Broker
+	Broker     live.Broker
 	BrokerKey  string
 	Symbol     string
 	Side       string
 	Quantity   money.Amount
-	Type       OrderType     // market (default) or limit
-	LimitPrice *money.Amount // for limit orders
-	Actor      Principal     // the human (or the halt action acting for the mandate)
+	Type       live.OrderType // market (default) or limit
+	LimitPrice *money.Amount  // for limit orders
+	Actor      live.Principal // the human (or the halt action acting for the mandate)
 	Why        string
 }
 
@@ -55,20 +56,20 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 	if key == "" && rr.Broker != nil {
 		key = rr.Broker.Name()
 	}
-	req := OrderRequest{Symbol: rr.Symbol, Side: rr.Side, Type: rr.Type, Quantity: &rr.Quantity,
+	req := live.OrderRequest{Symbol: rr.Symbol, Side: rr.Side, Type: rr.Type, Quantity: &rr.Quantity,
 		LimitPrice: rr.LimitPrice, ReduceOnly: true}
 	if req.Type == "" {
-		req.Type = Market
+		req.Type = live.Market
 	}
 	op := operation{g: g, actor: rr.Actor, key: key, tool: "place_order", req: &req, why: rr.Why}
 	var err error
-	if key, err = NormalizeBroker(key); err != nil || rr.Broker == nil {
-		return op.refuse(d, NewDenial(ReasonInvalidBroker, "broker", rr.BrokerKey))
+	if key, err = live.NormalizeBroker(key); err != nil || rr.Broker == nil {
+		return op.refuse(d, live.NewDenial(live.ReasonInvalidBroker, "broker", rr.BrokerKey))
 	}
 	op.key = key
 	pos, err := rr.Broker.Positions(ctx)
 	if err != nil {
-		return op.refuse(d, NewDenial(ReasonNotReducing, "symbol", rr.Symbol, "error", "positions unreadable: "+err.Error()))
+		return op.refuse(d, live.NewDenial(live.ReasonNotReducing, "symbol", rr.Symbol, "error", "positions unreadable: "+err.Error()))
 	}
 	held := money.Zero
 	for _, p := range pos {
@@ -77,37 +78,37 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 		}
 	}
 	signed := rr.Quantity
-	if rr.Side == Sell {
+	if rr.Side == live.Sell {
 		signed = signed.Neg()
 	}
-	if rr.Quantity.Sign() <= 0 || (rr.Side != Buy && rr.Side != Sell) || !reducesOnly(held, signed) {
-		return op.refuse(d, NewDenial(ReasonNotReducing, "symbol", rr.Symbol, "side", rr.Side,
+	if rr.Quantity.Sign() <= 0 || (rr.Side != live.Buy && rr.Side != live.Sell) || !live.ReducesOnly(held, signed) {
+		return op.refuse(d, live.NewDenial(live.ReasonNotReducing, "symbol", rr.Symbol, "side", rr.Side,
 			"quantity", rr.Quantity.String(), "position", held.String()))
 	}
 	lock, err := g.lockPatiently(ctx, key)
 	if err != nil {
-		code := ReasonLockError
-		if errors.Is(err, ErrLockBusy) {
-			code = ReasonLockBusy
+		code := live.ReasonLockError
+		if errors.Is(err, live.ErrLockBusy) {
+			code = live.ReasonLockBusy
 		}
-		return op.refuse(d, NewDenial(code, "broker", key))
+		return op.refuse(d, live.NewDenial(code, "broker", key))
 	}
 	defer lock.Unlock()
 	req.ClientOrderID = g.clientOrderID()
 	d.ClientOrderID = req.ClientOrderID
 	if g.Journal == nil {
-		return op.refuse(d, NewDenial(ReasonJournal, "error", "no journal attached"))
+		return op.refuse(d, live.NewDenial(live.ReasonJournal, "error", "no journal attached"))
 	}
-	if err := g.Journal.Begin(ctx, JournalEntry{ClientOrderID: req.ClientOrderID, Broker: key, Actor: rr.Actor, Request: req, Created: g.now()}); err != nil {
-		return op.refuse(d, NewDenial(ReasonJournal, "error", err.Error()))
+	if err := g.Journal.Begin(ctx, live.JournalEntry{ClientOrderID: req.ClientOrderID, Broker: key, Actor: rr.Actor, Request: req, Created: g.now()}); err != nil {
+		return op.refuse(d, live.NewDenial(live.ReasonJournal, "error", err.Error()))
 	}
-	d.Verdict, d.Forwarded = Allow, true
+	d.Verdict, d.Forwarded = live.Allow, true
 	order, err := rr.Broker.PlaceOrder(ctx, req)
-	if err != nil && errors.Is(err, ErrIndeterminate) {
+	if err != nil && errors.Is(err, live.ErrIndeterminate) {
 		if o, lookErr := rr.Broker.OrderByClientID(ctx, req.ClientOrderID); lookErr == nil {
 			order, err = o, nil
-		} else if errors.Is(lookErr, ErrOrderNotFound) {
-			err = Rejected("the broker never received the order (" + err.Error() + ")")
+		} else if errors.Is(lookErr, live.ErrOrderNotFound) {
+			err = live.Rejected("the broker never received the order (" + err.Error() + ")")
 		}
 	}
 	return op.outcome(ctx, d, order, err)
@@ -115,74 +116,73 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 
 // Cancel cancels one resting order. Cancels always pass (halted or not, mandate or not); each
 // is journaled and audited with its principal and never retried.
-func (g *Gate) Cancel(ctx context.Context, b Broker, brokerKey, orderID string, actor Principal) Decision {
+func (g *Gate) Cancel(ctx context.Context, b live.Broker, brokerKey, orderID string, actor live.Principal) Decision {
 	if brokerKey == "" && b != nil {
 		brokerKey = b.Name()
 	}
-	d := Decision{StartedAt: g.now(), Checked: []string{"cancel"}, Verdict: Allow, Forwarded: true}
+	d := Decision{StartedAt: g.now(), Checked: []string{"cancel"}, Verdict: live.Allow, Forwarded: true}
 	op := operation{g: g, actor: actor, key: brokerKey, tool: "cancel_order", cancel: orderID}
 	if b == nil {
-		return op.refuse(d, NewDenial(ReasonInvalidBroker, "broker", brokerKey))
+		return op.refuse(d, live.NewDenial(live.ReasonInvalidBroker, "broker", brokerKey))
 	}
 	err := b.CancelOrder(ctx, orderID)
-	return op.outcome(ctx, d, Order{ID: orderID, Status: StatusCancelled}, err)
+	return op.outcome(ctx, d, live.Order{ID: orderID, Status: live.StatusCancelled}, err)
 }
 
 // OperatorAction runs a human's non-order write (closing a position by id, editing a stop)
 // without the mandate, halt or lock, audited with checked ["risk_reducing"]. A non-empty
 // refusal denies it first (a structural contract the broker cannot honour).
-func (g *Gate) OperatorAction(ctx context.Context, brokerKey, tool string, args *jsonv.Object, actor Principal,
-	refusal string, do func(context.Context) (any, error)) Decision {
+func (g *Gate) OperatorAction(ctx context.Context, brokerKey, tool string, args *jsonv.Object, actor live.Principal, refusal string, do func(context.Context) (any, error)) Decision {
 	d := Decision{StartedAt: g.now()}
 	op := operation{g: g, actor: actor, key: brokerKey, tool: tool, args: args}
 	if refusal != "" {
 		d.Checked = []string{"structural_contract"}
-		return op.refuse(d, NewDenial(ReasonStructural, "reason", refusal))
+		return op.refuse(d, live.NewDenial(live.ReasonStructural, "reason", refusal))
 	}
 	d.Checked = []string{"risk_reducing"}
-	d.Verdict, d.Forwarded = Allow, true
+	d.Verdict, d.Forwarded = live.Allow, true
 	reply, err := do(ctx)
 	if err == nil {
-		if o, ok := reply.(*jsonv.Object); ok && IsErrorEnvelope(o) {
-			err = Rejected(EnvelopeError(o, "broker action returned an error"))
+		if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+			err = live.Rejected(live.EnvelopeError(o, "broker action returned an error"))
 		}
 	}
-	return op.outcome(ctx, d, Order{Reply: reply}, err)
+	return op.outcome(ctx, d, live.Order{Reply: reply}, err)
 }
 
 // operation audits one operator-path call.
 type operation struct {
 	g      *Gate
-	actor  Principal
+	actor  live.Principal
 	key    string
 	tool   string
-	req    *OrderRequest
+	req    *live.OrderRequest
 	args   *jsonv.Object
 	cancel string
 	why    string
 }
 
-func (op operation) refuse(d Decision, den *Denial) Decision {
-	d.Verdict, d.Denial, d.Reason, d.Outcome = Deny, den, den.Code, OutcomeBlocked
-	return op.audit(context.Background(), d, KindOrderRejected, OutcomeBlocked, den.Error(), nil)
+func (op operation) refuse(d Decision, den *live.Denial) Decision {
+	d.Verdict, d.Denial, d.Reason, d.Outcome = live.Deny, den, den.Code, live.OutcomeBlocked
+	return op.audit(context.Background(), d, live.KindOrderRejected, live.OutcomeBlocked, den.Error(), nil)
 }
 
-func (op operation) outcome(ctx context.Context, d Decision, order Order, err error) Decision {
-	kind := KindOrderPlaced
+func (op operation) outcome(ctx context.Context, d Decision, order live.Order, err error) Decision {
+	kind := live.KindOrderPlaced
 	if op.cancel != "" {
-		kind = KindOrderCancelled
+		kind = live.KindOrderCancelled
 	}
 	d.BrokerErr = err
-	state, detail := JournalAccepted, ""
+	state, detail := live.JournalAccepted, ""
 	switch {
 	case err == nil:
-		d.Order, d.Outcome = &order, OutcomeAccepted
-	case errors.Is(err, ErrIndeterminate):
-		d.Outcome, d.Reason, state, detail = OutcomeIndeterminate, ReasonIndeterminate, JournalIndeterminate, err.Error()
-		kind = KindOrderRejected
+		d.Order, d.Outcome = &order, live.OutcomeAccepted
+	case errors.Is(err, live.ErrIndeterminate):
+		d.Outcome, d.Reason, state, detail = live.OutcomeIndeterminate, live.ReasonIndeterminate, live.JournalIndeterminate, err.Error()
+		kind = live.KindOrderRejected
 	default:
-		d.Outcome, d.Reason, state, detail = OutcomeRejected, ReasonBrokerReject, JournalRejected, err.Error()
-		kind = KindOrderRejected
+		d.Outcome, d.Reason, state, detail = live.OutcomeRejected, live.ReasonBrokerReject, live.JournalRejected, err.Error()
+		kind = live.KindOrderRejected
 	}
 	if op.req != nil && op.g.Journal != nil {
 		if jerr := op.g.Journal.Finish(context.WithoutCancel(ctx), op.req.ClientOrderID, state, order.ID, detail, op.g.now()); jerr != nil {
@@ -190,8 +190,8 @@ func (op operation) outcome(ctx context.Context, d Decision, order Order, err er
 		}
 	}
 	outcome := d.Outcome
-	if outcome == OutcomeRejected {
-		outcome = OutcomeError
+	if outcome == live.OutcomeRejected {
+		outcome = live.OutcomeError
 	}
 	msg := ""
 	if err != nil {
@@ -201,14 +201,14 @@ func (op operation) outcome(ctx context.Context, d Decision, order Order, err er
 }
 
 func (op operation) audit(ctx context.Context, d Decision, kind, outcome, errText string, response any) Decision {
-	gd := &GateDecision{Allowed: d.Verdict == Allow, Checked: append([]string(nil), d.Checked...), Decision: "deny"}
-	if d.Verdict == Allow {
+	gd := &live.GateDecision{Allowed: d.Verdict == live.Allow, Checked: append([]string(nil), d.Checked...), Decision: "deny"}
+	if d.Verdict == live.Allow {
 		gd.Decision = "allow"
 		if op.cancel != "" {
 			gd.Decision = "cancel"
 		}
 	}
-	rec := AuditRecord{Time: op.g.now(), Actor: op.actor, Kind: kind, Outcome: outcome, Reason: d.Reason,
+	rec := live.AuditRecord{Time: op.g.now(), Actor: op.actor, Kind: kind, Outcome: outcome, Reason: d.Reason,
 		Broker: op.key, Tool: op.tool, ClientOrderID: d.ClientOrderID, Response: response, Error: errText, Decision: gd}
 	switch {
 	case op.cancel != "":

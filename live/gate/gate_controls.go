@@ -1,15 +1,16 @@
-package live
+package gate
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/money"
 )
 
 // controls runs the cockpit controls that need no lock: the quantity cap and the price collar.
-func (r *run) controls(ctx context.Context) *Denial {
+func (r *run) controls(ctx context.Context) *live.Denial {
 	c := r.m.Controls
 	in := r.intent
 	if c.MaxOrderQuantity != nil {
@@ -24,26 +25,26 @@ func (r *run) controls(ctx context.Context) *Denial {
 			qty = &q
 		}
 		if qty != nil && qty.GreaterThan(*c.MaxOrderQuantity) {
-			return NewDenial(ReasonQuantityCap, "quantity", qty.String(), "max_quantity", c.MaxOrderQuantity.String())
+			return live.NewDenial(live.ReasonQuantityCap, "quantity", qty.String(), "max_quantity", c.MaxOrderQuantity.String())
 		}
 	}
 	if c.PriceCollarBps != nil {
 		r.check("price_collar")
 		q, ok := r.freshQuote(ctx)
 		ref := q.Ask
-		if in.Side == Sell {
+		if in.Side == live.Sell {
 			ref = q.Bid
 		}
 		if ref.Sign() <= 0 {
 			ref = q.Last
 		}
 		if !ok || ref.Sign() <= 0 {
-			return NewDenial(ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", "the price collar needs a fresh quote")
+			return live.NewDenial(live.ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", "the price collar needs a fresh quote")
 		}
-		if r.req.Type == Limit && r.req.LimitPrice != nil {
+		if r.req.Type == live.Limit && r.req.LimitPrice != nil {
 			band := ref.Mul(*c.PriceCollarBps).Div(money.FromInt(10000))
 			if r.req.LimitPrice.Sub(ref).Abs().GreaterThan(band) {
-				return NewDenial(ReasonPriceCollar, "limit_price", r.req.LimitPrice.String(), "reference", ref.String(), "collar_bps", c.PriceCollarBps.String())
+				return live.NewDenial(live.ReasonPriceCollar, "limit_price", r.req.LimitPrice.String(), "reference", ref.String(), "collar_bps", c.PriceCollarBps.String())
 			}
 		}
 	}
@@ -51,7 +52,7 @@ func (r *run) controls(ctx context.Context) *Denial {
 }
 
 // throttle applies the duplicate window and the order-rate limit under the lock.
-func (g *Gate) throttle(key string, c Controls, req OrderRequest, in OrderIntent, now time.Time) *Denial {
+func (g *Gate) throttle(key string, c live.Controls, req live.OrderRequest, in live.OrderIntent, now time.Time) *live.Denial {
 	if c.DuplicateWindowMs == nil && c.MaxOrdersPerMinute == nil {
 		return nil
 	}
@@ -63,7 +64,7 @@ func (g *Gate) throttle(key string, c Controls, req OrderRequest, in OrderIntent
 		window := time.Duration(*c.DuplicateWindowMs) * time.Millisecond
 		for _, f := range recent {
 			if now.Sub(f.at) <= window && f.symbol == sig.symbol && f.side == sig.side && f.qty == sig.qty && f.notional == sig.notional && f.px == sig.px {
-				return NewDenial(ReasonDuplicate, "symbol", sig.symbol, "side", sig.side, "previous", f.clientOrderID)
+				return live.NewDenial(live.ReasonDuplicate, "symbol", sig.symbol, "side", sig.side, "previous", f.clientOrderID)
 			}
 		}
 	}
@@ -75,13 +76,13 @@ func (g *Gate) throttle(key string, c Controls, req OrderRequest, in OrderIntent
 			}
 		}
 		if n >= *c.MaxOrdersPerMinute {
-			return NewDenial(ReasonRateLimited, "orders_last_minute", fmt.Sprint(n), "max_per_minute", fmt.Sprint(*c.MaxOrdersPerMinute))
+			return live.NewDenial(live.ReasonRateLimited, "orders_last_minute", fmt.Sprint(n), "max_per_minute", fmt.Sprint(*c.MaxOrdersPerMinute))
 		}
 	}
 	return nil
 }
 
-func signature(req OrderRequest, in OrderIntent, id string) forwarded {
+func signature(req live.OrderRequest, in live.OrderIntent, id string) forwarded {
 	str := func(a *money.Amount) string {
 		if a == nil {
 			return ""
@@ -93,7 +94,7 @@ func signature(req OrderRequest, in OrderIntent, id string) forwarded {
 }
 
 // remember records a forward for the throttle and drops entries older than the longest window.
-func (g *Gate) remember(key string, req OrderRequest, in OrderIntent, id string, at time.Time) {
+func (g *Gate) remember(key string, req live.OrderRequest, in live.OrderIntent, id string, at time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.recent == nil {

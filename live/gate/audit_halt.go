@@ -1,38 +1,17 @@
-package live
+package gate
 
 import (
+	"cockpit/live"
 	"context"
 	"fmt"
 	"sync"
 	"time"
 )
 
-// ReasonAuditUnavailable halts trading when a journal row or an audit record cannot be written
-// (DV15: no record, no trade).
-const ReasonAuditUnavailable Reason = "audit_unavailable"
-
-// AuditProber is an AuditSink that can tell, without writing a record, whether a record could be
-// written now; the gate asks it before forwarding an order.
-type AuditProber interface {
-	ProbeAudit(ctx context.Context) error
-}
-
-// ProbeAudit implements AuditProber: every sink that can be probed is.
-func (m MultiSink) ProbeAudit(ctx context.Context) error {
-	for _, s := range m {
-		if p, ok := s.(AuditProber); ok {
-			if err := p.ProbeAudit(ctx); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // AuditHalt is the gate's in-memory halt latch: once set it stays set for the life of the gate,
 // whatever the disk allows (the HALT sentinel is written too when it can be).
 type AuditHalt struct {
-	Reason Reason
+	Reason live.Reason
 	Detail string
 	At     time.Time
 }
@@ -61,10 +40,10 @@ func (g *Gate) Latched() (AuditHalt, bool) {
 // TripAuditHalt sets the latch (HALTED audit_unavailable), writes the global HALT sentinel when
 // none is there and the disk allows, and tells OnHalt. Later trips keep the first cause.
 func (g *Gate) TripAuditHalt(cause error) {
-	g.tripLatch(ReasonAuditUnavailable, errText(cause, "audit unavailable"))
+	g.tripLatch(live.ReasonAuditUnavailable, errText(cause, "audit unavailable"))
 }
 
-func (g *Gate) tripLatch(reason Reason, detail string) {
+func (g *Gate) tripLatch(reason live.Reason, detail string) {
 	now := g.now()
 	g.latch.mu.Lock()
 	first := g.latch.set == nil
@@ -75,8 +54,8 @@ func (g *Gate) tripLatch(reason Reason, detail string) {
 	if !first {
 		return
 	}
-	if !IsGloballyHalted(g.Root) && g.Root.Dir() != "" {
-		_, _ = Trip(g.Root, HaltSentinel, GlobalScope, "cockpit", string(reason)+": "+detail, now)
+	if !live.IsGloballyHalted(g.Root) && g.Root.Dir() != "" {
+		_, _ = live.Trip(g.Root, live.HaltSentinel, live.GlobalScope, "cockpit", string(reason)+": "+detail, now)
 	}
 	if g.OnHalt != nil {
 		g.OnHalt(AuditHalt{Reason: reason, Detail: detail, At: now})
@@ -84,12 +63,12 @@ func (g *Gate) tripLatch(reason Reason, detail string) {
 }
 
 // latchDenial is the denial for an order met by a set latch.
-func (g *Gate) latchDenial(at string) *Denial {
+func (g *Gate) latchDenial(at string) *live.Denial {
 	h, ok := g.Latched()
 	if !ok {
 		return nil
 	}
-	return NewDenial(h.Reason, "error", h.Detail, "at", at)
+	return live.NewDenial(h.Reason, "error", h.Detail, "at", at)
 }
 
 // probeAudit asks the sink whether a record can be written now.
@@ -97,8 +76,19 @@ func (g *Gate) probeAudit(ctx context.Context) error {
 	if g.Audit == nil {
 		return fmt.Errorf("no audit sink attached")
 	}
-	if p, ok := g.Audit.(AuditProber); ok {
+	if p, ok := g.Audit.(live.AuditProber); ok {
 		return p.ProbeAudit(context.WithoutCancel(ctx))
+	}
+	return nil
+}
+
+// haltDenial is the gate's halt check: the sentinels, then the latch; nil when neither halts.
+func (g *Gate) haltDenial(key string, kv ...string) *live.Denial {
+	if live.IsHalted(g.Root, key) {
+		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key}, kv...)...)
+	}
+	if on, why := g.Latch.Halted(); on {
+		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key, "latched", why}, kv...)...)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -43,13 +44,13 @@ func benchGate(b *testing.B, notional string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	ctx := context.Background()
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, NotionalUSD: amt(notional)}
 	samples := make([]time.Duration, 0, 4096)
 	for b.Loop() {
 		start := time.Now()
-		d := g.Submit(ctx, live.Submission{Broker: p, Intent: &in})
+		d := g.Submit(ctx, gate.Submission{Broker: p, Intent: &in})
 		samples = append(samples, time.Since(start))
 		if d.Verdict == live.Deny {
 			b.Fatalf("unexpected denial: %s", d.Message())
@@ -93,10 +94,10 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 		b.Fatal(err)
 	}
 	spy := &cancelSpy{Broker: p}
-	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	actions := &live.HaltActions{}
 	actions.Register("", func(ctx context.Context, broker string) any {
-		return g.Flatten(ctx, spy, broker, live.FlattenOptions{Settle: time.Millisecond})
+		return g.Flatten(ctx, spy, broker, gate.FlattenOptions{Settle: time.Millisecond})
 	})
 	w := &live.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: time.Second}
 	states := w.Subscribe()

@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"

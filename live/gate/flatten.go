@@ -1,4 +1,4 @@
-package live
+package gate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -54,7 +55,7 @@ type CloseResult struct {
 // FlattenOptions say what the halt action does.
 type FlattenOptions struct {
 	ClosePositions bool // close every position reduce-only (mandate flatten_on_halt, or the operator)
-	Actor          Principal
+	Actor          live.Principal
 	Why            string
 	Progress       func(FlattenProgress)
 	// Settle bounds how long verification waits for in-flight cancels and closes to show at
@@ -74,9 +75,9 @@ type FlattenReport struct {
 	Verified      bool      // the broker was re-read after the actions
 	VerifiedAt    time.Time // when
 	VerifyErr     string
-	Unidentified  []string   // open orders with no readable id: never cancelled (DV16)
-	OpenOrders    []Order    // still resting after the re-read
-	Positions     []Position // still open after the re-read
+	Unidentified  []string        // open orders with no readable id: never cancelled (DV16)
+	OpenOrders    []live.Order    // still resting after the re-read
+	Positions     []live.Position // still open after the re-read
 }
 
 // Flat reports a verified account with no resting orders and no positions, where no open
@@ -89,7 +90,7 @@ func (r FlattenReport) Flat() bool {
 const errUnidentified = "open order has no readable id: no cancel was sent; cancel it at the broker"
 
 // unidentifiedItem names an open order that has no id by what the broker did say about it.
-func unidentifiedItem(o Order) string {
+func unidentifiedItem(o live.Order) string {
 	parts := []string{"(no id)"}
 	for _, p := range []string{o.Symbol, o.Side, o.ClientOrderID} {
 		if p != "" {
@@ -166,7 +167,7 @@ func signed(a money.Amount) string {
 
 // FlattenAllowed decides whether a halt closes positions: the explicit choice (the operator
 // asked), else the mandate's flatten_on_halt, else no (cancel-only).
-func FlattenAllowed(explicit *bool, m *Mandate) bool {
+func FlattenAllowed(explicit *bool, m *live.Mandate) bool {
 	switch {
 	case explicit != nil:
 		return *explicit
@@ -179,11 +180,11 @@ func FlattenAllowed(explicit *bool, m *Mandate) bool {
 // HaltAction is the standard halt action for a watcher: flatten b, closing positions when the
 // broker's mandate says flatten_on_halt (a missing, unreadable or unverified mandate means
 // cancel-only: an edited flatten_on_halt was not consented to).
-func HaltAction(g *Gate, b Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
+func HaltAction(g *Gate, b live.Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
 	return func(ctx context.Context, broker string) any {
-		m := VerifiedMandate(ctx, g.Root, g.Mandates, broker)
+		m := live.VerifiedMandate(ctx, g.Root, g.Mandates, broker)
 		return g.Flatten(ctx, b, broker, FlattenOptions{ClosePositions: FlattenAllowed(nil, m),
-			Actor: System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})
+			Actor: live.System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})
 	}
 }
 
@@ -191,7 +192,7 @@ func HaltAction(g *Gate, b Broker, progress func(FlattenProgress)) func(ctx cont
 // when asked, close every position with a reduce-only market order through the operator path,
 // then re-read the broker and report. Broker error replies are failures. It does not check the
 // sentinels: it is what a halt runs.
-func (g *Gate) Flatten(ctx context.Context, b Broker, brokerKey string, opts FlattenOptions) FlattenReport {
+func (g *Gate) Flatten(ctx context.Context, b live.Broker, brokerKey string, opts FlattenOptions) FlattenReport {
 	if brokerKey == "" {
 		brokerKey = b.Name()
 	}
@@ -235,23 +236,23 @@ func (g *Gate) Flatten(ctx context.Context, b Broker, brokerKey string, opts Fla
 	return rep
 }
 
-func (g *Gate) closeAll(ctx context.Context, b Broker, key string, opts FlattenOptions, rep *FlattenReport, progress func(FlattenProgress)) {
+func (g *Gate) closeAll(ctx context.Context, b live.Broker, key string, opts FlattenOptions, rep *FlattenReport, progress func(FlattenProgress)) {
 	positions, err := b.Positions(ctx)
 	if err != nil {
 		rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseReadPositions, Err: err.Error()})
 		progress(FlattenProgress{Phase: PhaseReadPositions, Err: err.Error()})
 		return
 	}
-	var open []Position
+	var open []live.Position
 	for _, p := range positions {
 		if p.Qty.Sign() != 0 {
 			open = append(open, p)
 		}
 	}
 	for i, p := range open {
-		side := Sell
+		side := live.Sell
 		if p.Qty.Sign() < 0 {
-			side = Buy
+			side = live.Buy
 		}
 		d := g.SubmitReducing(ctx, ReduceRequest{Broker: b, BrokerKey: key, Symbol: p.Symbol, Side: side,
 			Quantity: p.Qty.Abs(), Actor: opts.Actor, Why: opts.Why})
@@ -276,7 +277,7 @@ func (g *Gate) closeAll(ctx context.Context, b Broker, key string, opts FlattenO
 }
 
 // verify re-reads open orders and positions until both are empty or the settle time passes.
-func (g *Gate) verify(ctx context.Context, b Broker, opts FlattenOptions, rep *FlattenReport) {
+func (g *Gate) verify(ctx context.Context, b live.Broker, opts FlattenOptions, rep *FlattenReport) {
 	settle := opts.Settle
 	if settle <= 0 {
 		settle = 3 * time.Second
@@ -318,9 +319,9 @@ func (g *Gate) auditFlatten(ctx context.Context, key string, opts FlattenOptions
 	if g.Audit == nil {
 		return
 	}
-	outcome := OutcomeAccepted
+	outcome := live.OutcomeAccepted
 	if !rep.Complete() {
-		outcome = OutcomeError
+		outcome = live.OutcomeError
 	}
 	errs := make([]any, len(rep.Errors))
 	for i, e := range rep.Errors {
@@ -332,8 +333,8 @@ func (g *Gate) auditFlatten(ctx context.Context, key string, opts FlattenOptions
 	}
 	detail := jsonv.ObjectOf("summary", rep.Summary(), "close_positions", opts.ClosePositions,
 		"cancelled", cancelled, "closes", len(rep.Closes), "errors", errs, "why", opts.Why)
-	if err := g.Audit.Record(context.WithoutCancel(ctx), AuditRecord{Time: g.now(), Actor: opts.Actor, Kind: KindFlatten, Outcome: outcome,
+	if err := g.Audit.Record(context.WithoutCancel(ctx), live.AuditRecord{Time: g.now(), Actor: opts.Actor, Kind: live.KindFlatten, Outcome: outcome,
 		Broker: key, Tool: "flatten", Intent: rep.Summary(), Detail: detail}); err != nil {
-		g.TripAuditHalt(fmt.Errorf("audit record %s: %w", KindFlatten, err)) // DV15
+		g.TripAuditHalt(fmt.Errorf("audit record %s: %w", live.KindFlatten, err)) // DV15
 	}
 }

@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // slowPlace is a broker whose acceptance arrives after the clock moved by delay.
@@ -36,7 +37,7 @@ func TestDailyCountAcrossMidnight(t *testing.T) {
 	f.clock.Set(end.Add(-time.Second)) // 23:59:59 on the same UTC day
 	sb := &slowPlace{spy: f.broker, f: f, delay: 2 * time.Second}
 	in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("10")}
-	if d := f.gate.Submit(context.Background(), live.Submission{Broker: sb, Intent: &in, Actor: live.Agent("test", "s1")}); d.Outcome != live.OutcomeAccepted {
+	if d := f.gate.Submit(context.Background(), gate.Submission{Broker: sb, Intent: &in, Actor: live.Agent("test", "s1")}); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("5th order: %+v", d)
 	}
 	if live.UTCDay(f.clock.Now()) == day {

@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/livetest"
 )
 
@@ -34,7 +35,7 @@ func TestUnknownOutcomeCounts(t *testing.T) {
 		t.Fatalf("first order: %+v", d)
 	}
 	in := live.OrderIntent{Symbol: "MSFT", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("10")}
-	d := f.gate.Submit(context.Background(), live.Submission{Broker: &lostReply{f.broker}, Intent: &in, Actor: live.Agent("test", "s1")})
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: &lostReply{f.broker}, Intent: &in, Actor: live.Agent("test", "s1")})
 	if d.Outcome != live.OutcomeIndeterminate {
 		t.Fatalf("second order: got %s %s, want indeterminate", d.Outcome, d.Reason)
 	}

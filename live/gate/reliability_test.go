@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -68,7 +69,7 @@ func raceOrders(root live.Root, n int) raceResult {
 	if err != nil {
 		panic(err)
 	}
-	g := &live.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.PinFile(root, "paper")}
+	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.PinFile(root, "paper")}
 	var mu sync.Mutex
 	res := raceResult{Denied: map[string]int{}}
 	var wg sync.WaitGroup
@@ -78,7 +79,7 @@ func raceOrders(root live.Root, n int) raceResult {
 			defer wg.Done()
 			for attempt := 0; attempt < 5000; attempt++ {
 				in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("10")}
-				d := g.Submit(context.Background(), live.Submission{Broker: p, Intent: &in})
+				d := g.Submit(context.Background(), gate.Submission{Broker: p, Intent: &in})
 				mu.Lock()
 				switch {
 				case d.Forwarded && d.Outcome == live.OutcomeAccepted:
@@ -174,9 +175,9 @@ func TestHaltFromAnotherProcessStopsTheLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var decisions []live.Decision
+	var decisions []gate.Decision
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root), OnDecision: func(d live.Decision) { decisions = append(decisions, d) }}
+	g := &gate.Gate{Root: root, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root), OnDecision: func(d gate.Decision) { decisions = append(decisions, d) }}
 	cmd := child(t, "halt", root.Dir(), "COCKPIT_HELPER_DELAY=300ms")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -188,7 +189,7 @@ func TestHaltFromAnotherProcessStopsTheLoop(t *testing.T) {
 	halted := 0
 	for i := 0; halted < 50 && i < 200000; i++ {
 		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("1")}
-		if d := g.Submit(context.Background(), live.Submission{Broker: p, Intent: &in}); d.Reason == live.ReasonHalted {
+		if d := g.Submit(context.Background(), gate.Submission{Broker: p, Intent: &in}); d.Reason == live.ReasonHalted {
 			halted++
 		}
 	}
@@ -253,7 +254,7 @@ func TestEveryThirdCallFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	audit, journal := &live.MemoryAudit{}, &live.MemoryJournal{}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: audit, Journal: journal, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Now: clock.Now, Audit: audit, Journal: journal, Mandates: livetest.Ledger(root)}
 	var ids []string
 	for i := 0; i < 90; i++ {
 		clock.Advance(time.Second)
@@ -262,7 +263,7 @@ func TestEveryThirdCallFails(t *testing.T) {
 		if i%2 == 1 {
 			in.NotionalUSD, in.Quantity = nil, amt("0.5")
 		}
-		d := g.Submit(context.Background(), live.Submission{Broker: p, Intent: &in})
+		d := g.Submit(context.Background(), gate.Submission{Broker: p, Intent: &in})
 		if d.ClientOrderID != "" {
 			ids = append(ids, d.ClientOrderID)
 		}
@@ -297,7 +298,7 @@ func TestEveryThirdCallFails(t *testing.T) {
 }
 
 // bigBook opens 50 positions and 1,000 resting orders on a 50-symbol paper market.
-func bigBook(t *testing.T, faults *paper.Faults) (*paper.Broker, *live.Gate, []live.Order) {
+func bigBook(t *testing.T, faults *paper.Faults) (*paper.Broker, *gate.Gate, []live.Order) {
 	t.Helper()
 	var specs []paper.SymbolSpec
 	for i := 0; i < 50; i++ {
@@ -327,13 +328,13 @@ func bigBook(t *testing.T, faults *paper.Faults) (*paper.Broker, *live.Gate, []l
 		}
 		resting = append(resting, o)
 	}
-	g := &live.Gate{Root: livetest.Root(t), Now: clock.Now, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}}
+	g := &gate.Gate{Root: livetest.Root(t), Now: clock.Now, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}}
 	return p, g, resting
 }
 
 func TestFlattenThousandOrdersFiftyPositions(t *testing.T) {
 	p, g, _ := bigBook(t, nil)
-	rep := g.Flatten(context.Background(), p, "paper", live.FlattenOptions{ClosePositions: true, Actor: live.Operator("op", "t")})
+	rep := g.Flatten(context.Background(), p, "paper", gate.FlattenOptions{ClosePositions: true, Actor: live.Operator("op", "t")})
 	if !rep.Flat() || len(rep.Cancelled) != 1000 || len(rep.Closes) != 50 || len(rep.Errors) != 0 {
 		t.Fatalf("%s: cancelled %d, closes %d, errors %v", rep.Summary(), len(rep.Cancelled), len(rep.Closes), rep.Errors)
 	}
@@ -349,7 +350,7 @@ func TestFlattenNamesExactlyTheStrandedOrders(t *testing.T) {
 		stranded = append(stranded, resting[i].ID)
 	}
 	sort.Strings(stranded)
-	rep := g.Flatten(context.Background(), p, "paper", live.FlattenOptions{ClosePositions: true, Settle: 10 * time.Millisecond})
+	rep := g.Flatten(context.Background(), p, "paper", gate.FlattenOptions{ClosePositions: true, Settle: 10 * time.Millisecond})
 	want := fmt.Sprintf("NOT FLAT: 7 orders still resting (%s)", strings.Join(stranded, ", "))
 	if rep.Summary() != want {
 		t.Fatalf("summary\n %s\nwant\n %s", rep.Summary(), want)

@@ -1,4 +1,4 @@
-package live
+package gate
 
 import (
 	"context"
@@ -7,43 +7,28 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
-// More reason codes, for the gate's own steps and outcomes.
-const (
-	ReasonQuantityCap   Reason = "quantity_cap"
-	ReasonPriceCollar   Reason = "price_collar"
-	ReasonDuplicate     Reason = "duplicate_order"
-	ReasonRateLimited   Reason = "rate_limited"
-	ReasonJournal       Reason = "journal_unavailable"
-	ReasonBrokerReject  Reason = "broker_rejected"
-	ReasonIndeterminate Reason = "indeterminate"
-	ReasonStructural    Reason = "structural_contract"
-	ReasonNotReducing   Reason = "not_reducing"
-	ReasonBreach        Reason = "breach"
-	ReasonApproved      Reason = "approved"
-	ReasonCancelled     Reason = "cancelled"
-)
-
 // PriceSource is the market-data fallback for valuing an order when the broker has no quote.
 type PriceSource interface {
-	LastPrice(ctx context.Context, symbol string, class AssetClass) (*money.Amount, error)
+	LastPrice(ctx context.Context, symbol string, class live.AssetClass) (*money.Amount, error)
 }
 
 // Gate is the one path every order takes. It is safe for concurrent use; the per-broker
 // submit lock (a flock) serialises forwards across goroutines and processes.
 type Gate struct {
-	Root    Root
+	Root    live.Root
 	Now     func() time.Time
-	Audit   AuditSink
-	Journal Journal
-	Floors  FloorProvider
+	Audit   live.AuditSink
+	Journal live.Journal
+	Floors  live.FloorProvider
 	Prices  PriceSource
 	// Mandates is the ledger of committed mandate hashes: the file must be the last commit
 	// (DV13). Nil verifies nothing, so every order is denied mandate_unverified.
-	Mandates MandateLedger
+	Mandates live.MandateLedger
 	// NewClientOrderID makes idempotency keys; nil uses RandomID("ck").
 	NewClientOrderID func() string
 	// OnDecision, when set, sees every decision after it is audited (the engine's event stream).
@@ -53,7 +38,7 @@ type Gate struct {
 	// reference counts positions only; cockpit's runtime turns this on.
 	CountOpenOrders bool
 	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
-	Latch *HaltLatch
+	Latch *live.HaltLatch
 	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
 	OnHalt func(AuditHalt)
 
@@ -70,20 +55,20 @@ type forwarded struct {
 
 // Submission is one order-placing call.
 type Submission struct {
-	Broker    Broker
+	Broker    live.Broker
 	BrokerKey string // broker key for the mandate, sentinels and counter; default Broker.Name()
 	// Profile, Tool and Args describe a tool-shaped call: the profile extracts the intent from
 	// the arguments, which are forwarded verbatim.
-	Profile *Profile
+	Profile *live.Profile
 	Tool    string
 	Args    *jsonv.Object
 	// Intent and Order describe a typed call (cockpit's own tools).
-	Intent *OrderIntent
-	Order  OrderRequest
-	Actor  Principal
+	Intent *live.OrderIntent
+	Order  live.OrderRequest
+	Actor  live.Principal
 	// Approve, when set, may override a quantitative breach with a one-use grant bound to this
 	// exact order; it returns the grant's id.
-	Approve func(b *Breach, intent OrderIntent) (string, bool)
+	Approve func(b *live.Breach, intent live.OrderIntent) (string, bool)
 	Reason  string // the agent's stated reason (untrusted text), kept in the audit
 	// Grant names an approval a human gave for this exact order (supervised autonomy); it is
 	// recorded on the decision.
@@ -94,19 +79,19 @@ type Submission struct {
 
 // Decision is the gate's answer and what happened at the broker.
 type Decision struct {
-	Verdict       Verdict
-	Reason        Reason
-	Denial        *Denial
-	Breach        *Breach
-	Intent        *OrderIntent // as valued by the gate
-	Order         *Order       // the broker's order, when forwarded
+	Verdict       live.Verdict
+	Reason        live.Reason
+	Denial        *live.Denial
+	Breach        *live.Breach
+	Intent        *live.OrderIntent // as valued by the gate
+	Order         *live.Order       // the broker's order, when forwarded
 	Forwarded     bool
 	Outcome       string // accepted, rejected, indeterminate, blocked, paused
 	BrokerErr     error
 	Count         int // today's count after this decision
 	ClientOrderID string
 	ApprovalID    string
-	Breaches      []*Breach // on a pause: every breach, Breach first (see Breaches)
+	Breaches      []*live.Breach // on a pause: every breach, Breach first (see Breaches)
 	Checked       []string
 	StartedAt     time.Time
 	LockedAt      time.Time // when the lock was taken and the halt re-checked
@@ -117,8 +102,8 @@ type Decision struct {
 func (d Decision) Message() string {
 	switch {
 	case d.Denial != nil:
-		return DescribeDenial(d.Denial)
-	case d.Breach != nil && d.Verdict != Allow:
+		return live.DescribeDenial(d.Denial)
+	case d.Breach != nil && d.Verdict != live.Allow:
 		return d.Breach.Message()
 	case d.BrokerErr != nil:
 		return d.BrokerErr.Error()
@@ -137,7 +122,7 @@ func (g *Gate) clientOrderID() string {
 	if g.NewClientOrderID != nil {
 		return g.NewClientOrderID()
 	}
-	return RandomID("ck")
+	return live.RandomID("ck")
 }
 
 // run carries one submission through the steps.
@@ -145,12 +130,12 @@ type run struct {
 	g       *Gate
 	s       Submission
 	key     string
-	m       *Mandate
-	intent  OrderIntent
-	req     OrderRequest
-	quote   *Quote
-	book    Book
-	account Account
+	m       *live.Mandate
+	intent  live.OrderIntent
+	req     live.OrderRequest
+	quote   *live.Quote
+	book    live.Book
+	account live.Account
 	d       Decision
 }
 
@@ -164,9 +149,9 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	if r.key == "" && s.Broker != nil {
 		r.key = s.Broker.Name()
 	}
-	key, err := NormalizeBroker(r.key)
+	key, err := live.NormalizeBroker(r.key)
 	if err != nil || s.Broker == nil {
-		return r.deny(NewDenial(ReasonInvalidBroker, "broker", r.key))
+		return r.deny(live.NewDenial(live.ReasonInvalidBroker, "broker", r.key))
 	}
 	r.key = key
 	d := r.submit(ctx)
@@ -184,7 +169,7 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.check("mandate")
 	m, den := GateMandate(ctx, g.Root, g.Mandates, r.key, g.now())
 	if den != nil {
-		if den.Code == ReasonExpired {
+		if den.Code == live.ReasonExpired {
 			r.check("expiry")
 		}
 		return r.deny(den)
@@ -221,13 +206,13 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 8: the lock, and everything from the count to the outcome inside it.
 	r.check("daily_order_lock")
-	lock, err := TrySubmitLock(g.Root, r.key)
+	lock, err := live.TrySubmitLock(g.Root, r.key)
 	if err != nil {
-		code := ReasonLockError
-		if errors.Is(err, ErrLockBusy) {
-			code = ReasonLockBusy
+		code := live.ReasonLockError
+		if errors.Is(err, live.ErrLockBusy) {
+			code = live.ReasonLockBusy
 		}
-		return r.deny(NewDenial(code, "broker", r.key))
+		return r.deny(live.NewDenial(code, "broker", r.key))
 	}
 	defer lock.Unlock()
 	r.d.LockedAt = g.now()
@@ -244,29 +229,29 @@ func (r *run) submit(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	if g.Journal == nil {
-		return r.deny(NewDenial(ReasonJournal, "error", "no journal attached"))
+		return r.deny(live.NewDenial(live.ReasonJournal, "error", "no journal attached"))
 	}
-	count, den := DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
+	count, den := live.DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
 	if den != nil {
 		return r.deny(den)
 	}
 	r.d.Count = count
 	r.check("mandate_limits")
-	req := CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
+	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
 	// A grant waives only the breaches it was shown: the rest of the mandate still runs.
-	b := CheckMandate(ctx, req)
-	for b != nil && b.Kind == KindQuantitative && r.s.Approve != nil {
+	b := live.CheckMandate(ctx, req)
+	for b != nil && b.Kind == live.KindQuantitative && r.s.Approve != nil {
 		id, ok := r.s.Approve(b, r.intent)
 		if !ok {
 			break
 		}
 		r.d.ApprovalID = id
 		req.Waived = append(req.Waived, b.Limit)
-		b = CheckMandate(ctx, req)
+		b = live.CheckMandate(ctx, req)
 	}
 	if b != nil {
-		if b.Kind == KindQuantitative {
-			r.d.Breaches = Breaches(ctx, req) // a review shows them all
+		if b.Kind == live.KindQuantitative {
+			r.d.Breaches = live.Breaches(ctx, req) // a review shows them all
 		}
 		return r.breach(b)
 	}
@@ -275,7 +260,7 @@ func (r *run) submit(ctx context.Context) Decision {
 
 // dryRun decides like the locked step would, from today's count, and stops.
 func (r *run) dryRun(ctx context.Context) Decision {
-	count, den := DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
+	count, den := live.DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
 	if den != nil {
 		return r.deny(den)
 	}
@@ -283,61 +268,61 @@ func (r *run) dryRun(ctx context.Context) Decision {
 	r.check("mandate_limits")
 	in := r.intent
 	r.d.Intent = &in
-	req := CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors}
-	b := CheckMandate(ctx, req)
+	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors}
+	b := live.CheckMandate(ctx, req)
 	if b != nil {
-		if b.Kind == KindQuantitative {
-			r.d.Breaches = Breaches(ctx, req)
+		if b.Kind == live.KindQuantitative {
+			r.d.Breaches = live.Breaches(ctx, req)
 		}
-		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, Reason(b.Limit), OutcomeBlocked
+		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, live.Reason(b.Limit), live.OutcomeBlocked
 		return r.d
 	}
-	r.d.Verdict, r.d.Outcome = Allow, "dry_run"
+	r.d.Verdict, r.d.Outcome = live.Allow, "dry_run"
 	return r.d
 }
 
 // extract derives the intent and the request to forward.
-func (r *run) extract() *Denial {
+func (r *run) extract() *live.Denial {
 	r.check("intent")
 	s := r.s
 	switch {
 	case s.Profile != nil:
 		in, ok := s.Profile.Extract(s.Tool, s.Args)
 		if !ok {
-			return NewDenial(ReasonNoIntent, "tool", s.Tool)
+			return live.NewDenial(live.ReasonNoIntent, "tool", s.Tool)
 		}
 		r.intent = in
-		r.req = OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: Market,
+		r.req = live.OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: live.Market,
 			Quantity: in.Quantity, Notional: in.NotionalUSD, Tool: s.Tool, Args: s.Args}
 	case s.Intent != nil:
 		r.intent = *s.Intent
 		r.req = s.Order
 		r.req.Symbol, r.req.Side = r.intent.NormalizedSymbol(), r.intent.Side
 		if r.req.Type == "" {
-			r.req.Type = Market
+			r.req.Type = live.Market
 		}
 		if r.req.Quantity == nil && r.req.Notional == nil {
 			r.req.Quantity, r.req.Notional = r.intent.Quantity, r.intent.NotionalUSD
 		}
 	default:
-		return NewDenial(ReasonNoIntent, "tool", s.Tool)
+		return live.NewDenial(live.ReasonNoIntent, "tool", s.Tool)
 	}
 	return nil
 }
 
 // value prices a quantity order (step 5): a sizing broker is authoritative; otherwise the
 // broker's quote, then the market-data source; no price denies.
-func (r *run) value(ctx context.Context) *Denial {
+func (r *run) value(ctx context.Context) *live.Denial {
 	in := &r.intent
 	if in.Quantity == nil {
 		return nil
 	}
 	r.check("quote")
 	var implied money.Amount
-	if sz, ok := r.s.Broker.(Sizer); ok {
+	if sz, ok := r.s.Broker.(live.Sizer); ok {
 		n, err := sz.NotionalFor(ctx, in.NormalizedSymbol(), *in.Quantity)
 		if err != nil || n.Sign() <= 0 {
-			return NewDenial(ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
+			return live.NewDenial(live.ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
 		}
 		implied = n
 	} else {
@@ -355,12 +340,12 @@ func (r *run) value(ctx context.Context) *Denial {
 
 // price returns the valuation price of the intent: a fresh broker quote, else the market-data
 // source for the intent's bucket (DV2: the order's own asset class is kept).
-func (r *run) price(ctx context.Context) (money.Amount, *Denial) {
+func (r *run) price(ctx context.Context) (money.Amount, *live.Denial) {
 	in := r.intent
 	sym := in.NormalizedSymbol()
 	if q, ok := r.freshQuote(ctx); ok {
 		p := q.ValuationPrice(in.Side)
-		if in.LimitPrice != nil && in.Side == Buy {
+		if in.LimitPrice != nil && in.Side == live.Buy {
 			p = money.Max(p, *in.LimitPrice)
 		}
 		if p.Sign() > 0 {
@@ -372,24 +357,24 @@ func (r *run) price(ctx context.Context) (money.Amount, *Denial) {
 			return *p, nil
 		}
 	}
-	return money.Zero, NewDenial(ReasonNoQuote, "symbol", sym, "error", "quantity order notional could not be priced (fail-closed)")
+	return money.Zero, live.NewDenial(live.ReasonNoQuote, "symbol", sym, "error", "quantity order notional could not be priced (fail-closed)")
 }
 
 // freshQuote asks the broker once per submission; a quote older than max_quote_age_ms is no
 // quote.
-func (r *run) freshQuote(ctx context.Context) (Quote, bool) {
+func (r *run) freshQuote(ctx context.Context) (live.Quote, bool) {
 	if r.quote != nil {
 		return *r.quote, r.quote.Last.Sign() > 0 || r.quote.Ask.Sign() > 0 || r.quote.Bid.Sign() > 0
 	}
 	q, err := r.s.Broker.Quote(ctx, r.intent.NormalizedSymbol())
 	if err != nil {
-		r.quote = &Quote{}
-		return Quote{}, false
+		r.quote = &live.Quote{}
+		return live.Quote{}, false
 	}
 	if age := r.m.Controls.MaxQuoteAgeMs; age != nil && !q.Time.IsZero() {
 		if r.g.now().Sub(q.Time) > time.Duration(*age)*time.Millisecond {
-			r.quote = &Quote{}
-			return Quote{}, false
+			r.quote = &live.Quote{}
+			return live.Quote{}, false
 		}
 	}
 	r.quote = &q
@@ -400,25 +385,25 @@ func (r *run) freshQuote(ctx context.Context) (Quote, bool) {
 func (r *run) read(ctx context.Context) {
 	pos, err := r.s.Broker.Positions(ctx)
 	if err != nil {
-		r.book = UnreadableBook(err)
+		r.book = live.UnreadableBook(err)
 	} else {
-		rows := make([]Exposure, len(pos))
+		rows := make([]live.Exposure, len(pos))
 		for i, p := range pos {
-			rows[i] = Exposure{Symbol: p.Symbol, Net: p.MarketValue}
+			rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
 		}
-		r.book = BookFromExposures(rows)
+		r.book = live.BookFromExposures(rows)
 	}
 	if r.g.CountOpenOrders && r.book.Err == nil {
 		orders, err := r.s.Broker.OpenOrders(ctx)
 		if err != nil {
-			r.book = UnreadableBook(fmt.Errorf("open orders unreadable: %w", err))
+			r.book = live.UnreadableBook(fmt.Errorf("open orders unreadable: %w", err))
 		} else {
 			r.book = r.book.WithOpenOrders(orders, func(sym string) (money.Amount, error) {
 				q, err := r.s.Broker.Quote(ctx, sym)
 				if err != nil {
 					return money.Zero, err
 				}
-				if p := q.ValuationPrice(Buy); p.Sign() > 0 {
+				if p := q.ValuationPrice(live.Buy); p.Sign() > 0 {
 					return p, nil
 				}
 				return money.Zero, fmt.Errorf("no price for %s", sym)
@@ -438,67 +423,67 @@ func errText(err error, fallback string) string {
 // forward writes the journal, sends the order once and classifies the outcome.
 func (r *run) forward(ctx context.Context) Decision {
 	g := r.g
-	r.d.Verdict = Allow
+	r.d.Verdict = live.Allow
 	r.req.ClientOrderID = g.clientOrderID()
 	r.d.ClientOrderID = r.req.ClientOrderID
-	entry := JournalEntry{ClientOrderID: r.req.ClientOrderID, Broker: r.key, Actor: r.s.Actor, Request: r.req, Created: g.now()}
+	entry := live.JournalEntry{ClientOrderID: r.req.ClientOrderID, Broker: r.key, Actor: r.s.Actor, Request: r.req, Created: g.now()}
 	if g.Journal == nil {
-		return r.deny(NewDenial(ReasonJournal, "error", "no journal attached"))
+		return r.deny(live.NewDenial(live.ReasonJournal, "error", "no journal attached"))
 	}
 	if err := ctx.Err(); err != nil { // the caller gave up: nothing is sent
-		return r.deny(NewDenial(ReasonCancelled, "error", err.Error()))
+		return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
 	}
 	if err := g.probeAudit(ctx); err != nil { // DV15: no record, no trade
 		g.TripAuditHalt(fmt.Errorf("audit sink not writable: %w", err))
-		return r.deny(NewDenial(ReasonAuditUnavailable, "error", err.Error()))
+		return r.deny(live.NewDenial(live.ReasonAuditUnavailable, "error", err.Error()))
 	}
 	if err := g.Journal.Begin(ctx, entry); err != nil {
 		g.TripAuditHalt(fmt.Errorf("write-ahead journal: %w", err))
-		return r.deny(NewDenial(ReasonJournal, "error", err.Error()))
+		return r.deny(live.NewDenial(live.ReasonJournal, "error", err.Error()))
 	}
 	g.remember(r.key, r.req, r.intent, r.req.ClientOrderID, g.now())
 	r.d.Forwarded = true
 	order, err := r.s.Broker.PlaceOrder(ctx, r.req)
-	if err != nil && errors.Is(err, ErrIndeterminate) {
+	if err != nil && errors.Is(err, live.ErrIndeterminate) {
 		order, err = r.reconcile(ctx, err)
 	}
 	r.d.BrokerErr = err
 	switch {
 	case err == nil:
-		r.d.Order, r.d.Outcome = &order, OutcomeAccepted
+		r.d.Order, r.d.Outcome = &order, live.OutcomeAccepted
 		r.count()
-		r.finish(ctx, JournalAccepted, order.ID, "")
-		return r.record(ctx, KindOrderPlaced, OutcomeAccepted, "", order.Reply)
-	case errors.Is(err, ErrIndeterminate):
+		r.finish(ctx, live.JournalAccepted, order.ID, "")
+		return r.record(ctx, live.KindOrderPlaced, live.OutcomeAccepted, "", order.Reply)
+	case errors.Is(err, live.ErrIndeterminate):
 		// Only a confirmed success consumes a count; the journal keeps the order indeterminate
 		// so reconciliation (at start-up, or by an operator) settles it.
-		r.d.Outcome, r.d.Reason = OutcomeIndeterminate, ReasonIndeterminate
-		r.finish(ctx, JournalIndeterminate, "", err.Error())
-		return r.record(ctx, KindOrderRejected, OutcomeIndeterminate, err.Error(), nil)
+		r.d.Outcome, r.d.Reason = live.OutcomeIndeterminate, live.ReasonIndeterminate
+		r.finish(ctx, live.JournalIndeterminate, "", err.Error())
+		return r.record(ctx, live.KindOrderRejected, live.OutcomeIndeterminate, err.Error(), nil)
 	default:
-		r.d.Outcome, r.d.Reason = OutcomeRejected, ReasonBrokerReject
+		r.d.Outcome, r.d.Reason = live.OutcomeRejected, live.ReasonBrokerReject
 		if order.Reply != nil {
 			r.d.Order = &order
 		}
-		r.finish(ctx, JournalRejected, "", err.Error())
-		return r.record(ctx, KindOrderRejected, OutcomeError, brokerMessage(err), order.Reply)
+		r.finish(ctx, live.JournalRejected, "", err.Error())
+		return r.record(ctx, live.KindOrderRejected, live.OutcomeError, brokerMessage(err), order.Reply)
 	}
 }
 
 // reconcile resolves an indeterminate forward through the client order id; it never resends.
-func (r *run) reconcile(ctx context.Context, cause error) (Order, error) {
+func (r *run) reconcile(ctx context.Context, cause error) (live.Order, error) {
 	o, err := r.s.Broker.OrderByClientID(ctx, r.req.ClientOrderID)
 	switch {
 	case err == nil:
 		return o, nil
-	case errors.Is(err, ErrOrderNotFound):
-		return Order{}, &BrokerError{Class: ErrRejected, Msg: "the broker never received the order (" + cause.Error() + ")"}
+	case errors.Is(err, live.ErrOrderNotFound):
+		return live.Order{}, &live.BrokerError{Class: live.ErrRejected, Msg: "the broker never received the order (" + cause.Error() + ")"}
 	}
-	return Order{}, cause
+	return live.Order{}, cause
 }
 
 func brokerMessage(err error) string {
-	var be *BrokerError
+	var be *live.BrokerError
 	if errors.As(err, &be) && be.Msg != "" {
 		return be.Msg
 	}
@@ -511,12 +496,12 @@ func brokerMessage(err error) string {
 // count into the new one.
 func (r *run) count() {
 	n := r.d.Count + 1
-	if err := WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
+	if err := live.WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
 	}
 }
 
-func (r *run) finish(ctx context.Context, state JournalState, orderID, detail string) {
+func (r *run) finish(ctx context.Context, state live.JournalState, orderID, detail string) {
 	if err := r.g.Journal.Finish(context.WithoutCancel(ctx), r.req.ClientOrderID, state, orderID, detail, r.g.now()); err != nil && r.d.AuditErr == nil {
 		r.d.AuditErr = fmt.Errorf("journal outcome: %w", err)
 		r.g.TripAuditHalt(r.d.AuditErr)
@@ -524,20 +509,20 @@ func (r *run) finish(ctx context.Context, state JournalState, orderID, detail st
 }
 
 // deny ends the run with a refusal before any forward.
-func (r *run) deny(den *Denial) Decision {
-	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = Deny, den, den.Code, OutcomeBlocked
+func (r *run) deny(den *live.Denial) Decision {
+	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = live.Deny, den, den.Code, live.OutcomeBlocked
 	if r.s.DryRun {
 		return r.d
 	}
-	return r.record(context.Background(), KindOrderRejected, OutcomeBlocked, den.Error(), nil)
+	return r.record(context.Background(), live.KindOrderRejected, live.OutcomeBlocked, den.Error(), nil)
 }
 
 // breach ends the run with a mandate breach: structural and data breaches are denied;
 // quantitative ones wait for a human.
-func (r *run) breach(b *Breach) Decision {
-	r.d.Verdict, r.d.Breach, r.d.Reason = b.Verdict(), b, Reason(b.Limit)
-	r.d.Outcome = OutcomeBlocked
-	return r.record(context.Background(), KindBreach, r.d.Outcome, b.Message(), nil)
+func (r *run) breach(b *live.Breach) Decision {
+	r.d.Verdict, r.d.Breach, r.d.Reason = b.Verdict(), b, live.Reason(b.Limit)
+	r.d.Outcome = live.OutcomeBlocked
+	return r.record(context.Background(), live.KindBreach, r.d.Outcome, b.Message(), nil)
 }
 
 // record writes the one audit record of this submission.
@@ -547,7 +532,7 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 		in := r.intent
 		r.d.Intent = &in
 	}
-	rec := AuditRecord{
+	rec := live.AuditRecord{
 		Time: g.now(), Actor: r.s.Actor, Kind: kind, Outcome: outcome, Reason: r.d.Reason,
 		Broker: r.key, Tool: r.toolName(), ClientOrderID: r.d.ClientOrderID, ApprovalID: r.d.ApprovalID,
 		Request: r.requestPayload(), Response: response, Error: errText, Decision: r.gateDecision(),
@@ -596,13 +581,13 @@ func (r *run) requestPayload() any {
 	return r.req
 }
 
-func (r *run) gateDecision() *GateDecision {
-	gd := &GateDecision{Allowed: r.d.Verdict == Allow, Checked: append([]string(nil), r.d.Checked...),
+func (r *run) gateDecision() *live.GateDecision {
+	gd := &live.GateDecision{Allowed: r.d.Verdict == live.Allow, Checked: append([]string(nil), r.d.Checked...),
 		Approved: r.d.ApprovalID}
 	switch r.d.Verdict {
-	case Allow:
+	case live.Allow:
 		gd.Decision = "allow"
-	case PauseForReauth:
+	case live.PauseForReauth:
 		gd.Decision = "pause_for_reauth"
 	default:
 		gd.Decision = "deny"

@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // brokenAudit refuses every record.
@@ -91,8 +92,8 @@ func TestNoRecordNoTrade(t *testing.T) {
 // that cannot take it) does not let an order through.
 func TestLatchHoldsWithoutSentinel(t *testing.T) {
 	f := newFixture(t, "")
-	var told []live.AuditHalt
-	f.gate.OnHalt = func(h live.AuditHalt) { told = append(told, h) }
+	var told []gate.AuditHalt
+	f.gate.OnHalt = func(h gate.AuditHalt) { told = append(told, h) }
 	f.gate.TripAuditHalt(errors.New("engine tool-call record failed"))
 	f.gate.TripAuditHalt(errors.New("second"))
 	if _, err := live.Clear(f.root, live.HaltSentinel, live.GlobalScope); err != nil {

@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // noIDOrders lists one open order whose id the broker did not give on the first read, and
@@ -36,7 +37,7 @@ func (b *noIDOrders) CancelOrder(_ context.Context, id string) error {
 func TestFlattenOrderWithoutID(t *testing.T) {
 	f := newFixture(t, "")
 	b := &noIDOrders{Broker: f.broker}
-	rep := f.gate.Flatten(context.Background(), b, "paper", live.FlattenOptions{ClosePositions: true,
+	rep := f.gate.Flatten(context.Background(), b, "paper", gate.FlattenOptions{ClosePositions: true,
 		Actor: live.System("watcher", ""), Settle: time.Millisecond})
 	if len(b.cancels) != 0 {
 		t.Errorf("cancels sent %q, want none", b.cancels)
@@ -47,7 +48,7 @@ func TestFlattenOrderWithoutID(t *testing.T) {
 	if got := rep.Summary(); !strings.HasPrefix(got, "NOT FLAT: 1 open order without a readable id, not cancelled ((no id) NVDA buy)") {
 		t.Errorf("summary %q, want NOT FLAT naming the order without an id", got)
 	}
-	if len(rep.Errors) != 1 || rep.Errors[0].Phase != live.PhaseCancel {
+	if len(rep.Errors) != 1 || rep.Errors[0].Phase != gate.PhaseCancel {
 		t.Fatalf("errors %+v, want one cancel error", rep.Errors)
 	}
 	if rec := f.lastAudit(t); rec.Kind != live.KindFlatten || rec.Outcome != live.OutcomeError {

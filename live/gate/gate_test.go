@@ -1,4 +1,4 @@
-package live_test
+package gate_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
@@ -78,7 +79,7 @@ type fixture struct {
 	clock   *livetest.Clock
 	paper   *paper.Broker
 	broker  *spy
-	gate    *live.Gate
+	gate    *gate.Gate
 	audit   *live.MemoryAudit
 	journal *live.MemoryJournal
 }
@@ -94,11 +95,11 @@ func newFixture(t *testing.T, doc string) *fixture {
 	if doc != "-" {
 		livetest.Commit(t, f.root, "paper", doc, f.clock.Now())
 	}
-	f.gate = &live.Gate{Root: f.root, Now: f.clock.Now, Audit: f.audit, Journal: f.journal, Mandates: livetest.Ledger(f.root)}
+	f.gate = &gate.Gate{Root: f.root, Now: f.clock.Now, Audit: f.audit, Journal: f.journal, Mandates: livetest.Ledger(f.root)}
 	return f
 }
 
-func (f *fixture) buy(sym string, notional, qty string) live.Decision {
+func (f *fixture) buy(sym string, notional, qty string) gate.Decision {
 	in := live.OrderIntent{Symbol: sym, Side: live.Buy, InstrumentType: live.Equity}
 	if notional != "" {
 		in.NotionalUSD = amt(notional)
@@ -106,7 +107,7 @@ func (f *fixture) buy(sym string, notional, qty string) live.Decision {
 	if qty != "" {
 		in.Quantity = amt(qty)
 	}
-	return f.gate.Submit(context.Background(), live.Submission{Broker: f.broker, Intent: &in, Actor: live.Agent("test", "s1")})
+	return f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Actor: live.Agent("test", "s1")})
 }
 
 func (f *fixture) lastAudit(t *testing.T) live.AuditRecord {
@@ -216,7 +217,7 @@ func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 	grant := func(b *live.Breach, _ live.OrderIntent) (string, bool) {
 		return "ap_1", b.Limit == live.LimitOrderNotional
 	}
-	d := f.gate.Submit(context.Background(), live.Submission{Broker: f.broker, Intent: &in, Approve: grant})
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approve: grant})
 	if d.Verdict != live.Allow || d.ApprovalID != "ap_1" || !d.Forwarded {
 		t.Fatalf("approved order: %+v", d)
 	}
@@ -225,7 +226,7 @@ func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 	doc := strings.Replace(livetest.MandateDoc, `"max_total_exposure_usd": 100000`, `"max_total_exposure_usd": 8000`, 1)
 	g := newFixture(t, doc)
 	in.NotionalUSD = amt("9000")
-	d = g.gate.Submit(context.Background(), live.Submission{Broker: g.broker, Intent: &in, Approve: grant})
+	d = g.gate.Submit(context.Background(), gate.Submission{Broker: g.broker, Intent: &in, Approve: grant})
 	if d.Verdict != live.PauseForReauth || d.Breach.Limit != live.LimitTotalExposure || d.Forwarded {
 		t.Fatalf("second breach must still pause: %+v", d)
 	}
@@ -291,11 +292,11 @@ func TestReduceOnlyState(t *testing.T) {
 		t.Fatalf("increasing order: %+v", d)
 	}
 	sell := live.OrderIntent{Symbol: "AAPL", Side: live.Sell, InstrumentType: live.Equity, NotionalUSD: amt("500")}
-	if d := f.gate.Submit(context.Background(), live.Submission{Broker: f.broker, Intent: &sell}); d.Outcome != live.OutcomeAccepted {
+	if d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &sell}); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("reducing sell: %s", d.Message())
 	}
 	flip := live.OrderIntent{Symbol: "AAPL", Side: live.Sell, InstrumentType: live.Equity, NotionalUSD: amt("5000")}
-	if d := f.gate.Submit(context.Background(), live.Submission{Broker: f.broker, Intent: &flip}); d.Reason != live.ReasonReduceOnly {
+	if d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &flip}); d.Reason != live.ReasonReduceOnly {
 		t.Fatalf("flipping sell: %+v", d)
 	}
 }
@@ -316,7 +317,7 @@ func TestControls(t *testing.T) {
 	q, _ := f.paper.Quote(ctx, "SPY")
 	far := q.Ask.Mul(money.MustParse("1.05"))
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, Quantity: amt("1"), LimitPrice: &far}
-	d := f.gate.Submit(ctx, live.Submission{Broker: f.broker, Intent: &in, Order: live.OrderRequest{Type: live.Limit, LimitPrice: &far}})
+	d := f.gate.Submit(ctx, gate.Submission{Broker: f.broker, Intent: &in, Order: live.OrderRequest{Type: live.Limit, LimitPrice: &far}})
 	if d.Reason != live.ReasonPriceCollar {
 		t.Fatalf("collar: %+v", d)
 	}
@@ -345,11 +346,11 @@ func TestOperatorPathWorksWhileHalted(t *testing.T) {
 	live.Trip(f.root, live.HaltSentinel, live.GlobalScope, "t", "stop", f.clock.Now())
 	pos, _ := f.paper.Positions(ctx)
 	op := live.Operator("alice", "tui")
-	d := f.gate.SubmitReducing(ctx, live.ReduceRequest{Broker: f.broker, Symbol: "AAPL", Side: live.Sell, Quantity: pos[0].Qty.Add(money.FromInt(1)), Actor: op})
+	d := f.gate.SubmitReducing(ctx, gate.ReduceRequest{Broker: f.broker, Symbol: "AAPL", Side: live.Sell, Quantity: pos[0].Qty.Add(money.FromInt(1)), Actor: op})
 	if d.Reason != live.ReasonNotReducing {
 		t.Fatalf("flipping close: %+v", d)
 	}
-	d = f.gate.SubmitReducing(ctx, live.ReduceRequest{Broker: f.broker, Symbol: "AAPL", Side: live.Sell, Quantity: pos[0].Qty, Actor: op})
+	d = f.gate.SubmitReducing(ctx, gate.ReduceRequest{Broker: f.broker, Symbol: "AAPL", Side: live.Sell, Quantity: pos[0].Qty, Actor: op})
 	if d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("close while halted: %s", d.Message())
 	}
@@ -370,13 +371,13 @@ func TestFlattenVerifies(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		f.paper.PlaceOrder(ctx, live.OrderRequest{Symbol: "NVDA", Side: live.Buy, Type: live.Limit, Quantity: amt("1"), LimitPrice: &low})
 	}
-	var steps []live.FlattenPhase
-	rep := f.gate.Flatten(ctx, f.broker, "paper", live.FlattenOptions{ClosePositions: true, Actor: live.Operator("alice", "tui"),
-		Progress: func(p live.FlattenProgress) { steps = append(steps, p.Phase) }})
+	var steps []gate.FlattenPhase
+	rep := f.gate.Flatten(ctx, f.broker, "paper", gate.FlattenOptions{ClosePositions: true, Actor: live.Operator("alice", "tui"),
+		Progress: func(p gate.FlattenProgress) { steps = append(steps, p.Phase) }})
 	if !rep.Flat() || !strings.HasPrefix(rep.Summary(), "FLAT (verified ") || len(rep.Cancelled) != 3 || len(rep.Closes) != 2 {
 		t.Fatalf("report %+v: %s", rep, rep.Summary())
 	}
-	if steps[len(steps)-1] != live.PhaseDone {
+	if steps[len(steps)-1] != gate.PhaseDone {
 		t.Fatalf("progress %v", steps)
 	}
 	if rec := f.lastAudit(t); rec.Kind != live.KindFlatten || rec.Outcome != live.OutcomeAccepted {
@@ -391,7 +392,7 @@ func TestFlattenCancelOnlyAndStranded(t *testing.T) {
 	low := money.MustParse("1")
 	o, _ := f.paper.PlaceOrder(ctx, live.OrderRequest{Symbol: "NVDA", Side: live.Buy, Type: live.Limit, Quantity: amt("1"), LimitPrice: &low})
 	rep := f.gate.Flatten(ctx, &rejectCancel{Broker: f.broker, ids: map[string]bool{o.ID: true}}, "paper",
-		live.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond})
+		gate.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond})
 	want := "NOT FLAT: 1 order still resting (" + o.ID + "); 1 position open (AAPL +"
 	if rep.Flat() || !strings.HasPrefix(rep.Summary(), want) || !strings.Contains(rep.Summary(), "cancel-only") {
 		t.Fatalf("summary %q, want prefix %q", rep.Summary(), want)
@@ -408,7 +409,7 @@ func TestFlattenCancelOnlyKeepsPositions(t *testing.T) {
 	if _, err := f.paper.PlaceOrder(ctx, live.OrderRequest{Symbol: "NVDA", Side: live.Buy, Type: live.Limit, Quantity: amt("1"), LimitPrice: &low}); err != nil {
 		t.Fatal(err)
 	}
-	rep := f.gate.Flatten(ctx, f.broker, "paper", live.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond})
+	rep := f.gate.Flatten(ctx, f.broker, "paper", gate.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond})
 	if rep.Flat() || !rep.Complete() || len(rep.Cancelled) != 1 {
 		t.Fatalf("flat %v complete %v cancelled %v: %s", rep.Flat(), rep.Complete(), rep.Cancelled, rep.Summary())
 	}
@@ -441,7 +442,7 @@ func TestToolShapedSubmission(t *testing.T) {
 		"place_equity_order":   jsonv.ObjectOf("status", "ok", "order_id", "rh_1"),
 	}}
 	tb := &toolbroker.Broker{Key: "paper", Profile: live.Robinhood, Caller: caller, Now: f.clock.Now}
-	d := f.gate.Submit(context.Background(), live.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
 	if d.Outcome != live.OutcomeAccepted || d.Order.ID != "rh_1" {
 		t.Fatalf("decision %+v", d)
 	}
