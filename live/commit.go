@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 	"cockpit/live/pystr"
 )
@@ -162,17 +163,17 @@ func writeCommit(root Root, broker, crID string, record *jsonv.Object, m *Mandat
 	if _, err := ParseMandate(data); err != nil {
 		return "", err
 	}
-	if err := ensureDir(root.ConsentDir(broker)); err != nil {
+	if err := atomicfile.EnsureDir(root.ConsentDir(broker)); err != nil {
 		return "", err
 	}
 	rec, err := jsonv.Marshal(record, jsonv.Python)
 	if err != nil {
 		return "", fmt.Errorf("consent record: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(root.ConsentDir(broker), crID+".json"), rec, 0o600); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(root.ConsentDir(broker), crID+".json"), rec, 0o600); err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(root.MandatePath(broker), data, 0o600); err != nil {
+	if err := atomicfile.WriteFile(root.MandatePath(broker), data, 0o600); err != nil {
 		return "", err
 	}
 	return MandateHash(data), nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 	"cockpit/live/pystr"
 )
@@ -136,7 +137,7 @@ func IncrementDailyCount(root Root, broker string, now time.Time) (int, error) {
 		n = maxCount
 	}
 	data := []byte(`{"date": "` + UTCDay(now) + `", "count": ` + strconv.Itoa(n) + `}`)
-	if err := writeFileAtomic(root.CounterPath(key), data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(root.CounterPath(key), data, 0o644); err != nil {
 		return 0, fmt.Errorf("increment order count: %w", err)
 	}
 	return n, nil
@@ -169,7 +170,7 @@ func TrySubmitLock(root Root, broker string) (*SubmitLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureDir(root.BrokerDir(key)); err != nil {
+	if err := atomicfile.EnsureDir(root.BrokerDir(key)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrLockUnavailable, err)
 	}
 	for range lockAttempts {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 )
 
@@ -86,7 +87,7 @@ func WriteDailyCount(root Root, broker string, now time.Time, n int) error {
 	}
 	n = min(max(n, 0), maxCount)
 	data := []byte(`{"date": "` + UTCDay(now) + `", "count": ` + strconv.Itoa(n) + `}`)
-	if err := writeFileAtomic(root.CounterPath(key), data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(root.CounterPath(key), data, 0o644); err != nil {
 		return fmt.Errorf("write order count: %w", err)
 	}
 	return nil

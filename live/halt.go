@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 )
 
@@ -70,7 +71,7 @@ func Trip(root Root, s Sentinel, scope Scope, by, reason string, now time.Time) 
 	}
 	doc := jsonv.ObjectOf("tripped_at", FormatOffsetTimestamp(now), "by", by, "reason", reason)
 	data := jsonv.MustMarshal(doc, jsonv.Python)
-	if err := writeFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("trip %s: %w", s, err)
 	}
 	return path, nil
@@ -86,7 +87,7 @@ func Clear(root Root, s Sentinel, scope Scope) (bool, error) {
 	err = os.Remove(path)
 	switch {
 	case err == nil:
-		syncDir(filepath.Dir(path))
+		atomicfile.SyncDir(filepath.Dir(path))
 		return true, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
