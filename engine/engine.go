@@ -11,6 +11,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 )
 
 // Finding is one injection-scanner hit in external content.
@@ -241,7 +242,7 @@ func (e *Engine) FollowBroker(ctx context.Context) {
 }
 
 // FollowHalts pauses and resumes the agent from the watcher's states and publishes them.
-func (e *Engine) FollowHalts(ctx context.Context, states <-chan live.HaltState) {
+func (e *Engine) FollowHalts(ctx context.Context, states <-chan halt.State) {
 	for {
 		select {
 		case <-ctx.Done():

@@ -13,6 +13,7 @@ import (
 	"cockpit/internal/enginetest"
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/store"
@@ -145,7 +146,7 @@ func TestHaltDeniesWritesNotReads(t *testing.T) {
 	if r := f.Call("place_order", map[string]any{"symbol": "AAPL", "side": "buy", "quantity": "5", "type": "limit", "limit_price": "150"}); !r.OK() {
 		t.Fatalf("resting order: %+v", r)
 	}
-	if _, err := live.Trip(f.Root, live.HaltSentinel, live.Scope{Broker: live.PaperBroker}, "test", "test", f.Clock.Now()); err != nil {
+	if _, err := halt.Trip(f.Root, live.HaltSentinel, live.Scope{Broker: live.PaperBroker}, "test", "test", f.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -378,25 +379,25 @@ func (a *blockingAgent) Turn(ctx context.Context, _ *engine.Turn) error {
 func TestHaltPausesTheLoop(t *testing.T) {
 	f := enginetest.New(t)
 	a := &blockingAgent{}
-	states := make(chan live.HaltState, 4)
+	states := make(chan halt.State, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go f.Engine.FollowHalts(ctx, states)
 	done := make(chan struct{})
 	go func() { f.Engine.Run(ctx, a, time.Millisecond); close(done) }()
 	waitFor(t, func() bool { return a.turns.Load() == 1 })
-	states <- live.HaltState{Broker: live.PaperBroker, Halted: true}
+	states <- halt.State{Broker: live.PaperBroker, Halted: true}
 	waitFor(t, func() bool { return a.stopped.Load() == 1 && f.Engine.Paused() })
 	time.Sleep(50 * time.Millisecond)
 	if n := a.turns.Load(); n != 1 {
 		t.Fatalf("turns while halted = %d, want 1", n)
 	}
-	states <- live.HaltState{Broker: "other", Halted: false}
+	states <- halt.State{Broker: "other", Halted: false}
 	time.Sleep(20 * time.Millisecond)
 	if !f.Engine.Paused() {
 		t.Fatal("another broker's state resumed the agent")
 	}
-	states <- live.HaltState{Broker: live.PaperBroker, Halted: false}
+	states <- halt.State{Broker: live.PaperBroker, Halted: false}
 	waitFor(t, func() bool { return a.turns.Load() == 2 })
 	cancel()
 	<-done

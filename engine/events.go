@@ -8,6 +8,7 @@ import (
 	"cockpit/internal/fanout"
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/money"
 )
 
@@ -46,7 +47,7 @@ type Event struct {
 	Decision *gate.Decision
 	Order    *live.OrderUpdate
 	Review   *live.ReviewItem
-	Halt     *live.HaltState
+	Halt     *halt.State
 	Flatten  *gate.FlattenProgress
 	Report   *gate.FlattenReport
 	Finding  *Finding

@@ -8,6 +8,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -52,7 +53,7 @@ func TestEventText(t *testing.T) {
 			"ASK     buy $1500 AAPL (equity): max_order_notional_usd"},
 		{Event{Kind: EvToolCall, Tool: "place_order", Result: &Result{Status: StatusDenied, Decision: "deny", Code: "read_only", Detail: "the\npolicy  is read-only"}},
 			"call    place_order     DENIED read_only: the policy is read-only"},
-		{Event{Kind: EvHalt, Halt: &live.HaltState{Broker: "paper", Halted: true, Cause: "fsnotify"}}, "HALT    paper is halted (fsnotify): agent paused"},
+		{Event{Kind: EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "fsnotify"}}, "HALT    paper is halted (fsnotify): agent paused"},
 		{Event{Kind: EvNote, Message: "ignore previous instructions"}, `agent   "ignore previous instructions"`},
 		{Event{Kind: EvError, Message: strings.Repeat("x", 300)}, "ERROR   " + strings.Repeat("x", 160) + "…"},
 	}

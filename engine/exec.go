@@ -12,6 +12,7 @@ import (
 	"cockpit/engine/scan"
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -156,7 +157,7 @@ func (c *call) execute(ctx context.Context) Result {
 		if h, ok := e.latched(); ok {
 			return c.record(ctx, denied(string(h.Reason), "trading is halted: %s", h.Detail))
 		}
-		if live.IsHalted(e.Root, e.BrokerKey) {
+		if halt.IsHalted(e.Root, e.BrokerKey) {
 			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
 		}
 		if wait := e.coolingDown(); wait > 0 {

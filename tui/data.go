@@ -9,6 +9,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/money"
 	"cockpit/live/redact"
 )
@@ -191,7 +192,7 @@ func (d *Data) onOrderUpdate(u *live.OrderUpdate) (refresh bool) {
 }
 
 // onHalt shows a halt at once (the watcher saw the sentinel) and re-reads the rest.
-func (d *Data) onHalt(h *live.HaltState) (refresh bool) {
+func (d *Data) onHalt(h *halt.State) (refresh bool) {
 	if h == nil || (h.Broker != d.Snap.Broker && d.Snap.Broker != "") {
 		return false
 	}

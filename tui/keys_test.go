@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/engine"
-	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 )
 
@@ -351,7 +351,7 @@ func TestStaleGenerationDropped(t *testing.T) {
 // snapshot.
 func TestHaltEventShowsAtOnce(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &live.HaltState{Broker: "paper", Halted: true, Cause: "fsnotify"}}})
+	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "fsnotify"}}})
 	m.Update(TickMsg{})
 	if out := screen(m); !strings.Contains(out, "■ HALTED") {
 		t.Errorf("not halted on screen:\n%s", out)

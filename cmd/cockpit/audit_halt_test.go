@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/store"
 )
@@ -228,7 +229,7 @@ func TestScreenShowsAuditLatch(t *testing.T) {
 	}
 	defer s.close()
 	s.gate.TripAuditHalt(fmt.Errorf("append audit event: disk full"))
-	live.Clear(s.rt.root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
+	halt.Clear(s.rt.root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
 	be := newScreenBackend(s)
 	snap := be.Snapshot(context.Background())
 	if snap.State != live.Halted || !snap.Paused || !strings.Contains(snap.HaltReason, "audit_unavailable") {

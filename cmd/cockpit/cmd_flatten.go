@@ -11,6 +11,7 @@ import (
 	"cockpit/config"
 	"cockpit/live"
 	livegate "cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/redact"
 )
 
@@ -31,8 +32,8 @@ func (a *App) cmdFlatten(args []string) int {
 		return code
 	}
 	defer rt.close()
-	if !live.IsHalted(rt.root, key) {
-		if _, err := live.Trip(rt.root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
+	if !halt.IsHalted(rt.root, key) {
+		if _, err := halt.Trip(rt.root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
 			return a.failf("could not halt %s before flattening: %v", key, err)
 		}
 		rt.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, live.BrokerScope(key), *reason))

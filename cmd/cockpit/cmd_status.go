@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 )
 
@@ -83,7 +84,7 @@ func (a *App) cmdStatus(args []string) int {
 // statusReport gathers the state of the root and brokers as JSON.
 func statusReport(root live.Root, ledger live.MandateLedger, brokers []string, now time.Time) *jsonv.Object {
 	global := jsonv.ObjectOf(
-		"halted", live.IsGloballyHalted(root),
+		"halted", halt.IsGloballyHalted(root),
 		"halt", sentinelJSON(root, live.HaltSentinel, live.GlobalScope),
 		"reduce_only", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope) != nil,
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope),
@@ -101,7 +102,7 @@ func statusReport(root live.Root, ledger live.MandateLedger, brokers []string, n
 }
 
 func sentinelJSON(root live.Root, s live.Sentinel, scope live.Scope) any {
-	a, err := live.ReadSentinel(root, s, scope)
+	a, err := halt.ReadSentinel(root, s, scope)
 	if err != nil || a == nil {
 		return nil
 	}
@@ -113,10 +114,10 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 	o := jsonv.ObjectOf(
 		"broker", broker,
 		"paper", live.IsPaperBroker(broker),
-		"state", string(live.StateOf(root, broker)),
-		"halted", live.IsHalted(root, broker),
+		"state", string(halt.StateOf(root, broker)),
+		"halted", halt.IsHalted(root, broker),
 		"halt", sentinelJSON(root, live.HaltSentinel, scope),
-		"reduce_only", live.IsReduceOnly(root, broker),
+		"reduce_only", halt.IsReduceOnly(root, broker),
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
 	)
 	count := live.ReadDailyCount(root, broker, now)

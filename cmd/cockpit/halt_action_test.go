@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/store"
 )
 
@@ -29,7 +30,7 @@ func TestCloseWaitsForHaltAction(t *testing.T) {
 		done.Store(true)
 		return nil
 	})
-	if _, err := live.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "test", "halt action", fixedNow); err != nil {
+	if _, err := halt.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "test", "halt action", fixedNow); err != nil {
 		t.Fatal(err)
 	}
 	s.watcher.Recheck() // the watcher sees the trip and starts the halt action

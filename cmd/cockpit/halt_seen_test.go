@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	livegate "cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/money"
 	"cockpit/store"
 )
@@ -36,16 +37,16 @@ func TestScreenHaltIsGlobal(t *testing.T) {
 	if err := be.Halt(context.Background(), "key H"); err != nil {
 		t.Fatal(err)
 	}
-	if !live.IsGloballyHalted(s.rt.root) {
+	if !halt.IsGloballyHalted(s.rt.root) {
 		t.Fatal("H did not write the global live/HALT")
 	}
-	if a, _ := live.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
+	if a, _ := halt.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
 		t.Errorf("H wrote the broker's HALT too: %+v", a)
 	}
 	if err := be.HaltBroker(context.Background(), "palette"); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := live.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
+	if a, _ := halt.ReadSentinel(s.rt.root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
 		t.Errorf("halt broker: broker sentinel %+v, want reason palette", a)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"cockpit/engine/tools"
 	"cockpit/live"
 	livegate "cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/paper"
 	"cockpit/store"
 )
@@ -36,7 +37,7 @@ type session struct {
 	paper    *paper.Broker
 	gate     *livegate.Gate
 	eng      *engine.Engine
-	watcher  *live.Watcher
+	watcher  *halt.Watcher
 	agent    engine.Agent // nil: no agent
 	interval time.Duration
 	onQuit   string
@@ -49,7 +50,7 @@ type session struct {
 	halts sync.WaitGroup
 	ctx   context.Context // the session's context: halt actions run on it
 
-	latch     *live.HaltLatch // set when the halt watcher cannot watch: halts like HALT
+	latch     *halt.Latch     // set when the halt watcher cannot watch: halts like HALT
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
 	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
 	integrity store.Integrity // the store's start-up check
@@ -129,7 +130,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
 	s.gate = &livegate.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
-	s.latch, s.sentries = &live.HaltLatch{}, &sentinelAudit{s: s}
+	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
 	var bars engine.BarSource
@@ -153,7 +154,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 		Reviews: store.Reviews{DB: rt.db}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(a.Now),
 		Audit: rt.audit, Now: a.Now, Log: rt.log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
-	s.watcher = &live.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &live.HaltActions{},
+	s.watcher = &halt.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	act := livegate.HaltAction(s.gate, b, func(p livegate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
@@ -250,7 +251,7 @@ func (s *session) quit(why string) (livegate.FlattenReport, bool) {
 	}
 	now := s.rt.app.Now()
 	s.sentries.expect(s.rt.root.SentinelPath(live.HaltSentinel, s.key), true)
-	if _, err := live.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
+	if _, err := halt.Trip(s.rt.root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
 		s.rt.log.Error("on_quit halt failed", "err", err)
 	}
 	s.rt.audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,

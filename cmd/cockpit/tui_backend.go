@@ -15,6 +15,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	livegate "cockpit/live/gate"
+	livehalt "cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/store"
@@ -100,7 +101,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()
 	}
-	snap.State = live.StateOf(rt.root, s.key)
+	snap.State = livehalt.StateOf(rt.root, s.key)
 	snap.Warnings = sentinelWarnings(rt.root)
 	if on, why := s.latch.Halted(); on {
 		snap.State, snap.HaltReason = live.Halted, why
@@ -109,7 +110,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		if _, err := os.Stat(rt.root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			snap.HaltFileOK = false
 		}
-		if a, err := live.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
+		if a, err := livehalt.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
@@ -272,12 +273,12 @@ func (b *screenBackend) HaltBroker(_ context.Context, reason string) error {
 
 // halt writes the sentinel first (the halt stands whatever follows), then pauses the agent.
 func (b *screenBackend) halt(scope live.Scope, reason string) error {
-	if a, _ := live.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
+	if a, _ := livehalt.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
 		b.s.eng.SetHalted(true) // already halted: the first attribution stands
 		return nil
 	}
 	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.HaltSentinel, scope.Broker), true)
-	if _, err := live.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+	if _, err := livehalt.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.s.eng.SetHalted(true)
@@ -289,7 +290,7 @@ func (b *screenBackend) halt(scope live.Scope, reason string) error {
 func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
 	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
-	if _, err := live.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+	if _, err := livehalt.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
 		return err
 	}
 	return b.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
@@ -306,14 +307,14 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 	var cleared []string
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: b.s.key}} {
 		for _, kind := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
-			if a, _ := live.ReadSentinel(root, kind, scope); a == nil {
+			if a, _ := livehalt.ReadSentinel(root, kind, scope); a == nil {
 				continue
 			}
 			if err := b.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
 				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 			}
 			b.s.sentries.expect(root.SentinelPath(kind, scope.Broker), false)
-			if _, err := live.Clear(root, kind, scope); err != nil {
+			if _, err := livehalt.Clear(root, kind, scope); err != nil {
 				return fmt.Errorf("clear %s (%s): %w", kind, scope, err)
 			}
 			cleared = append(cleared, fmt.Sprintf("%s (%s)", kind, scope))
@@ -461,7 +462,7 @@ func (b *screenBackend) follow(ctx context.Context, send func(any)) {
 
 // haltLine says why, where, by whom and when a halt sentinel was written, leaving out what
 // the file does not say (a HALT file made with `touch` says nothing but its scope).
-func haltLine(a *live.Attribution, scope live.Scope) string {
+func haltLine(a *livehalt.Attribution, scope live.Scope) string {
 	why := a.Reason
 	if why == "" {
 		why = "no reason written"

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/vibe"
 )
@@ -181,7 +182,7 @@ func noLooser(root live.Root, rel, want string) outcome {
 }
 
 func trip(root live.Root, s live.Scope, e *env) error {
-	_, err := live.Trip(root, live.HaltSentinel, s, "test", "perms", e.now)
+	_, err := halt.Trip(root, live.HaltSentinel, s, "test", "perms", e.now)
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -80,7 +81,7 @@ func quoteCase(parse func(payload any, symbol string) (money.Amount, bool)) func
 // picks for every broker: broker-specific over fallback, nothing when nothing is registered.
 func haltActionsCase(e *env, c *jsonv.Object) outcome {
 	calls := obj(get(c, "calls"))
-	var h live.HaltActions
+	var h halt.Actions
 	for _, m := range calls.Members() {
 		want, _ := m.Value.(string)
 		tag, _, ok := strings.Cut(want, ":")

@@ -12,6 +12,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/live/toolbroker"
@@ -70,14 +71,14 @@ func applySetup(root live.Root, ledger fixtureLedger, broker string, setup *json
 	}
 	if h := obj(get(setup, "halt")); h != nil {
 		if g, _ := get(h, "global").(bool); g {
-			if _, err := live.Trip(root, live.HaltSentinel, live.GlobalScope, "test", "setup", mustTime(now())); err != nil {
+			if _, err := halt.Trip(root, live.HaltSentinel, live.GlobalScope, "test", "setup", mustTime(now())); err != nil {
 				return release, err
 			}
 		}
 		brokers, _ := get(h, "brokers").([]any)
 		for _, b := range brokers {
 			name, _ := b.(string)
-			if _, err := live.Trip(root, live.HaltSentinel, live.BrokerScope(name), "test", "setup", mustTime(now())); err != nil {
+			if _, err := halt.Trip(root, live.HaltSentinel, live.BrokerScope(name), "test", "setup", mustTime(now())); err != nil {
 				return release, err
 			}
 		}

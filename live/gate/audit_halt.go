@@ -2,6 +2,7 @@ package gate
 
 import (
 	"cockpit/live"
+	"cockpit/live/halt"
 	"context"
 	"fmt"
 	"sync"
@@ -54,8 +55,8 @@ func (g *Gate) tripLatch(reason live.Reason, detail string) {
 	if !first {
 		return
 	}
-	if !live.IsGloballyHalted(g.Root) && g.Root.Dir() != "" {
-		_, _ = live.Trip(g.Root, live.HaltSentinel, live.GlobalScope, "cockpit", string(reason)+": "+detail, now)
+	if !halt.IsGloballyHalted(g.Root) && g.Root.Dir() != "" {
+		_, _ = halt.Trip(g.Root, live.HaltSentinel, live.GlobalScope, "cockpit", string(reason)+": "+detail, now)
 	}
 	if g.OnHalt != nil {
 		g.OnHalt(AuditHalt{Reason: reason, Detail: detail, At: now})
@@ -84,7 +85,7 @@ func (g *Gate) probeAudit(ctx context.Context) error {
 
 // haltDenial is the gate's halt check: the sentinels, then the latch; nil when neither halts.
 func (g *Gate) haltDenial(key string, kv ...string) *live.Denial {
-	if live.IsHalted(g.Root, key) {
+	if halt.IsHalted(g.Root, key) {
 		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key}, kv...)...)
 	}
 	if on, why := g.Latch.Halted(); on {

@@ -9,6 +9,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 )
 
 // brokenAudit refuses every record.
@@ -80,7 +81,7 @@ func TestNoRecordNoTrade(t *testing.T) {
 			if !ok || h.Reason != live.ReasonAuditUnavailable {
 				t.Fatalf("latch = %+v %v, want %s", h, ok, live.ReasonAuditUnavailable)
 			}
-			a, err := live.ReadSentinel(f.root, live.HaltSentinel, live.GlobalScope)
+			a, err := halt.ReadSentinel(f.root, live.HaltSentinel, live.GlobalScope)
 			if err != nil || a == nil || !strings.HasPrefix(a.Reason, string(live.ReasonAuditUnavailable)) {
 				t.Fatalf("global HALT = %+v %v, want one with reason %s", a, err, live.ReasonAuditUnavailable)
 			}
@@ -96,7 +97,7 @@ func TestLatchHoldsWithoutSentinel(t *testing.T) {
 	f.gate.OnHalt = func(h gate.AuditHalt) { told = append(told, h) }
 	f.gate.TripAuditHalt(errors.New("engine tool-call record failed"))
 	f.gate.TripAuditHalt(errors.New("second"))
-	if _, err := live.Clear(f.root, live.HaltSentinel, live.GlobalScope); err != nil {
+	if _, err := halt.Clear(f.root, live.HaltSentinel, live.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
 	d := f.buy("AAPL", "100", "")

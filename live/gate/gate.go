@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -38,7 +39,7 @@ type Gate struct {
 	// reference counts positions only; cockpit's runtime turns this on.
 	CountOpenOrders bool
 	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
-	Latch *live.HaltLatch
+	Latch *halt.Latch
 	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
 	OnHalt func(AuditHalt)
 

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -95,11 +96,11 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 	}
 	spy := &cancelSpy{Broker: p}
 	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
-	actions := &live.HaltActions{}
+	actions := &halt.Actions{}
 	actions.Register("", func(ctx context.Context, broker string) any {
 		return g.Flatten(ctx, spy, broker, gate.FlattenOptions{Settle: time.Millisecond})
 	})
-	w := &live.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: time.Second}
+	w := &halt.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: time.Second}
 	states := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -123,7 +124,7 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 		spy.seen = seen
 		spy.mu.Unlock()
 		start := time.Now()
-		if _, err := live.Trip(root, live.HaltSentinel, live.GlobalScope, "bench", "x", start); err != nil {
+		if _, err := halt.Trip(root, live.HaltSentinel, live.GlobalScope, "bench", "x", start); err != nil {
 			b.Fatal(err)
 		}
 		select {
@@ -133,7 +134,7 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 			b.Fatal("no cancel within 5s of HALT")
 		}
 		waitFor(true)
-		live.Clear(root, live.HaltSentinel, live.GlobalScope)
+		halt.Clear(root, live.HaltSentinel, live.GlobalScope)
 		waitFor(false)
 	}
 	reportLatency(b, samples, "")

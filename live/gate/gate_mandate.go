@@ -2,6 +2,7 @@ package gate
 
 import (
 	"cockpit/live"
+	"cockpit/live/halt"
 	"context"
 	"time"
 )
@@ -34,7 +35,7 @@ func GateMandate(ctx context.Context, root live.Root, ledger live.MandateLedger,
 // an order that reduces its symbol's absolute exposure without flipping it. book may be
 // unreadable, in which case a REDUCE_ONLY order is denied (its effect cannot be known).
 func GateState(root live.Root, broker string, intent live.OrderIntent, book live.Book) *live.Denial {
-	switch live.StateOf(root, broker) {
+	switch halt.StateOf(root, broker) {
 	case live.Halted:
 		return live.NewDenial(live.ReasonHalted, "broker", broker)
 	case live.ReduceOnly:

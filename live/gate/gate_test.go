@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
@@ -149,7 +150,7 @@ func TestGateDenialsBeforeTheBroker(t *testing.T) {
 		{"no mandate", func(f *fixture) { f.gate.Root = livetest.Root(t) }, live.ReasonNoMandate},
 		{"expired", func(f *fixture) { f.clock.Advance(31 * 24 * time.Hour) }, live.ReasonExpired},
 		{"halted", func(f *fixture) {
-			live.Trip(f.root, live.HaltSentinel, live.GlobalScope, "t", "x", f.clock.Now())
+			halt.Trip(f.root, live.HaltSentinel, live.GlobalScope, "t", "x", f.clock.Now())
 		}, live.ReasonHalted},
 		{"no journal", func(f *fixture) { f.gate.Journal = nil }, live.ReasonJournal},
 	}
@@ -175,7 +176,7 @@ func TestGateDenialsBeforeTheBroker(t *testing.T) {
 // forwarded (the reference checks only once, before the reads; DV5).
 func TestGateHaltDuringReads(t *testing.T) {
 	f := newFixture(t, "")
-	f.broker.onRead = func() { live.Trip(f.root, live.HaltSentinel, live.GlobalScope, "other", "mid-flight", f.clock.Now()) }
+	f.broker.onRead = func() { halt.Trip(f.root, live.HaltSentinel, live.GlobalScope, "other", "mid-flight", f.clock.Now()) }
 	d := f.buy("AAPL", "100", "")
 	if d.Reason != live.ReasonHalted || d.Forwarded || f.broker.placed != 0 {
 		t.Fatalf("decision %+v", d)
@@ -287,7 +288,7 @@ func TestReduceOnlyState(t *testing.T) {
 	if d := f.buy("AAPL", "1000", ""); d.Outcome != live.OutcomeAccepted {
 		t.Fatal(d.Message())
 	}
-	live.Trip(f.root, live.ReduceOnlySentinel, live.BrokerScope("paper"), "t", "wind down", f.clock.Now())
+	halt.Trip(f.root, live.ReduceOnlySentinel, live.BrokerScope("paper"), "t", "wind down", f.clock.Now())
 	if d := f.buy("MSFT", "100", ""); d.Reason != live.ReasonReduceOnly {
 		t.Fatalf("increasing order: %+v", d)
 	}
@@ -343,7 +344,7 @@ func TestOperatorPathWorksWhileHalted(t *testing.T) {
 	f := newFixture(t, "")
 	ctx := context.Background()
 	f.buy("AAPL", "1000", "")
-	live.Trip(f.root, live.HaltSentinel, live.GlobalScope, "t", "stop", f.clock.Now())
+	halt.Trip(f.root, live.HaltSentinel, live.GlobalScope, "t", "stop", f.clock.Now())
 	pos, _ := f.paper.Positions(ctx)
 	op := live.Operator("alice", "tui")
 	d := f.gate.SubmitReducing(ctx, gate.ReduceRequest{Broker: f.broker, Symbol: "AAPL", Side: live.Sell, Quantity: pos[0].Qty.Add(money.FromInt(1)), Actor: op})

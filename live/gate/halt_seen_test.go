@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 )
 
@@ -21,10 +22,10 @@ func TestDanglingSymlinkHalts(t *testing.T) {
 			if err := os.Symlink(filepath.Join(t.TempDir(), "nowhere"), path); err != nil {
 				t.Fatal(err)
 			}
-			if got := live.StateOf(f.root, "paper"); got != live.Halted {
+			if got := halt.StateOf(f.root, "paper"); got != live.Halted {
 				t.Errorf("state with a dangling HALT symlink = %s, want HALTED", got)
 			}
-			if a, err := live.ReadSentinel(f.root, live.HaltSentinel, scope); err != nil || a == nil {
+			if a, err := halt.ReadSentinel(f.root, live.HaltSentinel, scope); err != nil || a == nil {
 				t.Errorf("ReadSentinel = %v, %v; want an (empty) attribution", a, err)
 			}
 			if d := f.buy("AAPL", "10", ""); d.Reason != live.ReasonHalted || d.Forwarded {
@@ -43,7 +44,7 @@ func TestUnrecognisedSentinels(t *testing.T) {
 	os.WriteFile(filepath.Join(root.LiveDir(), "PAPER", "HALT"), nil, 0o644)
 	os.WriteFile(filepath.Join(root.LiveDir(), " alpaca", "REDUCE_ONLY"), nil, 0o644)
 	os.WriteFile(filepath.Join(root.LiveDir(), "paper", "mandate.json"), nil, 0o644)
-	got := live.UnrecognisedSentinels(root)
+	got := halt.UnrecognisedSentinels(root)
 	want := []string{filepath.Join(root.LiveDir(), " alpaca", "REDUCE_ONLY"), filepath.Join(root.LiveDir(), "PAPER", "HALT")}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("UnrecognisedSentinels = %q, want %q", got, want)
@@ -55,7 +56,7 @@ func TestUnrecognisedSentinels(t *testing.T) {
 // the orders go through).
 func TestWatcherLosingItsDirectoryHalts(t *testing.T) {
 	f := newFixture(t, "")
-	w := &live.Watcher{Root: f.root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond}
+	w := &halt.Watcher{Root: f.root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond}
 	ch := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -82,11 +83,11 @@ func TestWatcherLosingItsDirectoryHalts(t *testing.T) {
 // return until cleared.
 func TestLatchHaltsWhenTheDiskCannot(t *testing.T) {
 	f := newFixture(t, "")
-	latch := &live.HaltLatch{}
+	latch := &halt.Latch{}
 	f.gate.Latch = latch
 	var latchedMu sync.Mutex
 	var latched []string
-	w := &live.Watcher{Root: f.root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond, Latch: latch,
+	w := &halt.Watcher{Root: f.root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond, Latch: latch,
 		OnLatch: func(why string) { latchedMu.Lock(); latched = append(latched, why); latchedMu.Unlock() }}
 	ch := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -130,9 +131,9 @@ func TestWatcherReportsSentinelChanges(t *testing.T) {
 	os.MkdirAll(root.BrokerDir("paper"), 0o700)
 	os.WriteFile(root.SentinelPath(live.ReduceOnlySentinel, ""), nil, 0o644) // there at start
 	var mu sync.Mutex
-	var got []live.SentinelChange
-	w := &live.Watcher{Root: root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond,
-		OnSentinel: func(c live.SentinelChange) { mu.Lock(); got = append(got, c); mu.Unlock() }}
+	var got []halt.SentinelChange
+	w := &halt.Watcher{Root: root, Brokers: []string{"paper"}, Poll: 100 * time.Millisecond,
+		OnSentinel: func(c halt.SentinelChange) { mu.Lock(); got = append(got, c); mu.Unlock() }}
 	ch := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -147,5 +148,21 @@ func TestWatcherReportsSentinelChanges(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 2 || got[0].Path != path || !got[0].Exists || got[1].Exists || got[0].Scope.Broker != "paper" || got[0].Sentinel != live.HaltSentinel {
 		t.Fatalf("changes %+v, want HALT (paper) appearing then disappearing", got)
+	}
+}
+
+// waitState waits for a watcher state with Halted == want (a copy of the one in package halt's tests).
+func waitState(t *testing.T, ch <-chan halt.State, want bool) halt.State {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case s := <-ch:
+			if s.Halted == want {
+				return s
+			}
+		case <-deadline:
+			t.Fatalf("no state with halted=%v within 5s", want)
+		}
 	}
 }

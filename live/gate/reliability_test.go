@@ -17,6 +17,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -48,7 +49,7 @@ func TestHelperProcess(t *testing.T) {
 		delay, _ := time.ParseDuration(os.Getenv("COCKPIT_HELPER_DELAY"))
 		time.Sleep(delay)
 		before := time.Now()
-		if _, err := live.Trip(root, live.HaltSentinel, live.GlobalScope, "other-process", "test", time.Now()); err != nil {
+		if _, err := halt.Trip(root, live.HaltSentinel, live.GlobalScope, "other-process", "test", time.Now()); err != nil {
 			fmt.Println("error", err)
 			os.Exit(3)
 		}

@@ -1,4 +1,4 @@
-package live
+package halt
 
 import (
 	"errors"
@@ -8,68 +8,19 @@ import (
 	"path/filepath"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 )
 
-// Sentinel names a kill-switch file. Its existence is the signal, whatever it contains.
-type Sentinel string
-
-// Sentinels.
-const (
-	HaltSentinel       Sentinel = "HALT"
-	ReduceOnlySentinel Sentinel = "REDUCE_ONLY" // cockpit extension
-)
-
-// SentinelPath returns the global sentinel path when broker is "", else the broker's one.
-// The broker key must already be normalised.
-func (r Root) SentinelPath(s Sentinel, broker string) string {
-	if broker == "" {
-		return filepath.Join(r.LiveDir(), string(s))
-	}
-	return filepath.Join(r.BrokerDir(broker), string(s))
-}
-
-// sentinelPath normalises a non-empty broker key; an empty scope means global.
-func (r Root) sentinelPath(s Sentinel, broker string, global bool) (string, error) {
-	if global {
-		return r.SentinelPath(s, ""), nil
-	}
-	key, err := NormalizeBroker(broker)
-	if err != nil {
-		return "", err
-	}
-	return r.SentinelPath(s, key), nil
-}
-
-// Scope is where a sentinel applies: everywhere (Global) or to one broker.
-type Scope struct {
-	Broker string // ignored when Global
-	Global bool
-}
-
-// GlobalScope applies to every broker.
-var GlobalScope = Scope{Global: true}
-
-// BrokerScope applies to one broker.
-func BrokerScope(broker string) Scope { return Scope{Broker: broker} }
-
-// String names the scope for messages.
-func (s Scope) String() string {
-	if s.Global {
-		return "global"
-	}
-	return s.Broker
-}
-
 // Trip creates (or replaces) a sentinel atomically with {"tripped_at", "by", "reason"} and
 // returns its path. Re-tripping overwrites the attribution; the latest wins.
-func Trip(root Root, s Sentinel, scope Scope, by, reason string, now time.Time) (string, error) {
-	path, err := root.sentinelPath(s, scope.Broker, scope.Global)
+func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, now time.Time) (string, error) {
+	path, err := root.ScopedSentinelPath(s, scope)
 	if err != nil {
 		return "", err
 	}
-	doc := jsonv.ObjectOf("tripped_at", FormatOffsetTimestamp(now), "by", by, "reason", reason)
+	doc := jsonv.ObjectOf("tripped_at", live.FormatOffsetTimestamp(now), "by", by, "reason", reason)
 	data := jsonv.MustMarshal(doc, jsonv.Python)
 	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("trip %s: %w", s, err)
@@ -79,8 +30,8 @@ func Trip(root Root, s Sentinel, scope Scope, by, reason string, now time.Time) 
 
 // Clear deletes one sentinel and reports whether it existed. Global and per-broker sentinels
 // are independent.
-func Clear(root Root, s Sentinel, scope Scope) (bool, error) {
-	path, err := root.sentinelPath(s, scope.Broker, scope.Global)
+func Clear(root live.Root, s live.Sentinel, scope live.Scope) (bool, error) {
+	path, err := root.ScopedSentinelPath(s, scope)
 	if err != nil {
 		return false, err
 	}
@@ -106,8 +57,8 @@ type Attribution struct {
 
 // ReadSentinel returns the attribution of a sentinel, or nil when it does not exist.
 // Unreadable or non-object content yields an empty attribution: the file still counts.
-func ReadSentinel(root Root, s Sentinel, scope Scope) (*Attribution, error) {
-	path, err := root.sentinelPath(s, scope.Broker, scope.Global)
+func ReadSentinel(root live.Root, s live.Sentinel, scope live.Scope) (*Attribution, error) {
+	path, err := root.ScopedSentinelPath(s, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -147,46 +98,38 @@ func sentinelSet(path string) bool {
 }
 
 // IsGloballyHalted reports whether the global HALT sentinel is set.
-func IsGloballyHalted(root Root) bool {
-	return sentinelSet(root.SentinelPath(HaltSentinel, ""))
+func IsGloballyHalted(root live.Root) bool {
+	return sentinelSet(root.SentinelPath(live.HaltSentinel, ""))
 }
 
 // IsHalted reports whether trading on broker is halted: the global or the broker's HALT
 // exists. An invalid broker key counts as halted.
-func IsHalted(root Root, broker string) bool { return isSet(root, HaltSentinel, broker) }
+func IsHalted(root live.Root, broker string) bool { return isSet(root, live.HaltSentinel, broker) }
 
 // IsReduceOnly reports whether the global or the broker's REDUCE_ONLY sentinel exists. An
 // invalid broker key counts as set.
-func IsReduceOnly(root Root, broker string) bool { return isSet(root, ReduceOnlySentinel, broker) }
+func IsReduceOnly(root live.Root, broker string) bool {
+	return isSet(root, live.ReduceOnlySentinel, broker)
+}
 
-func isSet(root Root, s Sentinel, broker string) bool {
+func isSet(root live.Root, s live.Sentinel, broker string) bool {
 	if sentinelSet(root.SentinelPath(s, "")) {
 		return true
 	}
-	key, err := NormalizeBroker(broker)
+	key, err := live.NormalizeBroker(broker)
 	if err != nil {
 		return true
 	}
 	return sentinelSet(root.SentinelPath(s, key))
 }
 
-// TradingState is what the sentinels allow on a broker.
-type TradingState string
-
-// Trading states, from least to most restrictive.
-const (
-	Active     TradingState = "ACTIVE"
-	ReduceOnly TradingState = "REDUCE_ONLY"
-	Halted     TradingState = "HALTED"
-)
-
 // StateOf reads the trading state of a broker from its sentinels: HALT wins over REDUCE_ONLY.
-func StateOf(root Root, broker string) TradingState {
+func StateOf(root live.Root, broker string) live.TradingState {
 	switch {
 	case IsHalted(root, broker):
-		return Halted
+		return live.Halted
 	case IsReduceOnly(root, broker):
-		return ReduceOnly
+		return live.ReduceOnly
 	}
-	return Active
+	return live.Active
 }

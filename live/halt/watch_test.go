@@ -1,4 +1,4 @@
-package gate_test
+package halt_test
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 )
 
-func waitState(t *testing.T, ch <-chan live.HaltState, want bool) live.HaltState {
+func waitState(t *testing.T, ch <-chan halt.State, want bool) halt.State {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
@@ -29,9 +30,9 @@ func waitState(t *testing.T, ch <-chan live.HaltState, want bool) live.HaltState
 func TestWatcherSeesExternalTouchAndRunsTheActionOncePerTrip(t *testing.T) {
 	root := livetest.Root(t)
 	var runs atomic.Int32
-	actions := &live.HaltActions{}
+	actions := &halt.Actions{}
 	actions.Register("", func(ctx context.Context, broker string) any { runs.Add(1); return nil })
-	w := &live.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: 200 * time.Millisecond}
+	w := &halt.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: 200 * time.Millisecond}
 	ch := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -51,7 +52,7 @@ func TestWatcherSeesExternalTouchAndRunsTheActionOncePerTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitState(t, ch, false)
-	live.Trip(root, live.HaltSentinel, live.GlobalScope, "cli", "second", time.Now())
+	halt.Trip(root, live.HaltSentinel, live.GlobalScope, "cli", "second", time.Now())
 	waitState(t, ch, true)
 	deadline := time.Now().Add(5 * time.Second)
 	for runs.Load() < 2 && time.Now().Before(deadline) {
@@ -64,7 +65,7 @@ func TestWatcherSeesExternalTouchAndRunsTheActionOncePerTrip(t *testing.T) {
 }
 
 func TestHaltActionsFallback(t *testing.T) {
-	var h live.HaltActions
+	var h halt.Actions
 	if _, ok := h.Invoke(context.Background(), "robinhood"); ok {
 		t.Fatal("nothing registered, yet an action ran")
 	}

@@ -1,6 +1,7 @@
-package live
+package halt
 
 import (
+	"cockpit/live"
 	"os"
 	"path/filepath"
 )
@@ -8,7 +9,7 @@ import (
 // UnrecognisedSentinels lists HALT and REDUCE_ONLY files the cockpit does not act on: those in
 // a directory under live/ whose name is not a normalised broker key (live/PAPER/HALT for the
 // broker paper, say). Each is a warning for the operator: someone meant to stop something.
-func UnrecognisedSentinels(root Root) []string {
+func UnrecognisedSentinels(root live.Root) []string {
 	entries, err := os.ReadDir(root.LiveDir())
 	if err != nil {
 		return nil
@@ -18,10 +19,10 @@ func UnrecognisedSentinels(root Root) []string {
 		if !e.IsDir() {
 			continue
 		}
-		if key, err := NormalizeBroker(e.Name()); err == nil && key == e.Name() {
+		if key, err := live.NormalizeBroker(e.Name()); err == nil && key == e.Name() {
 			continue
 		}
-		for _, s := range []Sentinel{HaltSentinel, ReduceOnlySentinel} {
+		for _, s := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
 			p := filepath.Join(root.LiveDir(), e.Name(), string(s))
 			if sentinelSet(p) {
 				out = append(out, p)

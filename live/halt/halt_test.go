@@ -1,6 +1,7 @@
-package live
+package halt
 
 import (
+	"cockpit/live"
 	"os"
 	"testing"
 	"time"
@@ -8,9 +9,9 @@ import (
 
 var testNow = time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
 
-func mustRoot(t *testing.T) Root {
+func mustRoot(t *testing.T) live.Root {
 	t.Helper()
-	r, err := NewRoot(t.TempDir())
+	r, err := live.NewRoot(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,24 +23,24 @@ func TestHaltTripClearRead(t *testing.T) {
 	if IsHalted(root, "paper") || IsGloballyHalted(root) {
 		t.Fatal("halted on an empty root")
 	}
-	if _, err := Trip(root, HaltSentinel, BrokerScope(" PAPER "), "cli", "stop", testNow); err != nil {
+	if _, err := Trip(root, live.HaltSentinel, live.BrokerScope(" PAPER "), "cli", "stop", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if !IsHalted(root, "paper") || IsHalted(root, "alpaca") || IsGloballyHalted(root) {
 		t.Fatal("broker trip must halt only that broker")
 	}
-	a, err := ReadSentinel(root, HaltSentinel, BrokerScope("paper"))
+	a, err := ReadSentinel(root, live.HaltSentinel, live.BrokerScope("paper"))
 	if err != nil || a == nil || a.By != "cli" || a.Reason != "stop" || a.TrippedAt != "2026-06-01T15:00:00.000000+00:00" {
 		t.Fatalf("attribution = %+v, %v", a, err)
 	}
-	if _, err := Trip(root, HaltSentinel, GlobalScope, "tui", "panic", testNow); err != nil {
+	if _, err := Trip(root, live.HaltSentinel, live.GlobalScope, "tui", "panic", testNow); err != nil {
 		t.Fatal(err)
 	}
 	if !IsHalted(root, "alpaca") {
 		t.Fatal("global trip must halt every broker")
 	}
 	for i, want := range []bool{true, false} { // clearing twice: the second finds nothing
-		existed, err := Clear(root, HaltSentinel, GlobalScope)
+		existed, err := Clear(root, live.HaltSentinel, live.GlobalScope)
 		if err != nil || existed != want {
 			t.Fatalf("clear %d = %v, %v; want %v", i, existed, err, want)
 		}
@@ -47,7 +48,7 @@ func TestHaltTripClearRead(t *testing.T) {
 	if !IsHalted(root, "paper") {
 		t.Fatal("clearing global must leave the broker sentinel")
 	}
-	if got := StateOf(root, "paper"); got != Halted {
+	if got := StateOf(root, "paper"); got != live.Halted {
 		t.Fatalf("state = %s, want HALTED", got)
 	}
 }
@@ -70,10 +71,10 @@ func TestHaltFailsClosed(t *testing.T) {
 		t.Error("ENOTDIR on the sentinel path must count as halted")
 	}
 	// Junk content still halts, and reads as an empty attribution.
-	if err := os.WriteFile(root.SentinelPath(HaltSentinel, ""), []byte("not json"), 0o644); err != nil {
+	if err := os.WriteFile(root.SentinelPath(live.HaltSentinel, ""), []byte("not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReadSentinel(root, HaltSentinel, GlobalScope)
+	a, err := ReadSentinel(root, live.HaltSentinel, live.GlobalScope)
 	if err != nil || a == nil || a.Raw.Len() != 0 || !IsGloballyHalted(root) {
 		t.Fatalf("junk sentinel: %+v, %v", a, err)
 	}
@@ -81,16 +82,16 @@ func TestHaltFailsClosed(t *testing.T) {
 
 func TestReduceOnlyState(t *testing.T) {
 	root := mustRoot(t)
-	if _, err := Trip(root, ReduceOnlySentinel, GlobalScope, "cli", "wind down", testNow); err != nil {
+	if _, err := Trip(root, live.ReduceOnlySentinel, live.GlobalScope, "cli", "wind down", testNow); err != nil {
 		t.Fatal(err)
 	}
-	if got := StateOf(root, "paper"); got != ReduceOnly {
+	if got := StateOf(root, "paper"); got != live.ReduceOnly {
 		t.Fatalf("state = %s, want REDUCE_ONLY", got)
 	}
-	if _, err := Trip(root, HaltSentinel, BrokerScope("paper"), "cli", "stop", testNow); err != nil {
+	if _, err := Trip(root, live.HaltSentinel, live.BrokerScope("paper"), "cli", "stop", testNow); err != nil {
 		t.Fatal(err)
 	}
-	if got := StateOf(root, "paper"); got != Halted {
+	if got := StateOf(root, "paper"); got != live.Halted {
 		t.Fatalf("state = %s, want HALTED (HALT wins)", got)
 	}
 }
@@ -98,7 +99,7 @@ func TestReduceOnlyState(t *testing.T) {
 func TestTripLeavesNoTempFiles(t *testing.T) {
 	root := mustRoot(t)
 	for i := 0; i < 3; i++ {
-		if _, err := Trip(root, HaltSentinel, GlobalScope, "cli", "x", testNow); err != nil {
+		if _, err := Trip(root, live.HaltSentinel, live.GlobalScope, "cli", "x", testNow); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package live
+package halt
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"cockpit/internal/fanout"
+	"cockpit/live"
 )
 
-// HaltState is what the watcher knows about one broker.
-type HaltState struct {
+// State is what the watcher knows about one broker.
+type State struct {
 	Broker     string
 	Halted     bool // global HALT, the broker's HALT, or an unreadable sentinel path
 	ReduceOnly bool
@@ -23,14 +24,14 @@ type HaltState struct {
 	Trip       uint64 // increases on every transition into HALTED
 }
 
-// HaltActions maps a broker to what runs when it is halted; the "" entry is the fallback.
-type HaltActions struct {
+// Actions maps a broker to what runs when it is halted; the "" entry is the fallback.
+type Actions struct {
 	mu      sync.Mutex
 	actions map[string]func(ctx context.Context, broker string) any
 }
 
 // Register sets the action for broker ("" for the fallback), replacing any previous one.
-func (h *HaltActions) Register(broker string, fn func(ctx context.Context, broker string) any) {
+func (h *Actions) Register(broker string, fn func(ctx context.Context, broker string) any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.actions == nil {
@@ -40,7 +41,7 @@ func (h *HaltActions) Register(broker string, fn func(ctx context.Context, broke
 }
 
 // Unregister removes an action and reports whether there was one.
-func (h *HaltActions) Unregister(broker string) bool {
+func (h *Actions) Unregister(broker string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, ok := h.actions[broker]
@@ -49,7 +50,7 @@ func (h *HaltActions) Unregister(broker string) bool {
 }
 
 // Invoke runs the broker's action, else the fallback; ok is false when neither exists.
-func (h *HaltActions) Invoke(ctx context.Context, broker string) (result any, ok bool) {
+func (h *Actions) Invoke(ctx context.Context, broker string) (result any, ok bool) {
 	h.mu.Lock()
 	fn, found := h.actions[broker]
 	if !found {
@@ -69,13 +70,13 @@ func (h *HaltActions) Invoke(ctx context.Context, broker string) (result any, ok
 // "watcher") when the disk allows and sets Latch regardless, so an unknown state is a halt
 // that needs an operator resume.
 type Watcher struct {
-	Root    Root
+	Root    live.Root
 	Brokers []string      // normalised keys to watch
 	Poll    time.Duration // default 500 ms, capped at 1 s
 	Now     func() time.Time
-	Actions *HaltActions
+	Actions *Actions
 	// Latch is set when the watcher cannot watch; the gate and the screen read it too.
-	Latch *HaltLatch
+	Latch *Latch
 	// OnSentinel, when set, sees every sentinel file appear or disappear after the start
 	// (whoever did it), outside the watcher's lock.
 	OnSentinel func(SentinelChange)
@@ -87,8 +88,8 @@ type Watcher struct {
 	Start func(action func(ctx context.Context))
 
 	mu      sync.Mutex
-	subs    []chan HaltState
-	state   map[string]HaltState
+	subs    []chan State
+	state   map[string]State
 	trips   uint64
 	files   map[string]bool // sentinel path → exists, from the last evaluation
 	watched map[string]bool // directories with a live fsnotify watch
@@ -96,8 +97,8 @@ type Watcher struct {
 
 // SentinelChange is one sentinel file appearing (Exists) or disappearing.
 type SentinelChange struct {
-	Sentinel Sentinel
-	Scope    Scope
+	Sentinel live.Sentinel
+	Scope    live.Scope
 	Path     string
 	Exists   bool
 	At       time.Time
@@ -105,8 +106,8 @@ type SentinelChange struct {
 
 // Subscribe returns a channel of state changes (buffered; the watcher drops the oldest change
 // for a subscriber that falls behind, never blocks). Subscribe before Run to see the start.
-func (w *Watcher) Subscribe() <-chan HaltState {
-	ch := make(chan HaltState, 64)
+func (w *Watcher) Subscribe() <-chan State {
+	ch := make(chan State, 64)
 	w.mu.Lock()
 	w.subs = append(w.subs, ch)
 	w.mu.Unlock()
@@ -114,7 +115,7 @@ func (w *Watcher) Subscribe() <-chan HaltState {
 }
 
 // State returns the last known state of broker.
-func (w *Watcher) State(broker string) (HaltState, bool) {
+func (w *Watcher) State(broker string) (State, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s, ok := w.state[broker]
@@ -166,7 +167,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			if w.isWatchedDir(ev.Name) && ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
 				w.lostWatch(ev.Name, fmt.Errorf("watched directory %s was removed", ev.Name))
 			}
-			if base := filepath.Base(ev.Name); base == string(HaltSentinel) || base == string(ReduceOnlySentinel) {
+			if base := filepath.Base(ev.Name); base == string(live.HaltSentinel) || base == string(live.ReduceOnlySentinel) {
 				w.evaluate("fsnotify")
 			}
 		case err, ok := <-fw.Errors:
@@ -260,7 +261,7 @@ func (w *Watcher) watcherFailed(err error) {
 		w.OnLatch(why)
 	}
 	if !IsGloballyHalted(w.Root) {
-		_, _ = Trip(w.Root, HaltSentinel, GlobalScope, "watcher", why, w.now())
+		_, _ = Trip(w.Root, live.HaltSentinel, live.GlobalScope, "watcher", why, w.now())
 	}
 	w.evaluate("watcher error: " + err.Error())
 }
@@ -268,9 +269,9 @@ func (w *Watcher) watcherFailed(err error) {
 // sentinelScopes are the sentinel files the watcher reports on.
 func (w *Watcher) sentinelScopes() []SentinelChange {
 	var out []SentinelChange
-	for _, sc := range append([]Scope{GlobalScope}, brokerScopes(w.Brokers)...) {
-		for _, s := range []Sentinel{HaltSentinel, ReduceOnlySentinel} {
-			p, err := w.Root.sentinelPath(s, sc.Broker, sc.Global)
+	for _, sc := range append([]live.Scope{live.GlobalScope}, brokerScopes(w.Brokers)...) {
+		for _, s := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
+			p, err := w.Root.ScopedSentinelPath(s, sc)
 			if err == nil {
 				out = append(out, SentinelChange{Sentinel: s, Scope: sc, Path: p})
 			}
@@ -279,10 +280,10 @@ func (w *Watcher) sentinelScopes() []SentinelChange {
 	return out
 }
 
-func brokerScopes(brokers []string) []Scope {
-	out := make([]Scope, len(brokers))
+func brokerScopes(brokers []string) []live.Scope {
+	out := make([]live.Scope, len(brokers))
 	for i, b := range brokers {
-		out[i] = BrokerScope(b)
+		out[i] = live.BrokerScope(b)
 	}
 	return out
 }
@@ -290,13 +291,13 @@ func brokerScopes(brokers []string) []Scope {
 // evaluate re-reads every broker's sentinels (and the latch) and publishes changes.
 func (w *Watcher) evaluate(cause string) {
 	now := w.now()
-	var changed []HaltState
+	var changed []State
 	var tripped []string
 	var files []SentinelChange
 	latched, why := w.Latch.Halted()
 	w.mu.Lock()
 	if w.state == nil {
-		w.state = map[string]HaltState{}
+		w.state = map[string]State{}
 	}
 	first := w.files == nil
 	if first {
@@ -310,7 +311,7 @@ func (w *Watcher) evaluate(cause string) {
 		w.files[c.Path] = c.Exists
 	}
 	for _, b := range w.Brokers {
-		s := HaltState{Broker: b, Halted: IsHalted(w.Root, b) || latched, ReduceOnly: IsReduceOnly(w.Root, b), Cause: cause, At: now}
+		s := State{Broker: b, Halted: IsHalted(w.Root, b) || latched, ReduceOnly: IsReduceOnly(w.Root, b), Cause: cause, At: now}
 		if latched && !IsHalted(w.Root, b) {
 			s.Cause = why
 		}
@@ -326,7 +327,7 @@ func (w *Watcher) evaluate(cause string) {
 			changed = append(changed, s)
 		}
 	}
-	subs := append([]chan HaltState(nil), w.subs...)
+	subs := append([]chan State(nil), w.subs...)
 	w.mu.Unlock()
 	if w.OnSentinel != nil {
 		for _, c := range files {

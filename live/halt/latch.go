@@ -1,12 +1,12 @@
-package live
+package halt
 
 import "sync"
 
-// HaltLatch is an in-memory halt: set when the cockpit cannot know whether a sentinel stands
+// Latch is an in-memory halt: set when the cockpit cannot know whether a sentinel stands
 // (the halt watcher cannot watch), it halts every broker of the process like a global HALT
 // file, whatever the disk says, until an operator resumes. The zero value is unset; a nil
 // latch is never set.
-type HaltLatch struct {
+type Latch struct {
 	mu     sync.Mutex
 	set    bool
 	reason string
@@ -14,7 +14,7 @@ type HaltLatch struct {
 
 // Set latches the halt with a reason and reports whether it was newly set; the first reason
 // stands until Clear.
-func (l *HaltLatch) Set(reason string) bool {
+func (l *Latch) Set(reason string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.set {
@@ -25,7 +25,7 @@ func (l *HaltLatch) Set(reason string) bool {
 }
 
 // Halted reports whether the latch is set and why.
-func (l *HaltLatch) Halted() (bool, string) {
+func (l *Latch) Halted() (bool, string) {
 	if l == nil {
 		return false, ""
 	}
@@ -35,7 +35,7 @@ func (l *HaltLatch) Halted() (bool, string) {
 }
 
 // Clear releases the latch (an operator's resume) and reports whether it was set.
-func (l *HaltLatch) Clear() bool {
+func (l *Latch) Clear() bool {
 	if l == nil {
 		return false
 	}
