@@ -12,6 +12,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
@@ -284,7 +285,7 @@ func TestDailyCountSurvivesRestart(t *testing.T) {
 	if r := g.Call("place_order", enginetest.Buy("AAPL", "100")); !r.OK() {
 		t.Fatal(r)
 	}
-	if n := live.ReadDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); n != 4 {
+	if n := counter.ReadDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); n != 4 {
 		t.Errorf("count after restart = %d, want 4", n)
 	}
 }

@@ -117,3 +117,7 @@ const (
 // ReasonAuditUnavailable halts trading when a journal row or an audit record cannot be written
 // (DV15: no record, no trade).
 const ReasonAuditUnavailable Reason = "audit_unavailable"
+
+// ReasonCountUnavailable denies an order when neither the counter file nor the order journal
+// can tell how many orders were forwarded today (DV14).
+const ReasonCountUnavailable Reason = "count_unavailable"

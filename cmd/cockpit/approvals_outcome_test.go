@@ -8,6 +8,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/store"
 )
 
@@ -28,7 +29,7 @@ func TestApproveFromCLISaysWhenItDidNotGoThrough(t *testing.T) {
 	defer s.close()
 	s.eng.ReviewPoll = 2 * time.Millisecond
 	for range 39 { // 39 of 40 trades used: the 6,000 order breaches only the order cap
-		if _, err := live.IncrementDailyCount(s.rt.root, live.PaperBroker, fixedNow); err != nil {
+		if _, err := counter.IncrementDailyCount(s.rt.root, live.PaperBroker, fixedNow); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -46,7 +47,7 @@ func TestApproveFromCLISaysWhenItDidNotGoThrough(t *testing.T) {
 	if id == "" {
 		t.Fatalf("no review item appeared; the call returned %+v", <-res)
 	}
-	if _, err := live.IncrementDailyCount(s.rt.root, live.PaperBroker, fixedNow); err != nil {
+	if _, err := counter.IncrementDailyCount(s.rt.root, live.PaperBroker, fixedNow); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := run(t, home, "", "approvals", "approve", id)

@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/store"
@@ -64,7 +65,7 @@ func TestRunHeadlessBlockedAuditTable(t *testing.T) {
 	if !strings.Contains(errOut, "HALTED audit_unavailable") || !strings.Contains(out, "HALTED audit_unavailable") {
 		t.Errorf("the reason is not printed:\nstdout %s\nstderr %s", out, errOut)
 	}
-	if n := live.ReadDailyCount(live.Root(home), "paper", fixedNow); n != 0 {
+	if n := counter.ReadDailyCount(live.Root(home), "paper", fixedNow); n != 0 {
 		t.Errorf("orders counted today: %d", n)
 	}
 	st, _, _ := run(t, home, "", "status")

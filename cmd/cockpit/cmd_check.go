@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	livegate "cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
@@ -164,7 +165,7 @@ func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, int
 		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))
 	}
 	b := live.CheckMandate(context.Background(), live.CheckRequest{
-		Mandate: m, Intent: intent, Book: book, DailyCount: live.ReadDailyCount(root, key, t),
+		Mandate: m, Intent: intent, Book: book, DailyCount: counter.ReadDailyCount(root, key, t),
 	})
 	if b == nil {
 		return live.WhatIfResult{Verdict: live.Allow}

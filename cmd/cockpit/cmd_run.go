@@ -13,6 +13,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/counter"
 	livegate "cockpit/live/gate"
 	"cockpit/live/money"
 )
@@ -161,7 +162,7 @@ func (a *App) summary(s *session, t *tally, turns int, why string, took time.Dur
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if n, den := live.DailyCount(ctx, s.rt.root, s.rt.db, s.key, a.Now()); den == nil {
+	if n, den := counter.DailyCount(ctx, s.rt.root, s.rt.db, s.key, a.Now()); den == nil {
 		fmt.Fprintf(w, "orders today: %d\n", n)
 	} else {
 		fmt.Fprintf(w, "orders today: unknown (%s)\n", den.Error())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 )
@@ -120,9 +121,9 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 		"reduce_only", halt.IsReduceOnly(root, broker),
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
 	)
-	count := live.ReadDailyCount(root, broker, now)
+	count := counter.ReadDailyCount(root, broker, now)
 	if j, ok := ledger.(live.Journal); ok { // the gate's count: the file or the journal, whichever is larger (DV14)
-		if n, den := live.DailyCount(context.Background(), root, j, broker, now); den == nil {
+		if n, den := counter.DailyCount(context.Background(), root, j, broker, now); den == nil {
 			count = n
 		}
 	}

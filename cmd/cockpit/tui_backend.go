@@ -14,6 +14,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/counter"
 	livegate "cockpit/live/gate"
 	livehalt "cockpit/live/halt"
 	"cockpit/live/jsonv"
@@ -130,7 +131,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}
-	snap.OrdersToday, _ = live.DailyCount(ctx, rt.root, rt.db, s.key, now) // the gate's count (DV14)
+	snap.OrdersToday, _ = counter.DailyCount(ctx, rt.root, rt.db, s.key, now) // the gate's count (DV14)
 	b.mu.Lock()
 	snap.LargestOrder = b.largest
 	b.mu.Unlock()

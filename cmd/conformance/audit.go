@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/vibe"
@@ -138,7 +139,7 @@ func filePermissionsCategory(e *env, v any) []outcome {
 		lockOnce(root),
 		commitOnce(root, e),
 	}
-	if _, err := live.IncrementDailyCount(root, "robinhood", e.now); err != nil {
+	if _, err := counter.IncrementDailyCount(root, "robinhood", e.now); err != nil {
 		steps = append(steps, err)
 	}
 	for _, err := range steps {
@@ -187,7 +188,7 @@ func trip(root live.Root, s live.Scope, e *env) error {
 }
 
 func lockOnce(root live.Root) error {
-	l, err := live.TrySubmitLock(root, "robinhood")
+	l, err := counter.TrySubmitLock(root, "robinhood")
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 )
@@ -162,14 +163,14 @@ func dailyCountCase(e *env, c *jsonv.Object) outcome {
 		}
 	}
 	wantRead, _ := floatOf(get(c, "expected_read"))
-	if got := live.ReadDailyCount(root, broker, now); float64(got) != wantRead {
+	if got := counter.ReadDailyCount(root, broker, now); float64(got) != wantRead {
 		if wantRead < 0 && got == 0 {
 			return deviation("DV9", "oracle trusts the negative count %v; cockpit reads 0", wantRead)
 		}
 		return failf("read %d, oracle %v", got, wantRead)
 	}
 	wantInc, _ := floatOf(get(c, "expected_increment_returns"))
-	n, err := live.IncrementDailyCount(root, broker, now)
+	n, err := counter.IncrementDailyCount(root, broker, now)
 	if err != nil {
 		return failf("increment: %v", err)
 	}

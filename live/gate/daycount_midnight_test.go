@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/gate"
 )
 
@@ -43,16 +44,16 @@ func TestDailyCountAcrossMidnight(t *testing.T) {
 	if live.UTCDay(f.clock.Now()) == day {
 		t.Fatal("the clock did not cross midnight")
 	}
-	if got := live.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 0 {
+	if got := counter.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 0 {
 		t.Errorf("counter file on the new day = %d, want 0 (the 5th order belongs to %s)", got, day)
 	}
-	if n, den := live.DailyCount(context.Background(), f.root, f.journal, "paper", f.clock.Now()); den != nil || n != 0 {
+	if n, den := counter.DailyCount(context.Background(), f.root, f.journal, "paper", f.clock.Now()); den != nil || n != 0 {
 		t.Errorf("gate's count on the new day = %d (%v), want 0", n, den)
 	}
 	if d := f.buy("AAPL", "10", ""); d.Outcome != live.OutcomeAccepted || d.Count != 1 {
 		t.Errorf("first order of the new day: %s %s count %d, want accepted as 1", d.Verdict, d.Reason, d.Count)
 	}
-	if n, den := live.DailyCount(context.Background(), f.root, f.journal, "paper", end.Add(-time.Second)); den != nil || n != 5 {
+	if n, den := counter.DailyCount(context.Background(), f.root, f.journal, "paper", end.Add(-time.Second)); den != nil || n != 5 {
 		t.Errorf("gate's count of %s = %d (%v), want 5", day, n, den)
 	}
 }

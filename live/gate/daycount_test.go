@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/livetest"
 )
 
@@ -75,7 +76,7 @@ func TestDailyCountRewritesTheFile(t *testing.T) {
 	if d := f.buy("AAPL", "10", ""); d.Outcome != live.OutcomeAccepted || d.Count != 4 {
 		t.Fatalf("got %s count %d, want accepted count 4", d.Outcome, d.Count)
 	}
-	if got := live.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 4 {
+	if got := counter.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 4 {
 		t.Errorf("counter file = %d, want 4", got)
 	}
 }
@@ -132,7 +133,7 @@ func TestDailyCountIgnoresOperatorOrders(t *testing.T) {
 func TestSubmitLockHeldOnTheNamedFile(t *testing.T) {
 	root := livetest.Root(t)
 	livetest.Commit(t, root, "paper", livetest.MandateDoc, time.Now())
-	l, err := live.TrySubmitLock(root, "paper")
+	l, err := counter.TrySubmitLock(root, "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,16 +141,16 @@ func TestSubmitLockHeldOnTheNamedFile(t *testing.T) {
 	if err := os.Remove(root.LockPath("paper")); err != nil {
 		t.Fatal(err)
 	}
-	l2, err := live.TrySubmitLock(root, "paper")
+	l2, err := counter.TrySubmitLock(root, "paper")
 	if err == nil {
 		l2.Unlock()
 		t.Fatal("a second lock was taken after the lock file was deleted; want ErrLockBusy")
 	}
-	if !errors.Is(err, live.ErrLockBusy) {
+	if !errors.Is(err, counter.ErrLockBusy) {
 		t.Fatalf("err = %v, want ErrLockBusy", err)
 	}
 	l.Unlock()
-	l3, err := live.TrySubmitLock(root, "paper")
+	l3, err := counter.TrySubmitLock(root, "paper")
 	if err != nil {
 		t.Fatalf("after unlock: %v", err)
 	}

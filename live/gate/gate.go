@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
@@ -207,10 +208,10 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 8: the lock, and everything from the count to the outcome inside it.
 	r.check("daily_order_lock")
-	lock, err := live.TrySubmitLock(g.Root, r.key)
+	lock, err := counter.TrySubmitLock(g.Root, r.key)
 	if err != nil {
 		code := live.ReasonLockError
-		if errors.Is(err, live.ErrLockBusy) {
+		if errors.Is(err, counter.ErrLockBusy) {
 			code = live.ReasonLockBusy
 		}
 		return r.deny(live.NewDenial(code, "broker", r.key))
@@ -232,7 +233,7 @@ func (r *run) submit(ctx context.Context) Decision {
 	if g.Journal == nil {
 		return r.deny(live.NewDenial(live.ReasonJournal, "error", "no journal attached"))
 	}
-	count, den := live.DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
+	count, den := counter.DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
 	if den != nil {
 		return r.deny(den)
 	}
@@ -261,7 +262,7 @@ func (r *run) submit(ctx context.Context) Decision {
 
 // dryRun decides like the locked step would, from today's count, and stops.
 func (r *run) dryRun(ctx context.Context) Decision {
-	count, den := live.DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
+	count, den := counter.DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
 	if den != nil {
 		return r.deny(den)
 	}
@@ -497,7 +498,7 @@ func brokerMessage(err error) string {
 // count into the new one.
 func (r *run) count() {
 	n := r.d.Count + 1
-	if err := live.WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
+	if err := counter.WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -16,11 +17,11 @@ import (
 const operatorLockWait = 2 * time.Second
 
 // lockPatiently takes the submit lock, retrying briefly while another submission holds it.
-func (g *Gate) lockPatiently(ctx context.Context, key string) (*live.SubmitLock, error) {
+func (g *Gate) lockPatiently(ctx context.Context, key string) (*counter.SubmitLock, error) {
 	deadline := time.Now().Add(operatorLockWait)
 	for {
-		l, err := live.TrySubmitLock(g.Root, key)
-		if err == nil || !errors.Is(err, live.ErrLockBusy) || time.Now().After(deadline) {
+		l, err := counter.TrySubmitLock(g.Root, key)
+		if err == nil || !errors.Is(err, counter.ErrLockBusy) || time.Now().After(deadline) {
 			return l, err
 		}
 		select {
@@ -88,7 +89,7 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 	lock, err := g.lockPatiently(ctx, key)
 	if err != nil {
 		code := live.ReasonLockError
-		if errors.Is(err, live.ErrLockBusy) {
+		if errors.Is(err, counter.ErrLockBusy) {
 			code = live.ReasonLockBusy
 		}
 		return op.refuse(d, live.NewDenial(code, "broker", key))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
@@ -126,7 +127,7 @@ func TestGateAllowForwardsOnceAndCounts(t *testing.T) {
 	if d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Order == nil || d.Count != 1 {
 		t.Fatalf("decision %+v", d)
 	}
-	if got := live.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 1 {
+	if got := counter.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 1 {
 		t.Fatalf("count file %d, want 1", got)
 	}
 	if e := f.journal.Entries(); len(e) != 1 || e[0].State != live.JournalAccepted || e[0].OrderID != d.Order.ID {
@@ -185,7 +186,7 @@ func TestGateHaltDuringReads(t *testing.T) {
 
 func TestGateLockBusy(t *testing.T) {
 	f := newFixture(t, "")
-	l, err := live.TrySubmitLock(f.root, "paper")
+	l, err := counter.TrySubmitLock(f.root, "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestGateBrokerOutcomes(t *testing.T) {
 		f := newFixture(t, "")
 		f.broker.placeErr = live.Rejected("market closed")
 		d := f.buy("AAPL", "100", "")
-		if d.Outcome != live.OutcomeRejected || d.Count != 0 || live.ReadDailyCount(f.root, "paper", f.clock.Now()) != 0 {
+		if d.Outcome != live.OutcomeRejected || d.Count != 0 || counter.ReadDailyCount(f.root, "paper", f.clock.Now()) != 0 {
 			t.Fatalf("decision %+v", d)
 		}
 		if rec := f.lastAudit(t); rec.Kind != live.KindOrderRejected || rec.Outcome != live.OutcomeError || rec.Error != "market closed" {
@@ -358,7 +359,7 @@ func TestOperatorPathWorksWhileHalted(t *testing.T) {
 	if rec := f.lastAudit(t); rec.Actor.Kind != live.ActorOperator || rec.Kind != live.KindOrderPlaced {
 		t.Fatalf("audit %+v", rec)
 	}
-	if got := live.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 1 {
+	if got := counter.ReadDailyCount(f.root, "paper", f.clock.Now()); got != 1 {
 		t.Fatalf("operator orders must not count: %d", got)
 	}
 }

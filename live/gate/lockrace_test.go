@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/livetest"
 )
 
@@ -44,7 +44,7 @@ func TestDailyCapUnderRaceWithLockDeletion(t *testing.T) {
 		t.Fatalf("%d orders forwarded across 4 processes with the lock file deleted %d times, want exactly 5 (denied %v)",
 			total.Forwarded, n, total.Denied)
 	}
-	if got := live.ReadDailyCount(root, "paper", time.Now()); got != 5 {
+	if got := counter.ReadDailyCount(root, "paper", time.Now()); got != 5 {
 		t.Errorf("counter reads %d, want 5", got)
 	}
 	t.Logf("forwarded 5; lock file deleted %d times; denied %v", n, total.Denied)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/livetest"
@@ -156,7 +157,7 @@ func TestDailyCapUnderRace(t *testing.T) {
 	if total.NoReason != 0 {
 		t.Fatalf("%d attempts ended without a forward or a reason", total.NoReason)
 	}
-	if got := live.ReadDailyCount(root, "paper", time.Now()); got != 20 {
+	if got := counter.ReadDailyCount(root, "paper", time.Now()); got != 20 {
 		t.Fatalf("counter reads %d, want 20", got)
 	}
 	t.Logf("forwarded 20; denied %v", total.Denied)
@@ -275,7 +276,7 @@ func TestEveryThirdCallFails(t *testing.T) {
 			atBroker[id] = true
 		}
 	}
-	if got := live.ReadDailyCount(root, "paper", clock.Now()); got != len(atBroker) {
+	if got := counter.ReadDailyCount(root, "paper", clock.Now()); got != len(atBroker) {
 		t.Fatalf("counter %d, broker accepted %d", got, len(atBroker))
 	}
 	for _, e := range journal.Entries() {

@@ -1,6 +1,7 @@
-package live
+package counter
 
 import (
+	"cockpit/live"
 	"errors"
 	"fmt"
 	"os"
@@ -98,7 +99,7 @@ func TestSubmitLockInProcess(t *testing.T) {
 // and gets it once the child is killed (the kernel releases flocks of dead processes).
 func TestSubmitLockAcrossProcesses(t *testing.T) {
 	if dir := os.Getenv("COCKPIT_TEST_HOLD_LOCK"); dir != "" {
-		root, _ := NewRoot(dir)
+		root, _ := live.NewRoot(dir)
 		if _, err := TrySubmitLock(root, "paper"); err != nil {
 			fmt.Println("lock failed:", err)
 			os.Exit(3)

@@ -1,4 +1,4 @@
-package live
+package counter
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 	"cockpit/live/pystr"
@@ -20,16 +21,13 @@ import (
 // maxCount caps a day count read from disk, so a huge number denies instead of overflowing.
 const maxCount = math.MaxInt32
 
-// UTCDay formats the UTC calendar day of t as YYYY-MM-DD.
-func UTCDay(t time.Time) string { return t.UTC().Format("2006-01-02") }
-
 // ReadDailyCount returns the number of orders forwarded today (UTC) on broker. The read fails
 // open on the count only, as the reference does: a missing, unreadable or corrupt file, a file
 // for another day, or a count that is not an integer reads as 0. A negative count also reads as
 // 0 (the reference trusts it, which would allow extra orders). The count is advisory; the
 // submit lock is what serialises forwards.
-func ReadDailyCount(root Root, broker string, now time.Time) int {
-	key, err := NormalizeBroker(broker)
+func ReadDailyCount(root live.Root, broker string, now time.Time) int {
+	key, err := live.NormalizeBroker(broker)
 	if err != nil {
 		return 0
 	}
@@ -45,7 +43,7 @@ func ReadDailyCount(root Root, broker string, now time.Time) int {
 	if !ok {
 		return 0
 	}
-	if d, _ := o.Get("date"); d != UTCDay(now) {
+	if d, _ := o.Get("date"); d != live.UTCDay(now) {
 		return 0
 	}
 	raw, _ := o.Get("count")
@@ -94,7 +92,7 @@ func pythonIntString(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isASCIIDigit(s[i]) && s[i] != '_' {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '_' {
 			return false
 		}
 	}
@@ -127,8 +125,8 @@ func clampFloat(f float64) int {
 
 // IncrementDailyCount adds one to today's count and writes it atomically; it returns the new
 // count. Callers hold the broker's submit lock, and call it only after a confirmed forward.
-func IncrementDailyCount(root Root, broker string, now time.Time) (int, error) {
-	key, err := NormalizeBroker(broker)
+func IncrementDailyCount(root live.Root, broker string, now time.Time) (int, error) {
+	key, err := live.NormalizeBroker(broker)
 	if err != nil {
 		return 0, err
 	}
@@ -136,7 +134,7 @@ func IncrementDailyCount(root Root, broker string, now time.Time) (int, error) {
 	if n > maxCount {
 		n = maxCount
 	}
-	data := []byte(`{"date": "` + UTCDay(now) + `", "count": ` + strconv.Itoa(n) + `}`)
+	data := []byte(`{"date": "` + live.UTCDay(now) + `", "count": ` + strconv.Itoa(n) + `}`)
 	if err := atomicfile.WriteFile(root.CounterPath(key), data, 0o644); err != nil {
 		return 0, fmt.Errorf("increment order count: %w", err)
 	}
@@ -165,8 +163,8 @@ const lockAttempts = 8
 // lock retried). Cockpit also flocks the broker directory, which cannot be deleted while it
 // holds the mandate, so deleting the lock file while it is held cannot let a second cockpit
 // process in.
-func TrySubmitLock(root Root, broker string) (*SubmitLock, error) {
-	key, err := NormalizeBroker(broker)
+func TrySubmitLock(root live.Root, broker string) (*SubmitLock, error) {
+	key, err := live.NormalizeBroker(broker)
 	if err != nil {
 		return nil, err
 	}
