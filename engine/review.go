@@ -11,6 +11,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -262,7 +263,7 @@ func (e *Engine) verifiedMandate(ctx context.Context) *live.Mandate {
 	if e.Gate == nil {
 		return nil
 	}
-	return live.VerifiedMandate(ctx, e.Root, e.Gate.Mandates, e.BrokerKey)
+	return mandatefile.Verified(ctx, e.Root, e.Gate.Mandates, e.BrokerKey)
 }
 
 // refPrice is the valuation price of the order's symbol now (zero when unknown).

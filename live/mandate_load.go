@@ -3,8 +3,6 @@ package live
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"cockpit/live/jsonv"
@@ -40,33 +38,6 @@ func (e *MandateError) Error() string {
 	b.WriteString(": ")
 	b.WriteString(e.Msg)
 	return b.String()
-}
-
-// LoadMandate reads and strictly validates the committed mandate of a broker. It returns
-// ErrNoMandate when there is no file and a *MandateError when the file is not a valid mandate.
-func LoadMandate(root Root, broker string) (*Mandate, error) {
-	_, data, err := readMandateFile(root, broker)
-	if err != nil {
-		return nil, err
-	}
-	return ParseMandate(data)
-}
-
-// readMandateFile returns broker's normalised key and the bytes of its mandate.json;
-// ErrNoMandate when there is no file.
-func readMandateFile(root Root, broker string) (string, []byte, error) {
-	key, err := NormalizeBroker(broker)
-	if err != nil {
-		return "", nil, err
-	}
-	data, err := os.ReadFile(root.MandatePath(key))
-	if errors.Is(err, fs.ErrNotExist) {
-		return key, nil, ErrNoMandate
-	}
-	if err != nil {
-		return key, nil, fmt.Errorf("read mandate: %w", err)
-	}
-	return key, data, nil
 }
 
 // ParseMandate strictly validates a mandate document (DV1): every field of schema 1 must be
@@ -147,7 +118,7 @@ func (v *validator) fail(field string, value any, strict bool, format string, ar
 	if v.err != nil {
 		return
 	}
-	v.err = &MandateError{Field: field, Value: describe(value), Msg: fmt.Sprintf(format, args...), Strict: strict}
+	v.err = &MandateError{Field: field, Value: DescribeValue(value), Msg: fmt.Sprintf(format, args...), Strict: strict}
 }
 
 func (v *validator) missing(field string) {
@@ -156,8 +127,8 @@ func (v *validator) missing(field string) {
 	}
 }
 
-// describe renders a JSON value for an error message.
-func describe(value any) string {
+// DescribeValue renders a JSON value for an error message.
+func DescribeValue(value any) string {
 	switch t := value.(type) {
 	case nil:
 		return "null"

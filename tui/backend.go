@@ -6,6 +6,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -39,7 +40,7 @@ type Backend interface {
 	// ExportAudit writes the audit trail to a file and returns its path.
 	ExportAudit(ctx context.Context) (string, error)
 	// CommitMandate commits a mandate document after the typed consent.
-	CommitMandate(ctx context.Context, doc []byte, days int, typed string) (*live.CommitResult, error)
+	CommitMandate(ctx context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error)
 }
 
 // Snapshot is the state on screen at one moment.

@@ -15,6 +15,7 @@ import (
 	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -102,9 +103,9 @@ func (f *fakeBackend) ExportAudit(context.Context) (string, error) {
 	f.record("export")
 	return "/tmp/audit.jsonl", nil
 }
-func (f *fakeBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
+func (f *fakeBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error) {
 	f.record(fmt.Sprintf("commit %d %s %s", days, typed, doc))
-	return &live.CommitResult{MandateID: "mandate_new", ExpiresAt: "2026-07-01T15:00:00Z"}, nil
+	return &mandatefile.CommitResult{MandateID: "mandate_new", ExpiresAt: "2026-07-01T15:00:00Z"}, nil
 }
 
 func amtp(s string) *money.Amount { a := money.MustParse(s); return &a }

@@ -2,8 +2,8 @@ package tui
 
 import (
 	"cockpit/engine"
-	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/mandatefile"
 )
 
 // TickMsg redraws the screen (countdowns, ages, the clock) at a fixed rate.
@@ -42,6 +42,6 @@ type AuditPageMsg struct {
 
 // CommitDoneMsg reports a mandate commit from the form.
 type CommitDoneMsg struct {
-	Result *live.CommitResult
+	Result *mandatefile.CommitResult
 	Err    error
 }

@@ -12,6 +12,7 @@ import (
 	"cockpit/live"
 	livegate "cockpit/live/gate"
 	"cockpit/live/halt"
+	"cockpit/live/mandatefile"
 	"cockpit/live/redact"
 )
 
@@ -53,7 +54,7 @@ func (a *App) cmdFlatten(args []string) int {
 	if *closePos {
 		explicit = closePos
 	}
-	m := live.VerifiedMandate(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
+	m := mandatefile.Verified(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := rt.gate().Flatten(ctx, b, key, livegate.FlattenOptions{
@@ -132,8 +133,8 @@ func (a *App) cmdInit(args []string) int {
 
 // ensurePaperMandate commits the default paper mandate when the paper broker has none (or an
 // expired one), audited as the system's.
-func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
-	m, err := live.LoadMandate(rt.root, live.PaperBroker)
+func ensurePaperMandate(rt *runtime) (*mandatefile.CommitResult, error) {
+	m, err := mandatefile.Load(rt.root, live.PaperBroker)
 	if err == nil && !m.Expired(rt.app.Now()) {
 		return nil, nil
 	}
@@ -144,13 +145,13 @@ func ensurePaperMandate(rt *runtime) (*live.CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: live.PaperBroker, Document: doc,
+	res, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: rt.root, Broker: live.PaperBroker, Document: doc,
 		Source: "default paper mandate", AccountRef: "paper", SessionID: "init", ConsentAck: true,
 		Lifetime: 30 * 24 * time.Hour, Now: rt.app.Now()})
 	if err != nil {
 		return nil, err
 	}
-	rec := live.MandateCommitRecord(rt.app.Now(), live.System("init", ""), "init", "default paper mandate", res)
+	rec := mandatefile.CommitRecord(rt.app.Now(), live.System("init", ""), "init", "default paper mandate", res)
 	rec.Intent = "commit the default paper mandate " + res.MandateID
 	return res, rt.audit.Record(context.Background(), rec) // records the hash the gate verifies (DV13)
 }

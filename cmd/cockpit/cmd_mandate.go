@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -46,7 +47,7 @@ func (a *App) mandateShow(args []string) int {
 	}
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
-	c := live.ReadMandate(context.Background(), root, ledger, *broker)
+	c := mandatefile.Read(context.Background(), root, ledger, *broker)
 	m, err := c.Mandate, c.Err
 	if c.State == live.MandateMissing {
 		return a.failf("no mandate committed for %s (commit one with `cockpit mandate commit --broker %s --from FILE`)", *broker, *broker)
@@ -243,8 +244,8 @@ func (a *App) mandateCommit(args []string) int {
 
 // commitMandate commits a mandate document for broker and audits the commit as actor's. The
 // mandate stands once committed; a failed audit write is logged and reported.
-func commitMandate(rt *runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*live.CommitResult, error) {
-	res, err := live.CommitFile(live.FileCommit{Root: rt.root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
+func commitMandate(rt *runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*mandatefile.CommitResult, error) {
+	res, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: rt.root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
 		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(max(days, 1)) * 24 * time.Hour, Now: rt.app.Now()}) // at least a day (reference C6)
 	if err != nil {
 		rt.log.Error("mandate commit failed", "broker", key, "err", err)
@@ -254,7 +255,7 @@ func commitMandate(rt *runtime, key string, data []byte, source string, days int
 		"expires_at", res.ExpiresAt, "by", actor.ID)
 	// The record carries the hash the gate verifies the file against (DV13): without it the
 	// mandate is written but unverified, and every order is denied.
-	if err := rt.audit.Record(context.Background(), live.MandateCommitRecord(rt.app.Now(), actor, "cli", source, res)); err != nil {
+	if err := rt.audit.Record(context.Background(), mandatefile.CommitRecord(rt.app.Now(), actor, "cli", source, res)); err != nil {
 		rt.log.Error("mandate commit not audited", "err", err)
 		return res, fmt.Errorf("wrote %s, but its commit could not be recorded, so the gate refuses every order until it is committed again: %w", res.MandateID, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 )
 
 // knownBrokers lists the broker directories under live/ (valid keys only), sorted.
@@ -127,7 +128,7 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 			count = n
 		}
 	}
-	mc := live.ReadMandate(context.Background(), root, ledger, broker)
+	mc := mandatefile.Read(context.Background(), root, ledger, broker)
 	m, err := mc.Mandate, mc.Err
 	mj := jsonv.NewObject()
 	switch {

@@ -15,6 +15,7 @@ import (
 	"cockpit/live"
 	livegate "cockpit/live/gate"
 	"cockpit/live/halt"
+	"cockpit/live/mandatefile"
 	"cockpit/live/paper"
 	"cockpit/store"
 )
@@ -93,7 +94,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 			fmt.Fprintf(a.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
 		}
 	}
-	if c := live.ReadMandate(context.Background(), rt.root, rt.db, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
+	if c := mandatefile.Read(context.Background(), rt.root, rt.db, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
 		fmt.Fprintf(a.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
 	}
 	s.onQuit = cfg.Cockpit.OnQuit
@@ -203,7 +204,7 @@ func (s *session) buildAgent(name, script string) error {
 		if key == "" {
 			return fmt.Errorf("the LLM agent needs an API key in $%s (agents.llm.api_key_env)", cfg.LLM.APIKeyEnv)
 		}
-		m, _ := live.LoadMandate(s.rt.root, s.key)
+		m, _ := mandatefile.Load(s.rt.root, s.key)
 		a, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: key, Timeout: cfg.LLM.Timeout.Duration,
 			MaxOutput: cfg.LLM.MaxOutputTokens, Mandate: llm.Summary(m), Now: s.rt.app.Now})
 		s.agent, s.interval = a, cfg.LLM.Interval.Duration
@@ -256,7 +257,7 @@ func (s *session) quit(why string) (livegate.FlattenReport, bool) {
 	}
 	s.rt.audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
 		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
-	m := live.VerifiedMandate(context.Background(), s.rt.root, s.gate.Mandates, s.key)
+	m := mandatefile.Verified(context.Background(), s.rt.root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s.flattenMu.Lock()

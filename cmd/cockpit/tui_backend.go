@@ -18,6 +18,7 @@ import (
 	livegate "cockpit/live/gate"
 	livehalt "cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/store"
 	"cockpit/tui"
@@ -120,7 +121,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 	}
 	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
 	// a critical error, not as limits.
-	if mc := live.ReadMandate(ctx, rt.root, rt.db, s.key); !mc.Verified() {
+	if mc := mandatefile.Read(ctx, rt.root, rt.db, s.key); !mc.Verified() {
 		snap.MandateState = mc.State
 		if mc.State != live.MandateMissing {
 			snap.MandateErr = mc.Describe()
@@ -444,7 +445,7 @@ func (b *screenBackend) ExportAudit(ctx context.Context) (string, error) {
 }
 
 // CommitMandate implements tui.Backend.
-func (b *screenBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
+func (b *screenBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error) {
 	if typed != b.s.key {
 		return nil, fmt.Errorf("typed %q, not the broker name %q: nothing was committed", typed, b.s.key)
 	}

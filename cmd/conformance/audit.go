@@ -13,6 +13,7 @@ import (
 	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 	"cockpit/live/vibe"
 )
 
@@ -199,6 +200,6 @@ func commitOnce(root live.Root, e *env) error {
 	doc := `{"hard_caps": {"account_funding_usd": 1, "max_order_notional_usd": 1, "max_total_exposure_usd": 1,
 	 "max_leverage": 1, "allowed_instruments": ["equity"], "max_trades_per_day": 1},
 	 "universe": {"asset_classes": ["us_equity"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null, "exclude_symbols": []}}`
-	_, err := live.CommitFile(live.FileCommit{Root: root, Broker: "robinhood", Document: []byte(doc), ConsentAck: true, Now: e.now})
+	_, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: root, Broker: "robinhood", Document: []byte(doc), ConsentAck: true, Now: e.now})
 	return err
 }

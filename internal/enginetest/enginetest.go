@@ -15,6 +15,7 @@ import (
 	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/live/paper"
 	"cockpit/store"
@@ -88,7 +89,7 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	for _, o := range opts {
 		o(f)
 	}
-	if _, err := live.LoadMandate(f.Root, live.PaperBroker); err == nil {
+	if _, err := mandatefile.Load(f.Root, live.PaperBroker); err == nil {
 		mandated = true
 	}
 	if !mandated {

@@ -9,6 +9,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -182,7 +183,7 @@ func FlattenAllowed(explicit *bool, m *live.Mandate) bool {
 // cancel-only: an edited flatten_on_halt was not consented to).
 func HaltAction(g *Gate, b live.Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
 	return func(ctx context.Context, broker string) any {
-		m := live.VerifiedMandate(ctx, g.Root, g.Mandates, broker)
+		m := mandatefile.Verified(ctx, g.Root, g.Mandates, broker)
 		return g.Flatten(ctx, b, broker, FlattenOptions{ClosePositions: FlattenAllowed(nil, m),
 			Actor: live.System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})
 	}

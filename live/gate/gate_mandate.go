@@ -3,6 +3,7 @@ package gate
 import (
 	"cockpit/live"
 	"cockpit/live/halt"
+	"cockpit/live/mandatefile"
 	"context"
 	"time"
 )
@@ -12,7 +13,7 @@ import (
 // (else mandate_tampered / mandate_unverified, DV13; a nil ledger verifies nothing) and not
 // expired (mandate_expired, an unparseable expiry counts as expired).
 func GateMandate(ctx context.Context, root live.Root, ledger live.MandateLedger, broker string, now time.Time) (*live.Mandate, *live.Denial) {
-	c := live.ReadMandate(ctx, root, ledger, broker)
+	c := mandatefile.Read(ctx, root, ledger, broker)
 	if den := c.Denial(broker); den != nil {
 		return nil, den
 	}

@@ -9,6 +9,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 )
 
 type brokenLedger struct{}
@@ -78,7 +79,7 @@ func TestCommitFileRefusesUnknownKeys(t *testing.T) {
 	for _, tt := range tests {
 		root := livetest.Root(t)
 		doc := strings.Replace(livetest.MandateDoc, tt.from, tt.to, 1)
-		_, err := live.CommitFile(live.FileCommit{Root: root, Broker: "paper", Document: []byte(doc), ConsentAck: true, Now: livetest.Epoch})
+		_, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: root, Broker: "paper", Document: []byte(doc), ConsentAck: true, Now: livetest.Epoch})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err %v, want %q", tt.to, err, tt.want)
 		}

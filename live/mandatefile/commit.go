@@ -1,7 +1,6 @@
-package live
+package mandatefile
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/jsonv"
 	"cockpit/live/pystr"
@@ -28,18 +28,6 @@ func commitErr(format string, args ...any) error {
 	return &CommitError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// IDGen makes ids of the form <prefix>_<32 hex>.
-type IDGen func(prefix string) string
-
-// RandomID returns <prefix>_<32 random hex digits>.
-func RandomID(prefix string) string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return prefix + "_" + hex.EncodeToString(b[:])
-}
-
 // ConsentToken is the consent token of reference C9: lower-case hex SHA-256 of
 // "proposal_id|ordinal|consent_record_id|created_at".
 func ConsentToken(proposalID string, ordinal int, consentRecordID, createdAt string) string {
@@ -54,9 +42,9 @@ type CommitResult struct {
 	Broker          string
 	ExpiresAt       string
 	ResolvedProfile *jsonv.Object // the selected profile after adjustments (proposal commits)
-	Mandate         *Mandate
+	Mandate         *live.Mandate
 	// DocumentSHA256 is the SHA-256 of the mandate.json bytes written; recording it in the
-	// audit (MandateCommitRecord) is what lets the gate verify the file (DV13).
+	// audit (CommitRecord) is what lets the gate verify the file (DV13).
 	DocumentSHA256 string
 }
 
@@ -66,7 +54,7 @@ type CommitResult struct {
 // and optionally controls and flatten_on_halt. The consent is the operator's typed
 // confirmation; ConsentAck must be true.
 type FileCommit struct {
-	Root       Root
+	Root       live.Root
 	Broker     string
 	Document   []byte // the file's bytes; its SHA-256 becomes the proposal id
 	Source     string // where it came from (a path), recorded in the consent record
@@ -75,7 +63,7 @@ type FileCommit struct {
 	ConsentAck bool
 	Lifetime   time.Duration // 0 = DefaultMandateLifetime
 	Now        time.Time
-	NewID      IDGen // nil = RandomID
+	NewID      live.IDGen // nil = RandomID
 }
 
 // CommitFile validates and commits an operator-written mandate: consent record first, then
@@ -84,22 +72,22 @@ func CommitFile(c FileCommit) (*CommitResult, error) {
 	if !c.ConsentAck {
 		return nil, commitErr("commit requires an explicit consent (the operator's confirmation)")
 	}
-	broker, err := NormalizeBroker(c.Broker)
+	broker, err := live.NormalizeBroker(c.Broker)
 	if err != nil {
 		return nil, err
 	}
 	doc, err := jsonv.Parse(c.Document, jsonv.Options{RejectDuplicates: true, NonFinite: true})
 	if err != nil {
-		return nil, &MandateError{Msg: "not a JSON document: " + err.Error()}
+		return nil, &live.MandateError{Msg: "not a JSON document: " + err.Error()}
 	}
 	obj, ok := doc.(*jsonv.Object)
 	if !ok {
-		return nil, &MandateError{Msg: "the document is " + jsonv.TypeName(doc) + ", want an object"}
+		return nil, &live.MandateError{Msg: "the document is " + jsonv.TypeName(doc) + ", want an object"}
 	}
-	if err := CheckMandateKeys(obj); err != nil {
+	if err := live.CheckMandateKeys(obj); err != nil {
 		return nil, err
 	}
-	m, err := CapsFromJSON(obj)
+	m, err := live.CapsFromJSON(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -109,19 +97,19 @@ func CommitFile(c FileCommit) (*CommitResult, error) {
 	}
 	newID := c.NewID
 	if newID == nil {
-		newID = RandomID
+		newID = live.RandomID
 	}
 	sum := sha256.Sum256(c.Document)
 	proposalID := "mp_" + hex.EncodeToString(sum[:16])
 	created := c.Now.UTC()
 	m.MandateID = newID("mandate")
 	crID := newID("cr")
-	m.Consent = Consent{
-		CreatedAt:          FormatTimestamp(created),
-		ConsentTokenSHA256: ConsentToken(proposalID, 1, crID, FormatTimestamp(created)),
+	m.Consent = live.Consent{
+		CreatedAt:          live.FormatTimestamp(created),
+		ConsentTokenSHA256: ConsentToken(proposalID, 1, crID, live.FormatTimestamp(created)),
 		Broker:             broker,
 		AccountRef:         c.AccountRef,
-		ExpiresAt:          FormatTimestamp(created.Add(lifetime)),
+		ExpiresAt:          live.FormatTimestamp(created.Add(lifetime)),
 	}
 	record := consentRecord(crID, m, proposalID, 1, nil, c.SessionID, obj, nil)
 	record.Set("source", c.Source)
@@ -135,7 +123,7 @@ func CommitFile(c FileCommit) (*CommitResult, error) {
 }
 
 // consentRecord builds the consent record of reference C12.
-func consentRecord(crID string, m *Mandate, proposalID string, ordinal int, adjustments any,
+func consentRecord(crID string, m *live.Mandate, proposalID string, ordinal int, adjustments any,
 	sessionID string, profile *jsonv.Object, ceilingsRef any) *jsonv.Object {
 	return jsonv.ObjectOf(
 		"consent_record_id", crID,
@@ -158,9 +146,9 @@ func consentRecord(crID string, m *Mandate, proposalID string, ordinal int, adju
 // writeCommit writes the consent record, then the mandate, both atomically with mode 0600,
 // and returns the SHA-256 of the mandate bytes written. The mandate is re-validated from the
 // exact bytes written, so a commit can never leave a file the loader would refuse.
-func writeCommit(root Root, broker, crID string, record *jsonv.Object, m *Mandate) (string, error) {
+func writeCommit(root live.Root, broker, crID string, record *jsonv.Object, m *live.Mandate) (string, error) {
 	data := jsonv.MustMarshal(m.Document(), jsonv.Python)
-	if _, err := ParseMandate(data); err != nil {
+	if _, err := live.ParseMandate(data); err != nil {
 		return "", err
 	}
 	if err := atomicfile.EnsureDir(root.ConsentDir(broker)); err != nil {
@@ -176,14 +164,14 @@ func writeCommit(root Root, broker, crID string, record *jsonv.Object, m *Mandat
 	if err := atomicfile.WriteFile(root.MandatePath(broker), data, 0o600); err != nil {
 		return "", err
 	}
-	return MandateHash(data), nil
+	return live.MandateHash(data), nil
 }
 
 // ---- the reference's proposal commit (C1–C12)
 
 // ProposalCommit commits option Ordinal of a stored proposal (live/<broker>/proposals/<id>.json).
 type ProposalCommit struct {
-	Root          Root
+	Root          live.Root
 	Broker        string
 	ProposalID    string
 	Ordinal       int
@@ -195,7 +183,7 @@ type ProposalCommit struct {
 	SessionID     string
 	LifetimeDays  *int // nil = 30 days; an explicit value is clamped to at least 1 (reference C6)
 	Now           time.Time
-	NewID         IDGen
+	NewID         live.IDGen
 }
 
 var proposalIDPattern = regexp.MustCompile(`^mp_[0-9a-f]{32}$`)
@@ -207,7 +195,7 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	if ack, ok := c.ConsentAck.(bool); !ok || !ack {
 		return nil, commitErr("commit requires an explicit consent_ack=true")
 	}
-	broker, err := NormalizeBroker(c.Broker)
+	broker, err := live.NormalizeBroker(c.Broker)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +224,7 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	}
 	newID := c.NewID
 	if newID == nil {
-		newID = RandomID
+		newID = live.RandomID
 	}
 	created := c.Now.UTC()
 	m, err := mandateFromProfile(profile)
@@ -247,16 +235,16 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	case c.FlattenOnHalt != nil:
 		m.FlattenOnHalt = *c.FlattenOnHalt
 	default:
-		m.FlattenOnHalt = jsonv.Truthy(mustGet(profile, "flatten_on_halt"))
+		m.FlattenOnHalt = jsonv.Truthy(getValue(profile, "flatten_on_halt"))
 	}
 	m.MandateID = newID("mandate")
 	crID := newID("cr")
-	m.Consent = Consent{
-		CreatedAt:          FormatTimestamp(created),
-		ConsentTokenSHA256: ConsentToken(c.ProposalID, c.Ordinal, crID, FormatTimestamp(created)),
+	m.Consent = live.Consent{
+		CreatedAt:          live.FormatTimestamp(created),
+		ConsentTokenSHA256: ConsentToken(c.ProposalID, c.Ordinal, crID, live.FormatTimestamp(created)),
 		Broker:             broker,
 		AccountRef:         c.AccountRef,
-		ExpiresAt:          FormatTimestamp(created.AddDate(0, 0, days)),
+		ExpiresAt:          live.FormatTimestamp(created.AddDate(0, 0, days)),
 	}
 	var adjustments any
 	if c.Adjustments != nil {
@@ -275,7 +263,7 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 		ExpiresAt: m.Consent.ExpiresAt, ResolvedProfile: profile, Mandate: m, DocumentSHA256: hash}, nil
 }
 
-func loadProposal(root Root, broker, id string) (*jsonv.Object, string) {
+func loadProposal(root live.Root, broker, id string) (*jsonv.Object, string) {
 	if !proposalIDPattern.MatchString(id) {
 		return nil, ""
 	}
@@ -293,13 +281,13 @@ func loadProposal(root Root, broker, id string) (*jsonv.Object, string) {
 }
 
 func selectProfile(proposal *jsonv.Object, ordinal int) *jsonv.Object {
-	profiles, _ := mustGet(proposal, "profiles").([]any)
+	profiles, _ := getValue(proposal, "profiles").([]any)
 	for _, p := range profiles {
 		o, ok := p.(*jsonv.Object)
 		if !ok {
 			continue
 		}
-		if n, ok := numeric(mustGet(o, "ordinal")); ok && n == float64(ordinal) {
+		if n, ok := numeric(getValue(o, "ordinal")); ok && n == float64(ordinal) {
 			return o
 		}
 	}
@@ -320,7 +308,7 @@ func applyAdjustments(profile, adj *jsonv.Object) error {
 		if o, ok := numeric(old); ok {
 			if n, ok := numeric(m.Value); ok && n > o {
 				return commitErr("adjustment %s=%s widens the rendered limit %s; widening must go through a fresh proposal",
-					pystr.Repr(m.Key), describe(m.Value), describe(old))
+					pystr.Repr(m.Key), live.DescribeValue(m.Value), live.DescribeValue(old))
 			}
 		}
 		profile.Set(m.Key, m.Value)
@@ -373,18 +361,18 @@ func withinCeilings(profile, ceilings *jsonv.Object) bool {
 }
 
 // mandateFromProfile maps a resolved profile to schema-1 caps and universe (reference C10).
-func mandateFromProfile(p *jsonv.Object) (*Mandate, error) {
-	lev := mustGet(p, "leverage")
+func mandateFromProfile(p *jsonv.Object) (*live.Mandate, error) {
+	lev := getValue(p, "leverage")
 	leverage := any(jsonv.Number("1"))
 	if lev != nil && lev != "none" {
 		leverage = lev
 	}
-	instruments := orValue(mustGet(p, "instruments"), []any{"equity"})
-	funding := orValue(mustGet(p, "account_funding_usd"), orValue(mustGet(p, "max_total_exposure_usd"), jsonv.Number("0")))
-	orderCap := orValue(mustGet(p, "max_order_usd"), jsonv.Number("0"))
-	exposure := orValue(mustGet(p, "max_total_exposure_usd"), orValue(funding, orderCap))
+	instruments := orValue(getValue(p, "instruments"), []any{"equity"})
+	funding := orValue(getValue(p, "account_funding_usd"), orValue(getValue(p, "max_total_exposure_usd"), jsonv.Number("0")))
+	orderCap := orValue(getValue(p, "max_order_usd"), jsonv.Number("0"))
+	exposure := orValue(getValue(p, "max_total_exposure_usd"), orValue(funding, orderCap))
 	funding = orValue(funding, exposure)
-	trades := orValue(mustGet(p, "daily_trade_cap"), jsonv.Number("0"))
+	trades := orValue(getValue(p, "daily_trade_cap"), jsonv.Number("0"))
 	caps := jsonv.ObjectOf(
 		"account_funding_usd", funding,
 		"max_order_notional_usd", orderCap,
@@ -394,26 +382,12 @@ func mandateFromProfile(p *jsonv.Object) (*Mandate, error) {
 		"max_trades_per_day", trades,
 	)
 	uni := jsonv.ObjectOf(
-		"asset_classes", orValue(mustGet(p, "asset_classes"), []any{"us_equity"}),
-		"min_market_cap_usd", mustGet(p, "min_market_cap_usd"),
-		"min_avg_daily_volume_usd", mustGet(p, "min_avg_daily_volume_usd"),
-		"exclude_symbols", orValue(mustGet(p, "exclude_symbols"), []any{}),
+		"asset_classes", orValue(getValue(p, "asset_classes"), []any{"us_equity"}),
+		"min_market_cap_usd", getValue(p, "min_market_cap_usd"),
+		"min_avg_daily_volume_usd", getValue(p, "min_avg_daily_volume_usd"),
+		"exclude_symbols", orValue(getValue(p, "exclude_symbols"), []any{}),
 	)
-	return CapsFromJSON(jsonv.ObjectOf("hard_caps", caps, "universe", uni))
-}
-
-func mustGet(o *jsonv.Object, key string) any {
-	v, _ := o.Get(key)
-	return v
-}
-
-func getObject(o *jsonv.Object, key string) (*jsonv.Object, bool) {
-	v, ok := o.Get(key)
-	if !ok {
-		return nil, false
-	}
-	obj, ok := v.(*jsonv.Object)
-	return obj, ok
+	return live.CapsFromJSON(jsonv.ObjectOf("hard_caps", caps, "universe", uni))
 }
 
 // orValue is Python's `a or b`.
@@ -436,4 +410,20 @@ func numeric(v any) (float64, bool) {
 		return jsonv.ToFloat(t)
 	}
 	return 0, false
+}
+
+// getValue is o[key], nil when absent.
+func getValue(o *jsonv.Object, key string) any {
+	v, _ := o.Get(key)
+	return v
+}
+
+// getObject is o[key] when it is an object.
+func getObject(o *jsonv.Object, key string) (*jsonv.Object, bool) {
+	v, ok := o.Get(key)
+	if !ok {
+		return nil, false
+	}
+	obj, ok := v.(*jsonv.Object)
+	return obj, ok
 }
