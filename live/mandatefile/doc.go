@@ -3,6 +3,6 @@
 // only when it checks), CommitFile (an operator-written mandate) and CommitProposal (a
 // proposal's profile) write the consent record and then mandate.json, CommitRecord is the audit
 // record of a commit, and ReadForAdoption reads a mandate another tool wrote, for
-// `cockpit mandate adopt`. Parsing and validating a
-// mandate are the domain's (live.ParseMandate); live does not import this package.
+// `cockpit mandate adopt`. Parsing and validating a mandate are the domain's
+// (live.ParseMandate); live does not import this package.
 package mandatefile
