@@ -12,7 +12,7 @@ import (
 // Text renders an event as one line of plain text (the headless log, the alerts pane).
 // Agent text is collapsed to one line; tool results and arguments are not printed, and
 // the line is redacted like the audit store (a tool error may quote a credential).
-func (e Event) Text() string { return redact.RedactSecrets(e.text()) }
+func (e Event) Text() string { return redact.Secrets(e.text()) }
 
 func (e Event) text() string {
 	switch e.Kind {

@@ -136,8 +136,8 @@ func RedactRecord(r AuditRecord) AuditRecord {
 	r.Request = redactAny(r.Request)
 	r.Response = redactAny(r.Response)
 	r.Detail = redactAny(r.Detail)
-	r.Error = redact.RedactSecrets(r.Error)
-	r.Intent = redact.RedactSecrets(r.Intent)
+	r.Error = redact.Secrets(r.Error)
+	r.Intent = redact.Secrets(r.Intent)
 	return r
 }
 
@@ -145,7 +145,7 @@ func redactAny(v any) any {
 	if v == nil {
 		return nil
 	}
-	return redact.RedactForStorage(toJSONValue(v))
+	return redact.ForStorage(toJSONValue(v))
 }
 
 // ---- write-ahead order journal

@@ -183,7 +183,7 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	log := slog.New(redact.RedactingHandler(slog.NewJSONHandler(logFile, nil)))
+	log := slog.New(redact.Handler(slog.NewJSONHandler(logFile, nil)))
 	mirror := &vibe.Mirror{Root: root}
 	caller := &fixedCaller{reply: jsonv.ObjectOf("status", "ok", "order_id", "rh_1", "account_number", account,
 		"echo", "Authorization: Bearer "+bearer)}

@@ -164,7 +164,7 @@ func (d *Data) onToolCall(ev engine.Event) {
 			kind = "REJECT"
 		}
 	}
-	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.RedactSecrets(r.Code + ": " + r.Detail)})
+	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets(r.Code + ": " + r.Detail)})
 }
 
 func (d *Data) onDecision(dec *gate.Decision) {

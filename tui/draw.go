@@ -168,7 +168,7 @@ func countdown(d time.Duration) string {
 // characters and escape sequences shown escaped, never interpreted.
 func untrusted(s string, n int) string {
 	var b strings.Builder
-	for _, r := range redact.RedactSecrets(s) {
+	for _, r := range redact.Secrets(s) {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')

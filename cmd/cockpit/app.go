@@ -234,14 +234,14 @@ func (a *App) logger(root live.Root) (*slog.Logger, func()) {
 	if err := os.MkdirAll(root.Dir(), 0o700); err == nil {
 		f, err := os.OpenFile(filepath.Join(root.Dir(), "cockpit.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err == nil {
-			return slog.New(redact.RedactingHandler(slog.NewJSONHandler(f, nil))), func() { f.Close() }
+			return slog.New(redact.Handler(slog.NewJSONHandler(f, nil))), func() { f.Close() }
 		}
 	}
 	return slog.New(slog.NewJSONHandler(io.Discard, nil)), func() {}
 }
 
 func (a *App) failf(format string, args ...any) int {
-	fmt.Fprintf(a.Stderr, "cockpit: %s\n", redact.RedactSecrets(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.Stderr, "cockpit: %s\n", redact.Secrets(fmt.Sprintf(format, args...)))
 	return exitFailure
 }
 

@@ -70,11 +70,11 @@ func (a *App) cmdFlatten(args []string) int {
 func (a *App) printProgress(p livegate.FlattenProgress) {
 	switch p.Phase {
 	case livegate.PhaseReadOrders, livegate.PhaseReadPositions:
-		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.RedactSecrets(p.Err))
+		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.Secrets(p.Err))
 	case livegate.PhaseCancel, livegate.PhaseClose:
 		mark := "✓"
 		if !p.OK {
-			mark = "✗ " + redact.RedactSecrets(p.Err)
+			mark = "✗ " + redact.Secrets(p.Err)
 		}
 		verb := map[livegate.FlattenPhase]string{livegate.PhaseCancel: "cancel", livegate.PhaseClose: "close"}[p.Phase]
 		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)

@@ -53,7 +53,7 @@ func (a *App) runScreen(home, agent, script string) int {
 	rep, halted := s.quit("cockpit quit from the screen")
 	if runErr != nil && runErr != tea.ErrProgramKilled {
 		s.rt.log.Error("screen stopped", "err", runErr)
-		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.RedactSecrets(runErr.Error()))
+		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 	}
 	if halted {
 		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.key, rep.Summary(), s.key)

@@ -17,7 +17,7 @@ func auditRedactionCase(e *env, c *jsonv.Object) outcome {
 	if !ok {
 		return failf("case has no broker_request")
 	}
-	got := redact.RedactPayload(req, redact.SinkArguments)
+	got := redact.Payload(req, redact.SinkArguments)
 	if want := get(c, "expected_broker_request"); !jsonv.Equal(got, want) {
 		return failf("redacted %s, oracle %s", show(got), show(want))
 	}
@@ -53,12 +53,12 @@ func redactTextCase(e *env, c *jsonv.Object) outcome {
 		return failf("input is %s", jsonv.TypeName(in))
 	}
 	want, _ := str(c, "expected")
-	got := redact.RedactText(s)
+	got := redact.Text(s)
 	if got != want {
 		return failf("redacted %q, oracle %q", got, want)
 	}
 	if idem, _ := get(c, "idempotent").(bool); idem {
-		if again := redact.RedactText(got); again != got {
+		if again := redact.Text(got); again != got {
 			return failf("not idempotent: %q → %q", got, again)
 		}
 	}
@@ -68,7 +68,7 @@ func redactTextCase(e *env, c *jsonv.Object) outcome {
 func redactPayloadCase(e *env, c *jsonv.Object) outcome {
 	in, _ := caseInput(c)
 	sink, _ := str(c, "sink")
-	got := redact.RedactPayload(in, redact.Sink(sink))
+	got := redact.Payload(in, redact.Sink(sink))
 	if want := get(c, "expected"); !jsonv.Equal(got, want) {
 		return failf("redacted %s, oracle %s", show(got), show(want))
 	}
@@ -82,7 +82,7 @@ func redactPayloadCase(e *env, c *jsonv.Object) outcome {
 func redactToolResultCase(e *env, c *jsonv.Object) outcome {
 	in, _ := caseInput(c)
 	s, _ := in.(string)
-	got, err := redact.RedactToolResult(s)
+	got, err := redact.ToolResult(s)
 	if _, wantErr := c.Get("expected_exception"); wantErr {
 		if !errors.Is(err, redact.ErrTooDeep) {
 			return failf("no error, oracle raised %s", show(get(c, "expected_exception")))

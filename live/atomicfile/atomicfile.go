@@ -1,6 +1,7 @@
 // Package atomicfile writes the runtime root's small state files durably: WriteFile goes
 // through a same-directory temporary file, fsync and rename, so a crash leaves the old or
-// the new content, never a torn one. It is a leaf that live and its packages share.
+// the new content, never a torn one. It is a leaf shared by live's packages (counter, halt,
+// mandatefile).
 package atomicfile
 
 import (

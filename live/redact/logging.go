@@ -5,17 +5,17 @@ import (
 	"log/slog"
 )
 
-// RedactingHandler wraps a slog handler so nothing secret reaches the log: attributes under
+// Handler wraps a slog handler so nothing secret reaches the log: attributes under
 // sensitive keys become "[redacted]", and every string (the message included) goes through
-// RedactSecrets.
-func RedactingHandler(h slog.Handler) slog.Handler { return redacting{h} }
+// Secrets.
+func Handler(h slog.Handler) slog.Handler { return redacting{h} }
 
 type redacting struct{ next slog.Handler }
 
 func (r redacting) Enabled(ctx context.Context, l slog.Level) bool { return r.next.Enabled(ctx, l) }
 
 func (r redacting) Handle(ctx context.Context, rec slog.Record) error {
-	out := slog.NewRecord(rec.Time, rec.Level, RedactSecrets(rec.Message), rec.PC)
+	out := slog.NewRecord(rec.Time, rec.Level, Secrets(rec.Message), rec.PC)
 	rec.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -40,7 +40,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, RedactSecrets(v.String()))
+		return slog.String(a.Key, Secrets(v.String()))
 	case slog.KindGroup:
 		attrs := v.Group()
 		red := make([]any, len(attrs))
@@ -49,7 +49,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 		}
 		return slog.Group(a.Key, red...)
 	case slog.KindAny:
-		return slog.String(a.Key, RedactSecrets(v.String()))
+		return slog.String(a.Key, Secrets(v.String()))
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }

@@ -81,14 +81,14 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// RedactPayload returns a redacted copy of a JSON value (jsonv form): values under sensitive
+// Payload returns a redacted copy of a JSON value (jsonv form): values under sensitive
 // keys become "[redacted]" whatever their type, every string is text-redacted, and key order
 // is kept. The input is not modified.
-func RedactPayload(v any, sink Sink) any { return redactWalk(v, sink, RedactText) }
+func Payload(v any, sink Sink) any { return redactWalk(v, sink, Text) }
 
-// RedactForStorage is RedactPayload with RedactSecrets on every string: what the audit trail,
+// ForStorage is Payload with Secrets on every string: what the audit trail,
 // the mirror and the log store.
-func RedactForStorage(v any) any { return redactWalk(v, SinkArguments, RedactSecrets) }
+func ForStorage(v any) any { return redactWalk(v, SinkArguments, Secrets) }
 
 func redactWalk(v any, sink Sink, text func(string) string) any {
 	switch t := v.(type) {
@@ -114,17 +114,17 @@ func redactWalk(v any, sink Sink, text func(string) string) any {
 	return v
 }
 
-// toolResultMaxDepth is where RedactToolResult gives up on nesting, close to where Python's
+// toolResultMaxDepth is where ToolResult gives up on nesting, close to where Python's
 // json.loads and the reference's recursive walk hit the interpreter's recursion limit.
 const toolResultMaxDepth = 980
 
 // ErrTooDeep reports a tool result nested too deeply to redact; callers must not store it.
 var ErrTooDeep = errors.New("tool result is nested too deeply to redact")
 
-// RedactToolResult redacts a tool's text result: JSON (Python dialect: NaN and Infinity
+// ToolResult redacts a tool's text result: JSON (Python dialect: NaN and Infinity
 // allowed, last duplicate key wins) is walked in the result sink and re-encoded with Python's
 // separators; anything else is text-redacted. Over-deep JSON is refused with ErrTooDeep.
-func RedactToolResult(s string) (string, error) {
+func ToolResult(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
@@ -133,11 +133,11 @@ func RedactToolResult(s string) (string, error) {
 		return "", ErrTooDeep
 	}
 	if err != nil {
-		return RedactText(s), nil
+		return Text(s), nil
 	}
-	out, err := jsonv.MarshalString(RedactPayload(doc, SinkResult), jsonv.Python)
+	out, err := jsonv.MarshalString(Payload(doc, SinkResult), jsonv.Python)
 	if err != nil {
-		return RedactText(s), nil
+		return Text(s), nil
 	}
 	return out, nil
 }

@@ -22,7 +22,7 @@ func TestRedactCorpusOutputs(t *testing.T) {
 		want[r.Input+"|"+r.Fn] = r.OutputSHA256
 	}
 	for _, name := range redactTextInputs {
-		out := RedactText(string(benchcorpus.Read(t, name)))
+		out := Text(string(benchcorpus.Read(t, name)))
 		if got := benchcorpus.Hash([]byte(out)); got != want[name+"|redact_text"] {
 			t.Errorf("%s: redact_text sha256 %s, reference %s", name, got, want[name+"|redact_text"])
 		}
@@ -33,7 +33,7 @@ func TestRedactCorpusOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for sink, fn := range map[Sink]string{SinkArguments: "redact_payload[arguments]", SinkResult: "redact_payload[result]"} {
-		out, err := jsonv.Marshal(RedactPayload(doc, sink), jsonv.Python)
+		out, err := jsonv.Marshal(Payload(doc, sink), jsonv.Python)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestRedactCorpusOutputs(t *testing.T) {
 			t.Errorf("%s: sha256 %s, reference %s", fn, got, want["redact_nested_payload_1mb.json|"+fn])
 		}
 	}
-	out, err := RedactToolResult(string(raw))
+	out, err := ToolResult(string(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func BenchmarkRedactCorpus(b *testing.B) {
 		b.Run("text/"+strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for i := 0; i < b.N; i++ {
-				RedactText(text)
+				Text(text)
 			}
 		})
 	}
@@ -70,14 +70,14 @@ func BenchmarkRedactCorpus(b *testing.B) {
 		b.Run("payload/"+string(sink), func(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			for i := 0; i < b.N; i++ {
-				RedactPayload(doc, sink)
+				Payload(doc, sink)
 			}
 		})
 	}
 	b.Run("tool_result", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		for i := 0; i < b.N; i++ {
-			RedactToolResult(string(raw))
+			ToolResult(string(raw))
 		}
 	})
 }

@@ -20,12 +20,12 @@ func TestRedactSecretsEncodedSpellings(t *testing.T) {
 		{"100% sure, 50%2 off", "100% sure, 50%2 off"},
 	}
 	for _, c := range cases {
-		got := RedactSecrets(c.in)
+		got := Secrets(c.in)
 		if got != c.want {
-			t.Errorf("RedactSecrets(%q) = %q, want %q", c.in, got, c.want)
+			t.Errorf("Secrets(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if again := RedactSecrets(got); again != got {
-			t.Errorf("RedactSecrets is not idempotent on %q: %q", got, again)
+		if again := Secrets(got); again != got {
+			t.Errorf("Secrets is not idempotent on %q: %q", got, again)
 		}
 	}
 }

@@ -21,12 +21,12 @@ func TestRedactSecretsAcrossTokensAndLines(t *testing.T) {
 		{"ALPACA_API_SECRET='abc\ndef", "ALPACA_API_SECRET=[redacted]\ndef"},
 	}
 	for _, c := range cases {
-		got := RedactSecrets(c.in)
+		got := Secrets(c.in)
 		if got != c.want {
-			t.Errorf("RedactSecrets(%q)\n got %q\nwant %q", c.in, got, c.want)
+			t.Errorf("Secrets(%q)\n got %q\nwant %q", c.in, got, c.want)
 		}
-		if again := RedactSecrets(got); again != got {
-			t.Errorf("RedactSecrets is not idempotent on %q: %q", got, again)
+		if again := Secrets(got); again != got {
+			t.Errorf("Secrets is not idempotent on %q: %q", got, again)
 		}
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"sync"
 )
 
-// Cockpit's redaction on top of the reference's RedactText (whose behaviour the conformance
+// Cockpit's redaction on top of the reference's Text (whose behaviour the conformance
 // vectors pin): environment-style credential assignments (ALPACA_API_SECRET=…, *_KEY=…,
 // *_TOKEN=…), the user-info of URLs, and the values of the secrets this process was
-// configured with, wherever they appear. RedactSecrets applies them, so the audit store,
+// configured with, wherever they appear. Secrets applies them, so the audit store,
 // the mirror, the exports, the log and the console all get them.
 
 // MinSecretLen is the shortest value RegisterSecret scrubs: a shorter one would blank out
@@ -21,7 +21,7 @@ var secrets struct {
 	values []string // longest first
 }
 
-// RegisterSecret makes RedactSecrets scrub v wherever it appears; values shorter than
+// RegisterSecret makes Secrets scrub v wherever it appears; values shorter than
 // MinSecretLen (after trimming) are ignored. The returned func forgets it again (tests).
 func RegisterSecret(v string) (forget func()) {
 	v = strings.TrimSpace(v)

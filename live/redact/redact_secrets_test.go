@@ -11,8 +11,8 @@ import (
 )
 
 // TestRedactSecretsCockpitRules is issue 10 item 8: environment-style credentials, URL
-// user-info and registered secret values are redacted by RedactSecrets (what the store, the
-// log and the console apply), while RedactText keeps the reference's behaviour.
+// user-info and registered secret values are redacted by Secrets (what the store, the
+// log and the console apply), while Text keeps the reference's behaviour.
 func TestRedactSecretsCockpitRules(t *testing.T) {
 	forget := RegisterSecret("9f8e7d6c5b4a39281706")
 	defer forget()
@@ -35,21 +35,21 @@ func TestRedactSecretsCockpitRules(t *testing.T) {
 		{"api_key=xyz", "api_key=[redacted]"},
 	}
 	for _, c := range cases {
-		got := RedactSecrets(c.in)
+		got := Secrets(c.in)
 		if got != c.want {
-			t.Errorf("RedactSecrets(%q) = %q, want %q", c.in, got, c.want)
+			t.Errorf("Secrets(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if again := RedactSecrets(got); again != got {
-			t.Errorf("RedactSecrets is not idempotent on %q: %q", got, again)
+		if again := Secrets(got); again != got {
+			t.Errorf("Secrets is not idempotent on %q: %q", got, again)
 		}
 	}
-	// The reference pass is unchanged: RedactText still leaves what the vectors pin.
-	if got := RedactText("ALPACA_API_SECRET=value"); got != "ALPACA_API_SECRET=value" {
-		t.Errorf("RedactText changed: %q", got)
+	// The reference pass is unchanged: Text still leaves what the vectors pin.
+	if got := Text("ALPACA_API_SECRET=value"); got != "ALPACA_API_SECRET=value" {
+		t.Errorf("Text changed: %q", got)
 	}
 }
 
-// TestRedactSecretsIdempotentOnCorpus runs RedactSecrets twice over the reference corpus.
+// TestRedactSecretsIdempotentOnCorpus runs Secrets twice over the reference corpus.
 func TestRedactSecretsIdempotentOnCorpus(t *testing.T) {
 	raw, err := os.ReadFile("testdata/redact_text.json")
 	if err != nil {
@@ -60,9 +60,9 @@ func TestRedactSecretsIdempotentOnCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		once := RedactSecrets(c.Input)
-		if twice := RedactSecrets(once); twice != once {
-			t.Fatalf("RedactSecrets(%q): once %q, twice %q", c.Input, once, twice)
+		once := Secrets(c.Input)
+		if twice := Secrets(once); twice != once {
+			t.Fatalf("Secrets(%q): once %q, twice %q", c.Input, once, twice)
 		}
 	}
 }
@@ -70,14 +70,14 @@ func TestRedactSecretsIdempotentOnCorpus(t *testing.T) {
 // TestRegisterSecretsFromEnv registers credential-named variables only.
 func TestRegisterSecretsFromEnv(t *testing.T) {
 	defer RegisterSecretsFromEnv([]string{"ALPACA_API_KEY=PKTESTKEY12345", "HOME=/home/someone-long", "X_SECRET_Y=shh-its-secret"})()
-	got := RedactSecrets("PKTESTKEY12345 /home/someone-long shh-its-secret")
+	got := Secrets("PKTESTKEY12345 /home/someone-long shh-its-secret")
 	if strings.Contains(got, "PKTESTKEY12345") || strings.Contains(got, "shh-its-secret") || !strings.Contains(got, "/home/someone-long") {
 		t.Errorf("got %q", got)
 	}
 }
 
-// BenchmarkRedactSecretsCorpus times RedactSecrets (what storage, log and console apply) on
-// the reference corpus, with two registered values, and RedactForStorage on the 1 MB payload.
+// BenchmarkRedactSecretsCorpus times Secrets (what storage, log and console apply) on
+// the reference corpus, with two registered values, and ForStorage on the 1 MB payload.
 func BenchmarkRedactSecretsCorpus(b *testing.B) {
 	defer RegisterSecret("q7w8e9r0t1y2u3i4o5p6")()
 	defer RegisterSecret("PKTESTKEY12345")()
@@ -86,7 +86,7 @@ func BenchmarkRedactSecretsCorpus(b *testing.B) {
 		b.Run("text/"+strings.TrimSuffix(name, ".txt"), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for i := 0; i < b.N; i++ {
-				RedactSecrets(text)
+				Secrets(text)
 			}
 		})
 	}
@@ -98,7 +98,7 @@ func BenchmarkRedactSecretsCorpus(b *testing.B) {
 	b.Run("storage", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		for i := 0; i < b.N; i++ {
-			RedactForStorage(doc)
+			ForStorage(doc)
 		}
 	})
 }

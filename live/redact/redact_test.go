@@ -21,8 +21,8 @@ func TestRedactTextMatchesPythonRe(t *testing.T) {
 	}
 	bad := 0
 	for _, c := range cases {
-		if got := RedactText(c.Input); got != c.Expected {
-			t.Errorf("RedactText(%q) = %q, want %q", c.Input, got, c.Expected)
+		if got := Text(c.Input); got != c.Expected {
+			t.Errorf("Text(%q) = %q, want %q", c.Input, got, c.Expected)
 			if bad++; bad > 20 {
 				t.Fatal("too many differences")
 			}
@@ -40,9 +40,9 @@ func TestRedactTextIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		once := RedactText(c.Input)
-		if twice := RedactText(once); twice != once {
-			t.Errorf("RedactText not idempotent on %q: %q → %q", c.Input, once, twice)
+		once := Text(c.Input)
+		if twice := Text(once); twice != once {
+			t.Errorf("Text not idempotent on %q: %q → %q", c.Input, once, twice)
 		}
 	}
 }
@@ -78,7 +78,7 @@ func TestIsSensitiveKey(t *testing.T) {
 func TestRedactPayloadDoesNotMutate(t *testing.T) {
 	in := jsonv.ObjectOf("token", "abc", "nested", []any{jsonv.ObjectOf("note", "api_key=zzz")})
 	before := jsonv.Clone(in)
-	out := RedactPayload(in, SinkArguments)
+	out := Payload(in, SinkArguments)
 	if !jsonv.Equal(in, before) {
 		t.Fatal("input was modified")
 	}
@@ -103,9 +103,9 @@ func TestRedactToolResult(t *testing.T) {
 		{deep, ``, ErrTooDeep},
 	}
 	for _, c := range cases {
-		got, err := RedactToolResult(c.in)
+		got, err := ToolResult(c.in)
 		if err != c.err || got != c.want {
-			t.Errorf("RedactToolResult(%.40q) = %q, %v; want %q, %v", c.in, got, err, c.want, c.err)
+			t.Errorf("ToolResult(%.40q) = %q, %v; want %q, %v", c.in, got, err, c.want, c.err)
 		}
 	}
 }

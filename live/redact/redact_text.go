@@ -7,7 +7,7 @@ import (
 	"cockpit/live/pystr"
 )
 
-// RedactText scrubs credentials out of free text in three passes, in the reference's order:
+// Text scrubs credentials out of free text in three passes, in the reference's order:
 //  1. "Bearer <token>" (case-insensitive; the whitespace run becomes one space),
 //  2. key=value / key: value for credential-named keys (symmetric optional quotes around the
 //     key, a value already "[redacted]" or starting with "bearer" left alone),
@@ -15,7 +15,7 @@ import (
 //
 // Each pass is a hand-written matcher with Python re semantics (Unicode \b and \s, IGNORECASE
 // folding of İ/ı/K/ſ), which Go's regexp cannot express. The result is idempotent.
-func RedactText(s string) string {
+func Text(s string) string {
 	if s == "" {
 		return s
 	}
@@ -109,15 +109,15 @@ var piiNames = []kvName{
 	{"routing", "number"}, {"social_security", "number"}, {"taxpayer", "id"}, {"tax", "id"}, {"ssn", ""},
 }
 
-// RedactSecrets is RedactText plus cockpit's passes: the registered secret values (scrubbed
+// Secrets is Text plus cockpit's passes: the registered secret values (scrubbed
 // first, whatever surrounds them), account and identity numbers in key=value text,
 // environment-style credential assignments and URL user-info. It is what the audit store,
 // the log and the console apply.
-func RedactSecrets(s string) string {
+func Secrets(s string) string {
 	if s == "" {
 		return s
 	}
-	s = RedactText(scrubValues(s))
+	s = Text(scrubValues(s))
 	s = redactNamedValues(s, piiNames, "abrst")
 	return redactAuthCredentials(redactPEMKeys(redactURLUserinfo(redactEnvAssignments(s))))
 }

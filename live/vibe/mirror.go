@@ -94,7 +94,7 @@ func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
 func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	payload = redact.RedactForStorage(payload).(*jsonv.Object)
+	payload = redact.ForStorage(payload).(*jsonv.Object)
 	line, err := jsonv.Marshal(payload, jsonv.Python)
 	if err != nil {
 		return fmt.Errorf("audit mirror: %w", err)

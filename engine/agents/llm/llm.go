@@ -168,14 +168,14 @@ func describe(err error) error {
 		}
 		return fmt.Errorf("llm: the provider answered %d%s", apiErr.StatusCode, suffix(msg))
 	}
-	return fmt.Errorf("llm: %s", redact.RedactSecrets(err.Error()))
+	return fmt.Errorf("llm: %s", redact.Secrets(err.Error()))
 }
 
 func suffix(msg string) string {
 	if msg == "" {
 		return ""
 	}
-	return ": " + truncate(redact.RedactSecrets(msg), 200) // redacted first: a cut secret would not match
+	return ": " + truncate(redact.Secrets(msg), 200) // redacted first: a cut secret would not match
 }
 
 func truncate(s string, n int) string {
