@@ -12,7 +12,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/counter"
-	livegate "cockpit/live/gate"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -154,11 +154,11 @@ func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, int
 	if err != nil {
 		return deny(live.NewDenial(live.ReasonInvalidBroker, "broker", broker))
 	}
-	m, d := livegate.GateMandate(context.Background(), root, ledger, key, t)
+	m, d := gate.GateMandate(context.Background(), root, ledger, key, t)
 	if d != nil {
 		return deny(d)
 	}
-	if d := livegate.GateState(root, key, intent, book); d != nil {
+	if d := gate.GateState(root, key, intent, book); d != nil {
 		return deny(d)
 	}
 	if intent.Quantity != nil && intent.NotionalUSD == nil {
@@ -190,7 +190,7 @@ func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string,
 		return a.failf("%v", err)
 	}
 	defer release()
-	d := rt.gate().Submit(context.Background(), livegate.Submission{Broker: b, Intent: &intent,
+	d := rt.gate().Submit(context.Background(), gate.Submission{Broker: b, Intent: &intent,
 		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
 	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach}
 	if d.Denial != nil {

@@ -10,7 +10,7 @@ import (
 
 	"cockpit/config"
 	"cockpit/live"
-	livegate "cockpit/live/gate"
+	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/mandatefile"
 	"cockpit/live/redact"
@@ -57,8 +57,8 @@ func (a *App) cmdFlatten(args []string) int {
 	m := mandatefile.Verified(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep := rt.gate().Flatten(ctx, b, key, livegate.FlattenOptions{
-		ClosePositions: livegate.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
+	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{
+		ClosePositions: gate.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
 		Progress: a.printProgress})
 	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
 	if !rep.Complete() { // positions kept on purpose (cancel-only) are not a failure
@@ -67,18 +67,18 @@ func (a *App) cmdFlatten(args []string) int {
 	return exitOK
 }
 
-func (a *App) printProgress(p livegate.FlattenProgress) {
+func (a *App) printProgress(p gate.FlattenProgress) {
 	switch p.Phase {
-	case livegate.PhaseReadOrders, livegate.PhaseReadPositions:
+	case gate.PhaseReadOrders, gate.PhaseReadPositions:
 		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.Secrets(p.Err))
-	case livegate.PhaseCancel, livegate.PhaseClose:
+	case gate.PhaseCancel, gate.PhaseClose:
 		mark := "✓"
 		if !p.OK {
 			mark = "✗ " + redact.Secrets(p.Err)
 		}
-		verb := map[livegate.FlattenPhase]string{livegate.PhaseCancel: "cancel", livegate.PhaseClose: "close"}[p.Phase]
+		verb := map[gate.FlattenPhase]string{gate.PhaseCancel: "cancel", gate.PhaseClose: "close"}[p.Phase]
 		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)
-	case livegate.PhaseVerify:
+	case gate.PhaseVerify:
 		fmt.Fprintln(a.Stdout, "   verifying with the broker…")
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/counter"
-	livegate "cockpit/live/gate"
+	"cockpit/live/gate"
 	"cockpit/live/money"
 )
 
@@ -143,7 +143,7 @@ func (t *tally) add(ev engine.Event) {
 	}
 }
 
-func (a *App) summary(s *session, t *tally, turns int, why string, took time.Duration, rep livegate.FlattenReport, halted bool) {
+func (a *App) summary(s *session, t *tally, turns int, why string, took time.Duration, rep gate.FlattenReport, halted bool) {
 	w := a.Stdout
 	fmt.Fprintf(w, "\n── summary (%s after %s) ──\n", why, took.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok) · orders placed %d · fills %d · errors %d\n",

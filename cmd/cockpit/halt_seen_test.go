@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
-	livegate "cockpit/live/gate"
+	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/money"
 	"cockpit/store"
@@ -144,7 +144,7 @@ func TestLatchHaltsTheSession(t *testing.T) {
 	in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity}
 	n := money.MustParse("10")
 	in.NotionalUSD = &n
-	if d := s.gate.Submit(context.Background(), livegate.Submission{Broker: s.broker, Intent: &in}); d.Reason != live.ReasonHalted || d.Forwarded {
+	if d := s.gate.Submit(context.Background(), gate.Submission{Broker: s.broker, Intent: &in}); d.Reason != live.ReasonHalted || d.Forwarded {
 		t.Fatalf("order while latched: %s %s", d.Verdict, d.Reason)
 	}
 	if err := be.Resume(context.Background(), "watch restored"); err != nil {
@@ -153,7 +153,7 @@ func TestLatchHaltsTheSession(t *testing.T) {
 	if on, _ := s.latch.Halted(); on {
 		t.Fatal("resume left the latch set")
 	}
-	if d := s.gate.Submit(context.Background(), livegate.Submission{Broker: s.broker, Intent: &in}); d.Outcome != live.OutcomeAccepted {
+	if d := s.gate.Submit(context.Background(), gate.Submission{Broker: s.broker, Intent: &in}); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("order after resume: %s %s", d.Verdict, d.Reason)
 	}
 }

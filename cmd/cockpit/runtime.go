@@ -14,7 +14,7 @@ import (
 
 	"cockpit/config"
 	"cockpit/live"
-	livegate "cockpit/live/gate"
+	"cockpit/live/gate"
 	"cockpit/live/paper"
 	"cockpit/live/vibe"
 	"cockpit/store"
@@ -69,8 +69,8 @@ func (rt *runtime) close() {
 }
 
 // gate returns a gate bound to this runtime's store.
-func (rt *runtime) gate() *livegate.Gate {
-	return &livegate.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
+func (rt *runtime) gate() *gate.Gate {
+	return &gate.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
 }
 
 // operatorAction audits something the operator did from the command line (DV8).

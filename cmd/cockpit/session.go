@@ -13,7 +13,7 @@ import (
 	"cockpit/engine/agents/strategy"
 	"cockpit/engine/tools"
 	"cockpit/live"
-	livegate "cockpit/live/gate"
+	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/mandatefile"
 	"cockpit/live/paper"
@@ -36,7 +36,7 @@ type session struct {
 	key      string
 	broker   live.Broker
 	paper    *paper.Broker
-	gate     *livegate.Gate
+	gate     *gate.Gate
 	eng      *engine.Engine
 	watcher  *halt.Watcher
 	agent    engine.Agent // nil: no agent
@@ -130,7 +130,7 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	}
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
-	s.gate = &livegate.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
+	s.gate = &gate.Gate{Root: rt.root, Now: a.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db, CountOpenOrders: true}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
@@ -157,12 +157,12 @@ func (a *App) openSession(home string, o sessionOptions) (*session, error) {
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	s.watcher = &halt.Watcher{Root: rt.root, Brokers: []string{key}, Now: a.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
-	act := livegate.HaltAction(s.gate, b, func(p livegate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
+	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
 		s.flattenMu.Lock()
 		defer s.flattenMu.Unlock()
 		res := act(ctx, broker)
-		if rep, ok := res.(livegate.FlattenReport); ok {
+		if rep, ok := res.(gate.FlattenReport); ok {
 			s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
 		}
 		return res
@@ -246,9 +246,9 @@ func (s *session) run(ctx context.Context) int {
 
 // quit applies on_quit: "halt" trips the broker's HALT and cancels its resting orders
 // (closing positions too when the mandate says flatten_on_halt); "leave" leaves them.
-func (s *session) quit(why string) (livegate.FlattenReport, bool) {
+func (s *session) quit(why string) (gate.FlattenReport, bool) {
 	if s.onQuit != "halt" {
-		return livegate.FlattenReport{}, false
+		return gate.FlattenReport{}, false
 	}
 	now := s.rt.app.Now()
 	s.sentries.expect(s.rt.root.SentinelPath(live.HaltSentinel, s.key), true)
@@ -262,7 +262,7 @@ func (s *session) quit(why string) (livegate.FlattenReport, bool) {
 	defer cancel()
 	s.flattenMu.Lock()
 	defer s.flattenMu.Unlock()
-	return s.gate.Flatten(ctx, s.broker, s.key, livegate.FlattenOptions{ClosePositions: livegate.FlattenAllowed(nil, m),
+	return s.gate.Flatten(ctx, s.broker, s.key, gate.FlattenOptions{ClosePositions: gate.FlattenAllowed(nil, m),
 		Actor: live.System("on_quit", s.id), Why: why}), true
 }
 

@@ -15,8 +15,8 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/counter"
-	livegate "cockpit/live/gate"
-	livehalt "cockpit/live/halt"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/mandatefile"
 	"cockpit/live/money"
@@ -79,7 +79,7 @@ func (b *screenBackend) scanLargest(ctx context.Context) {
 }
 
 // noteDecision keeps the largest accepted order of the day current from engine events.
-func (b *screenBackend) noteDecision(d *livegate.Decision) {
+func (b *screenBackend) noteDecision(d *gate.Decision) {
 	if d == nil || d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Intent == nil || d.Intent.NotionalUSD == nil {
 		return
 	}
@@ -103,7 +103,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()
 	}
-	snap.State = livehalt.StateOf(rt.root, s.key)
+	snap.State = halt.StateOf(rt.root, s.key)
 	snap.Warnings = sentinelWarnings(rt.root)
 	if on, why := s.latch.Halted(); on {
 		snap.State, snap.HaltReason = live.Halted, why
@@ -112,7 +112,7 @@ func (b *screenBackend) Snapshot(ctx context.Context) tui.Snapshot {
 		if _, err := os.Stat(rt.root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			snap.HaltFileOK = false
 		}
-		if a, err := livehalt.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
+		if a, err := halt.ReadSentinel(rt.root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
@@ -275,12 +275,12 @@ func (b *screenBackend) HaltBroker(_ context.Context, reason string) error {
 
 // halt writes the sentinel first (the halt stands whatever follows), then pauses the agent.
 func (b *screenBackend) halt(scope live.Scope, reason string) error {
-	if a, _ := livehalt.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
+	if a, _ := halt.ReadSentinel(b.s.rt.root, live.HaltSentinel, scope); a != nil {
 		b.s.eng.SetHalted(true) // already halted: the first attribution stands
 		return nil
 	}
 	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.HaltSentinel, scope.Broker), true)
-	if _, err := livehalt.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+	if _, err := halt.Trip(b.s.rt.root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.s.eng.SetHalted(true)
@@ -292,7 +292,7 @@ func (b *screenBackend) halt(scope live.Scope, reason string) error {
 func (b *screenBackend) ReduceOnly(_ context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
 	b.s.sentries.expect(b.s.rt.root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
-	if _, err := livehalt.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
+	if _, err := halt.Trip(b.s.rt.root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.app.Now()); err != nil {
 		return err
 	}
 	return b.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
@@ -309,14 +309,14 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 	var cleared []string
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: b.s.key}} {
 		for _, kind := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
-			if a, _ := livehalt.ReadSentinel(root, kind, scope); a == nil {
+			if a, _ := halt.ReadSentinel(root, kind, scope); a == nil {
 				continue
 			}
 			if err := b.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
 				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 			}
 			b.s.sentries.expect(root.SentinelPath(kind, scope.Broker), false)
-			if _, err := livehalt.Clear(root, kind, scope); err != nil {
+			if _, err := halt.Clear(root, kind, scope); err != nil {
 				return fmt.Errorf("clear %s (%s): %w", kind, scope, err)
 			}
 			cleared = append(cleared, fmt.Sprintf("%s (%s)", kind, scope))
@@ -338,13 +338,13 @@ func (b *screenBackend) Resume(_ context.Context, reason string) error {
 }
 
 // Flatten implements tui.Backend.
-func (b *screenBackend) Flatten(ctx context.Context, progress func(livegate.FlattenProgress)) livegate.FlattenReport {
+func (b *screenBackend) Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	if err := b.HaltBroker(ctx, "flatten from the screen"); err != nil {
-		return livegate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
+		return gate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
 	b.s.flattenMu.Lock()
 	defer b.s.flattenMu.Unlock()
-	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, livegate.FlattenOptions{ClosePositions: true, Actor: b.operator,
+	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: true, Actor: b.operator,
 		Why: "operator flatten from the screen", Progress: progress})
 }
 
@@ -403,7 +403,7 @@ func (b *screenBackend) ClosePosition(ctx context.Context, symbol string) error 
 		if p.Qty.Sign() < 0 {
 			side = live.Buy
 		}
-		d := b.s.gate.SubmitReducing(ctx, livegate.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
+		d := b.s.gate.SubmitReducing(ctx, gate.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
 			Quantity: p.Qty.Abs(), Actor: b.operator, Why: "operator closed the position from the screen"})
 		if d.Verdict != live.Allow || d.BrokerErr != nil {
 			return errors.New(d.Message())
@@ -464,7 +464,7 @@ func (b *screenBackend) follow(ctx context.Context, send func(any)) {
 
 // haltLine says why, where, by whom and when a halt sentinel was written, leaving out what
 // the file does not say (a HALT file made with `touch` says nothing but its scope).
-func haltLine(a *livehalt.Attribution, scope live.Scope) string {
+func haltLine(a *halt.Attribution, scope live.Scope) string {
 	why := a.Reason
 	if why == "" {
 		why = "no reason written"

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"cockpit/live"
-	livecounter "cockpit/live/counter"
+	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
@@ -96,7 +96,7 @@ func applySetup(root live.Root, ledger fixtureLedger, broker string, setup *json
 		}
 	}
 	if held, _ := get(setup, "lock_held").(bool); held {
-		l, err := livecounter.TrySubmitLock(root, broker)
+		l, err := counter.TrySubmitLock(root, broker)
 		if err != nil {
 			return release, err
 		}
