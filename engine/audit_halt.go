@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 
-	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // auditFailed trips the gate's halt latch (HALTED audit_unavailable) after one of the engine's
@@ -17,15 +17,15 @@ func (e *Engine) auditFailed(what string, err error) {
 }
 
 // latched reports the gate's in-memory halt latch.
-func (e *Engine) latched() (live.AuditHalt, bool) {
+func (e *Engine) latched() (gate.AuditHalt, bool) {
 	if e.Gate == nil {
-		return live.AuditHalt{}, false
+		return gate.AuditHalt{}, false
 	}
 	return e.Gate.Latched()
 }
 
 // AuditHalted pauses the agent for good on the gate's halt latch and says why on the bus.
-func (e *Engine) AuditHalted(h live.AuditHalt) {
+func (e *Engine) AuditHalted(h gate.AuditHalt) {
 	e.SetHalted(true)
 	e.publish(Event{Kind: EvError, Message: h.Message()})
 }

@@ -8,6 +8,7 @@ import (
 
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/halt"
 )
 
 // failingToolAudit refuses the engine's own tool-call records (the gate keeps its own sink).
@@ -29,10 +30,10 @@ func TestEngineAuditFailureHalts(t *testing.T) {
 	if r.Decision != "deny" || r.Code != string(live.ReasonAuditUnavailable) {
 		t.Fatalf("order after a lost tool-call record: got %s %s (%s), want deny %s", r.Decision, r.Code, r.Detail, live.ReasonAuditUnavailable)
 	}
-	if a, _ := live.ReadSentinel(f.Root, live.HaltSentinel, live.GlobalScope); a == nil || !strings.HasPrefix(a.Reason, string(live.ReasonAuditUnavailable)) {
+	if a, _ := halt.ReadSentinel(f.Root, live.HaltSentinel, live.GlobalScope); a == nil || !strings.HasPrefix(a.Reason, string(live.ReasonAuditUnavailable)) {
 		t.Fatalf("global HALT %+v, want one with reason %s", a, live.ReasonAuditUnavailable)
 	}
-	if _, err := live.Clear(f.Root, live.HaltSentinel, live.GlobalScope); err != nil {
+	if _, err := halt.Clear(f.Root, live.HaltSentinel, live.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
 	if r := f.Call("place_order", enginetest.Buy("AAPL", "100")); r.Code != string(live.ReasonAuditUnavailable) {

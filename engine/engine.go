@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 )
 
 // Finding is one injection-scanner hit in external content.
@@ -32,7 +34,7 @@ type Agent interface {
 // breaches wait in the review queue, and everything is published on the bus and audited.
 type Engine struct {
 	Root      live.Root
-	Gate      *live.Gate
+	Gate      *gate.Gate
 	Broker    live.Broker
 	BrokerKey string
 	Profile   string // policy profile: paper or live
@@ -240,7 +242,7 @@ func (e *Engine) FollowBroker(ctx context.Context) {
 }
 
 // FollowHalts pauses and resumes the agent from the watcher's states and publishes them.
-func (e *Engine) FollowHalts(ctx context.Context, states <-chan live.HaltState) {
+func (e *Engine) FollowHalts(ctx context.Context, states <-chan halt.State) {
 	for {
 		select {
 		case <-ctx.Done():

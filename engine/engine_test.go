@@ -12,6 +12,9 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/store"
@@ -144,7 +147,7 @@ func TestHaltDeniesWritesNotReads(t *testing.T) {
 	if r := f.Call("place_order", map[string]any{"symbol": "AAPL", "side": "buy", "quantity": "5", "type": "limit", "limit_price": "150"}); !r.OK() {
 		t.Fatalf("resting order: %+v", r)
 	}
-	if _, err := live.Trip(f.Root, live.HaltSentinel, live.Scope{Broker: live.PaperBroker}, "test", "test", f.Clock.Now()); err != nil {
+	if _, err := halt.Trip(f.Root, live.HaltSentinel, live.Scope{Broker: live.PaperBroker}, "test", "test", f.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -158,7 +161,7 @@ func TestHaltDeniesWritesNotReads(t *testing.T) {
 	if r := f.Call("get_positions", nil); !r.OK() {
 		t.Errorf("read while halted: %+v", r)
 	}
-	rep := f.Gate.Flatten(context.Background(), f.Broker, live.PaperBroker, live.FlattenOptions{Actor: live.Operator("tester", "s1"), Why: "test"})
+	rep := f.Gate.Flatten(context.Background(), f.Broker, live.PaperBroker, gate.FlattenOptions{Actor: live.Operator("tester", "s1"), Why: "test"})
 	if !rep.Flat() && len(rep.OpenOrders) != 0 {
 		t.Errorf("flatten while halted left orders: %s", rep.Summary())
 	}
@@ -282,7 +285,7 @@ func TestDailyCountSurvivesRestart(t *testing.T) {
 	if r := g.Call("place_order", enginetest.Buy("AAPL", "100")); !r.OK() {
 		t.Fatal(r)
 	}
-	if n := live.ReadDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); n != 4 {
+	if n := counter.ReadDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); n != 4 {
 		t.Errorf("count after restart = %d, want 4", n)
 	}
 }
@@ -377,25 +380,25 @@ func (a *blockingAgent) Turn(ctx context.Context, _ *engine.Turn) error {
 func TestHaltPausesTheLoop(t *testing.T) {
 	f := enginetest.New(t)
 	a := &blockingAgent{}
-	states := make(chan live.HaltState, 4)
+	states := make(chan halt.State, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go f.Engine.FollowHalts(ctx, states)
 	done := make(chan struct{})
 	go func() { f.Engine.Run(ctx, a, time.Millisecond); close(done) }()
 	waitFor(t, func() bool { return a.turns.Load() == 1 })
-	states <- live.HaltState{Broker: live.PaperBroker, Halted: true}
+	states <- halt.State{Broker: live.PaperBroker, Halted: true}
 	waitFor(t, func() bool { return a.stopped.Load() == 1 && f.Engine.Paused() })
 	time.Sleep(50 * time.Millisecond)
 	if n := a.turns.Load(); n != 1 {
 		t.Fatalf("turns while halted = %d, want 1", n)
 	}
-	states <- live.HaltState{Broker: "other", Halted: false}
+	states <- halt.State{Broker: "other", Halted: false}
 	time.Sleep(20 * time.Millisecond)
 	if !f.Engine.Paused() {
 		t.Fatal("another broker's state resumed the agent")
 	}
-	states <- live.HaltState{Broker: live.PaperBroker, Halted: false}
+	states <- halt.State{Broker: live.PaperBroker, Halted: false}
 	waitFor(t, func() bool { return a.turns.Load() == 2 })
 	cancel()
 	<-done

@@ -7,6 +7,8 @@ import (
 
 	"cockpit/internal/fanout"
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/money"
 )
 
@@ -42,12 +44,12 @@ type Event struct {
 	Turn     int
 	Tool     string
 	Result   *Result
-	Decision *live.Decision
+	Decision *gate.Decision
 	Order    *live.OrderUpdate
 	Review   *live.ReviewItem
-	Halt     *live.HaltState
-	Flatten  *live.FlattenProgress
-	Report   *live.FlattenReport
+	Halt     *halt.State
+	Flatten  *gate.FlattenProgress
+	Report   *gate.FlattenReport
 	Finding  *Finding
 	Cost     money.Amount
 	Message  string

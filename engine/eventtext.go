@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/redact"
 )
 
 // Text renders an event as one line of plain text (the headless log, the alerts pane).
 // Agent text is collapsed to one line; tool results and arguments are not printed, and
 // the line is redacted like the audit store (a tool error may quote a credential).
-func (e Event) Text() string { return live.RedactSecrets(e.text()) }
+func (e Event) Text() string { return redact.Secrets(e.text()) }
 
 func (e Event) text() string {
 	switch e.Kind {
@@ -96,7 +98,7 @@ func (e Event) text() string {
 	return fmt.Sprintf("%-7s %s", e.Kind, oneLine(e.Message))
 }
 
-func decisionText(d *live.Decision) string {
+func decisionText(d *gate.Decision) string {
 	if d == nil {
 		return "decision"
 	}

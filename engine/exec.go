@@ -11,6 +11,8 @@ import (
 
 	"cockpit/engine/scan"
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -155,7 +157,7 @@ func (c *call) execute(ctx context.Context) Result {
 		if h, ok := e.latched(); ok {
 			return c.record(ctx, denied(string(h.Reason), "trading is halted: %s", h.Detail))
 		}
-		if live.IsHalted(e.Root, e.BrokerKey) {
+		if halt.IsHalted(e.Root, e.BrokerKey) {
 			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
 		}
 		if wait := e.coolingDown(); wait > 0 {
@@ -281,7 +283,7 @@ func (c *call) trade(ctx context.Context) Result {
 		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
 	}
 	in, req := live.ExtractGeneric(c.args)
-	sub := live.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
+	sub := gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
 		Reason: sanitizeReason(argString(c.args, "reason"))}
 	tainted := c.pol.Escalate && c.t.Tainted()
 	if c.pol.Autonomy == Supervised || tainted {
@@ -310,7 +312,7 @@ func (c *call) trade(ctx context.Context) Result {
 
 // gated returns the result of a decision the gate audited itself; when the gate could not
 // write its record, the call reports the failure (the order's fate is in the journal).
-func (c *call) gated(d live.Decision) Result {
+func (c *call) gated(d gate.Decision) Result {
 	r := resultOf(d)
 	if d.AuditErr != nil {
 		c.e.log().Error("gate audit write failed", "tool", c.name, "err", d.AuditErr)
@@ -319,13 +321,13 @@ func (c *call) gated(d live.Decision) Result {
 	return r
 }
 
-func (c *call) publishDecision(d live.Decision) {
+func (c *call) publishDecision(d gate.Decision) {
 	c.e.publish(Event{Kind: EvDecision, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Decision: &d})
 }
 
 // reduces reports whether a valued order only shrinks an existing position, from the
 // positions the gate read for d.
-func (c *call) reduces(d live.Decision) bool {
+func (c *call) reduces(d gate.Decision) bool {
 	if d.Intent == nil || d.Read == nil || d.Read.Positions.Err != nil {
 		return false
 	}
@@ -333,7 +335,7 @@ func (c *call) reduces(d live.Decision) bool {
 }
 
 // resultOf turns a gate decision into what the agent sees.
-func resultOf(d live.Decision) Result {
+func resultOf(d gate.Decision) Result {
 	switch {
 	case d.Verdict == live.Deny:
 		code, limit := string(d.Reason), ""

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -38,7 +39,7 @@ func canonicalOrder(broker string, in live.OrderIntent, req live.OrderRequest) (
 // breach that was shown), deny with a reason, or no answer by the deadline (denied). Without
 // an approver, or with the queue full, the order is denied at once; an order a human denied
 // in the last ten minutes gets that denial again without asking.
-func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision, why string) Result {
+func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision, why string) Result {
 	e := c.e
 	c.check("review")
 	all := pausedBreaches(d)
@@ -87,7 +88,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	// what the gate read for this decision: the mandate it verified, the quote it valued with.
 	snap := d.Read
 	if snap == nil {
-		snap = &live.Snapshot{}
+		snap = &gate.Snapshot{}
 	}
 	timeout := live.DefaultApprovalTimeout
 	if snap.Mandate != nil {
@@ -129,7 +130,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 	var r Result
 	switch res.State {
 	case live.ReviewApproved:
-		r := c.executeApproved(ctx, sub, res, all, live.Drift{Ref: ref, Bps: e.DriftBps}, live.DriftBps(snap.Mandate, e.DriftBps))
+		r := c.executeApproved(ctx, sub, res, all, gate.Drift{Ref: ref, Bps: e.DriftBps}, gate.DriftBps(snap.Mandate, e.DriftBps))
 		c.reportOutcome(bg, res, r)
 		return r
 	case live.ReviewDenied:
@@ -150,7 +151,7 @@ func (c *call) review(ctx context.Context, sub live.Submission, d live.Decision,
 // and the gate runs once more, fresh (halt, mandate verification, quote, drift from the price
 // the human saw, lock, count), waiving only the breaches the human saw up to the values shown
 // (drift bps is the tolerance for a dollar figure that moved with the price).
-func (c *call) executeApproved(ctx context.Context, sub live.Submission, it live.ReviewItem, shown []*live.Breach, dr live.Drift, drift int64) Result {
+func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live.ReviewItem, shown []*live.Breach, dr gate.Drift, drift int64) Result {
 	e := c.e
 	c.check("grant")
 	if err := e.Reviews.ConsumeGrant(ctx, it.ID, it.Digest); err != nil {
@@ -210,7 +211,7 @@ func coversValue(shown []*live.Breach, b *live.Breach, drift int64) bool {
 
 // pausedBreaches is what a review shows: every breach of a paused order (the gate's list, or
 // its one breach), none for an order that only waits for supervision.
-func pausedBreaches(d live.Decision) []*live.Breach {
+func pausedBreaches(d gate.Decision) []*live.Breach {
 	switch {
 	case d.Verdict != live.PauseForReauth || d.Breach == nil:
 		return nil

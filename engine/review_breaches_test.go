@@ -8,6 +8,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/store"
 )
 
@@ -22,7 +23,7 @@ func capsDoc(trades, floor string) string {
 func useTrades(t *testing.T, f *enginetest.Fixture, n int) {
 	t.Helper()
 	for range n {
-		if _, err := live.IncrementDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); err != nil {
+		if _, err := counter.IncrementDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/store"
 )
@@ -114,7 +115,7 @@ func TestApprovedOrderIsReCheckedFresh(t *testing.T) {
 		code   string
 	}{
 		{"halted", func(f *enginetest.Fixture) {
-			live.Trip(f.Root, live.HaltSentinel, live.GlobalScope, "t", "operator", f.Clock.Now())
+			halt.Trip(f.Root, live.HaltSentinel, live.GlobalScope, "t", "operator", f.Clock.Now())
 		}, string(live.ReasonHalted)},
 		{"mandate rewritten", func(f *enginetest.Fixture) {
 			path := f.Root.MandatePath(live.PaperBroker)

@@ -9,6 +9,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/store"
 )
 
@@ -199,7 +200,7 @@ func TestApprovalCoversOnlyTheShownBreach(t *testing.T) {
 	f := enginetest.New(t, enginetest.WithMandate(doc))
 	done := f.Human(func(a store.Approval) {
 		// Another order uses the day's only trade while the human reads.
-		if _, err := live.IncrementDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); err != nil {
+		if _, err := counter.IncrementDailyCount(f.Root, live.PaperBroker, f.Clock.Now()); err != nil {
 			t.Error(err)
 		}
 		f.Resolve(store.ApprovalApproved, "")(a)

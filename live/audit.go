@@ -8,6 +8,7 @@ import (
 
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/live/redact"
 )
 
 // ActorKind says who acted.
@@ -136,8 +137,8 @@ func RedactRecord(r AuditRecord) AuditRecord {
 	r.Request = redactAny(r.Request)
 	r.Response = redactAny(r.Response)
 	r.Detail = redactAny(r.Detail)
-	r.Error = RedactSecrets(r.Error)
-	r.Intent = RedactSecrets(r.Intent)
+	r.Error = redact.Secrets(r.Error)
+	r.Intent = redact.Secrets(r.Intent)
 	return r
 }
 
@@ -145,7 +146,7 @@ func redactAny(v any) any {
 	if v == nil {
 		return nil
 	}
-	return RedactForStorage(toJSONValue(v))
+	return redact.ForStorage(toJSONValue(v))
 }
 
 // ---- write-ahead order journal
@@ -249,3 +250,39 @@ func toJSONValue(v any) any {
 	}
 	return j
 }
+
+// MultiSink records to every sink in order; it reports the first error but still tries all.
+type MultiSink []AuditSink
+
+// Record implements AuditSink.
+func (m MultiSink) Record(ctx context.Context, r AuditRecord) error {
+	var first error
+	for _, s := range m {
+		if err := s.Record(ctx, r); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// AuditProber is an AuditSink that can tell, without writing a record, whether a record could be
+// written now; the gate asks it before forwarding an order.
+type AuditProber interface {
+	ProbeAudit(ctx context.Context) error
+}
+
+// ProbeAudit implements AuditProber: every sink that can be probed is.
+func (m MultiSink) ProbeAudit(ctx context.Context) error {
+	for _, s := range m {
+		if p, ok := s.(AuditProber); ok {
+			if err := p.ProbeAudit(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ActorExternal is whoever changed the runtime root from outside this cockpit (a shell's
+// touch or rm of a sentinel, another tool).
+const ActorExternal ActorKind = "external"

@@ -162,7 +162,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	post.Exposures = slices.Clone(req.Book.Exposures)
 	post.add(sym, signed)
 	gross := post.Gross()
-	if !reducesOnly(before, signed) { // DV3
+	if !ReducesOnly(before, signed) { // DV3
 		if b := exposureChecks(caps, in.Side, gross, req.waives); b != nil {
 			return b
 		}
@@ -206,9 +206,9 @@ func Breaches(ctx context.Context, req CheckRequest) []*Breach {
 // quantitativeLimits are the limits a human may approve.
 var quantitativeLimits = []string{LimitOrderNotional, LimitTotalExposure, LimitLeverage, LimitFunding, LimitTradesPerDay}
 
-// reducesOnly reports whether adding signed to a symbol's net exposure before shrinks its
+// ReducesOnly reports whether adding signed to a symbol's net exposure before shrinks its
 // absolute size without flipping its side (DV3).
-func reducesOnly(before, signed money.Amount) bool {
+func ReducesOnly(before, signed money.Amount) bool {
 	if before.Sign() == 0 || before.Sign() == signed.Sign() {
 		return false
 	}

@@ -82,7 +82,7 @@ func DecimalFromJSON(v any) (money.Amount, error) {
 		}
 		return a, nil
 	case jsonv.Float:
-		return money.Zero, fmt.Errorf("%s: %w", describe(t), ErrNonFinite)
+		return money.Zero, fmt.Errorf("%s: %w", DescribeValue(t), ErrNonFinite)
 	}
 	return money.Zero, fmt.Errorf("%s: %w", jsonv.TypeName(v), ErrNotNumber)
 }

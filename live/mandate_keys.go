@@ -124,37 +124,3 @@ func ParseMandateDraft(data []byte) (*Mandate, error) {
 	}
 	return m, nil
 }
-
-// Adoption is a mandate written by another tool sharing the root (Vibe-Trading's commit),
-// read once: adopting it records the hash of exactly these bytes (DV13).
-type Adoption struct {
-	Broker  string
-	Mandate *Mandate
-	Result  *CommitResult // what MandateCommitRecord needs to record the adoption
-}
-
-// ReadForAdoption reads broker's mandate.json for `cockpit mandate adopt`: it must be a
-// complete, valid mandate with no unknown keys, a readable expiry, and consent for this broker.
-func ReadForAdoption(root Root, broker string) (*Adoption, error) {
-	key, data, err := readMandateFile(root, broker)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := jsonv.Parse(data, jsonv.Options{RejectDuplicates: true, NonFinite: true})
-	if err != nil {
-		return nil, &MandateError{Msg: "not a JSON document: " + err.Error()}
-	}
-	if o, ok := doc.(*jsonv.Object); ok && !o.Has("consent") {
-		return nil, &MandateError{Field: "consent", Msg: "is missing: only a committed mandate can be adopted"}
-	}
-	m, err := ParseMandateDraft(data)
-	if err != nil {
-		return nil, err
-	}
-	if m.Consent.Broker != key {
-		return nil, &MandateError{Field: "consent.broker", Value: pystr.Repr(m.Consent.Broker),
-			Msg: "does not name broker " + pystr.Repr(key) + ": the consent was given for another broker"}
-	}
-	return &Adoption{Broker: key, Mandate: m, Result: &CommitResult{MandateID: m.MandateID, Broker: key,
-		ExpiresAt: m.Consent.ExpiresAt, Mandate: m, DocumentSHA256: MandateHash(data)}}, nil
-}

@@ -4,11 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"time"
 
 	"cockpit/live/jsonv"
 )
@@ -87,48 +82,8 @@ func (c MandateCheck) Describe() string {
 	return "invalid: " + errText(c.Err, "unreadable")
 }
 
-// ReadMandate reads broker's mandate.json once, hashes and parses that same buffer, and
-// compares the hash with the last commit the ledger holds. A nil ledger verifies nothing: the
-// state is unverified (fail closed).
-func ReadMandate(ctx context.Context, root Root, ledger MandateLedger, broker string) MandateCheck {
-	key, err := NormalizeBroker(broker)
-	if err != nil {
-		return MandateCheck{State: MandateInvalid, Err: err}
-	}
-	data, err := os.ReadFile(root.MandatePath(key))
-	if errors.Is(err, fs.ErrNotExist) {
-		return MandateCheck{State: MandateMissing, Err: ErrNoMandate}
-	}
-	if err != nil {
-		return MandateCheck{State: MandateInvalid, Err: fmt.Errorf("read mandate: %w", err)}
-	}
-	c := MandateCheck{Hash: MandateHash(data)}
-	m, err := ParseMandate(data)
-	if err != nil {
-		c.State, c.Err = MandateInvalid, err
-		return c
-	}
-	c.Mandate = m
-	if ledger == nil {
-		c.State, c.Err = MandateUnverified, errors.New("no mandate ledger attached")
-		return c
-	}
-	recorded, ok, err := ledger.LastMandateHash(ctx, key)
-	switch {
-	case err != nil:
-		c.State, c.Err = MandateUnverified, fmt.Errorf("mandate ledger unreadable: %w", err)
-	case !ok:
-		c.State = MandateUnverified
-	case recorded != c.Hash:
-		c.State, c.Recorded = MandateTampered, recorded
-	default:
-		c.State, c.Recorded = MandateVerified, recorded
-	}
-	return c
-}
-
-// denial turns a check that is not verified into the gate's refusal (nil when verified).
-func (c MandateCheck) denial(broker string) *Denial {
+// Denial turns a check that is not verified into the gate's refusal (nil when verified).
+func (c MandateCheck) Denial(broker string) *Denial {
 	switch c.State {
 	case MandateVerified:
 		return nil
@@ -144,22 +99,6 @@ func (c MandateCheck) denial(broker string) *Denial {
 		d.Fields["error"] = c.Err.Error()
 	}
 	return d
-}
-
-// MandateCommitRecord is the audit record of a commit (or an adoption, tool "adopt"): it
-// carries the committed document's hash, which is what the ledger reads back.
-func MandateCommitRecord(now time.Time, actor Principal, tool, source string, res *CommitResult) AuditRecord {
-	verb := "commit"
-	if tool == "adopt" {
-		verb = "adopt"
-	}
-	return AuditRecord{Time: now, Actor: actor, Kind: KindMandateCommitted, Outcome: OutcomeAccepted,
-		Broker: res.Broker, Tool: tool, MandateRef: res.Mandate.Consent.ConsentTokenSHA256,
-		ConsentRef: res.Mandate.Consent.AccountRef,
-		Intent:     fmt.Sprintf("%s mandate %s for %s until %s", verb, res.MandateID, res.Broker, res.ExpiresAt),
-		Request:    res.Mandate.Document(),
-		Detail: jsonv.ObjectOf(MandateHashKey, res.DocumentSHA256, "mandate_id", res.MandateID,
-			"consent_record_id", res.ConsentRecordID, "expires_at", res.ExpiresAt, "source", source)}
 }
 
 // MandateHashOf reads the committed hash out of a mandate_committed record's detail.
@@ -186,11 +125,10 @@ func (m *MemoryAudit) LastMandateHash(_ context.Context, broker string) (string,
 	return "", false, nil
 }
 
-// VerifiedMandate returns broker's mandate when it is exactly the last commit, else nil (for
-// the readers that act on its settings, such as flatten_on_halt).
-func VerifiedMandate(ctx context.Context, root Root, ledger MandateLedger, broker string) *Mandate {
-	if c := ReadMandate(ctx, root, ledger, broker); c.Verified() {
-		return c.Mandate
+// errText is err's text, or fallback when err is nil.
+func errText(err error, fallback string) string {
+	if err != nil {
+		return err.Error()
 	}
-	return nil
+	return fallback
 }

@@ -155,7 +155,7 @@ var (
 // object whose values are the rows. Any malformed row makes the whole book unreadable
 // (fail-closed). Numbers follow DecimalFromJSON (DV9, DV10).
 func ParsePositions(payload any) Book {
-	rows, err := positionRows(payload)
+	rows, err := PositionRows(payload)
 	if err != nil {
 		return UnreadableBook(err)
 	}
@@ -174,7 +174,9 @@ func ParsePositions(payload any) Book {
 	return b
 }
 
-func positionRows(payload any) ([]any, error) {
+// PositionRows is the list of rows in a positions or orders payload: a bare list, the list
+// under "positions" or "data", or the values of an object keyed by symbol.
+func PositionRows(payload any) ([]any, error) {
 	switch t := payload.(type) {
 	case []any:
 		return t, nil

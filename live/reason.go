@@ -1,12 +1,10 @@
 package live
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Reason is a stable reason code for a gate outcome.
@@ -56,54 +54,6 @@ func (d *Denial) Error() string {
 	return strings.ToUpper(string(d.Code)) + ": " + strings.Join(parts, ", ")
 }
 
-// GateMandate runs the gate's first steps for an order on broker: a mandate must be on file
-// and valid (else no_mandate / invalid_mandate), exactly the one last committed in the ledger
-// (else mandate_tampered / mandate_unverified, DV13; a nil ledger verifies nothing) and not
-// expired (mandate_expired, an unparseable expiry counts as expired).
-func GateMandate(ctx context.Context, root Root, ledger MandateLedger, broker string, now time.Time) (*Mandate, *Denial) {
-	m, _, den := gateMandate(ctx, root, ledger, broker, now)
-	return m, den
-}
-
-// gateMandate is GateMandate with the verified hash of the mandate it returns.
-func gateMandate(ctx context.Context, root Root, ledger MandateLedger, broker string, now time.Time) (*Mandate, string, *Denial) {
-	c := ReadMandate(ctx, root, ledger, broker)
-	if den := c.denial(broker); den != nil {
-		return nil, "", den
-	}
-	m := c.Mandate
-	exp, err := m.Expiry()
-	if err != nil {
-		d := NewDenial(ReasonExpired, "broker", broker, "expires_at", m.Consent.ExpiresAt, "error", "unparseable expiry")
-		d.Reauth = true
-		return nil, "", d
-	}
-	if !now.Before(exp) {
-		d := NewDenial(ReasonExpired, "broker", broker, "expires_at", m.Consent.ExpiresAt)
-		d.Reauth = true
-		return nil, "", d
-	}
-	return m, c.Hash, nil
-}
-
-// GateState runs the trading-state step: HALTED denies every order; REDUCE_ONLY admits only
-// an order that reduces its symbol's absolute exposure without flipping it. book may be
-// unreadable, in which case a REDUCE_ONLY order is denied (its effect cannot be known).
-func GateState(root Root, broker string, intent OrderIntent, book Book) *Denial {
-	switch StateOf(root, broker) {
-	case Halted:
-		return NewDenial(ReasonHalted, "broker", broker)
-	case ReduceOnly:
-		if book.Err != nil {
-			return NewDenial(ReasonReduceOnly, "broker", broker, "error", "positions unreadable: "+book.Err.Error())
-		}
-		if !ReducesPosition(book, intent) {
-			return NewDenial(ReasonReduceOnly, "broker", broker, "symbol", intent.NormalizedSymbol(), "side", intent.Side)
-		}
-	}
-	return nil
-}
-
 // ReducesPosition reports whether an order shrinks |position| in its symbol without flipping
 // it: a sell against a long at most as large, or a buy against a short. The size is the
 // notional; an order without one is not known to reduce.
@@ -115,7 +65,7 @@ func ReducesPosition(book Book, intent OrderIntent) bool {
 	if intent.Side == Sell {
 		signed = signed.Neg()
 	}
-	return reducesOnly(book.Net(intent.NormalizedSymbol()), signed)
+	return ReducesOnly(book.Net(intent.NormalizedSymbol()), signed)
 }
 
 // DenialBreach presents a denial in the shape of a breach (kind = the reason code), for
@@ -147,3 +97,30 @@ func DescribeDenial(d *Denial) string {
 	}
 	return fmt.Sprintf("%s (%s)", s, d.Error())
 }
+
+// More reason codes, for the gate's own steps and outcomes.
+const (
+	ReasonQuantityCap   Reason = "quantity_cap"
+	ReasonPriceCollar   Reason = "price_collar"
+	ReasonDuplicate     Reason = "duplicate_order"
+	ReasonRateLimited   Reason = "rate_limited"
+	ReasonJournal       Reason = "journal_unavailable"
+	ReasonBrokerReject  Reason = "broker_rejected"
+	ReasonIndeterminate Reason = "indeterminate"
+	ReasonStructural    Reason = "structural_contract"
+	ReasonNotReducing   Reason = "not_reducing"
+	ReasonBreach        Reason = "breach"
+	ReasonApproved      Reason = "approved"
+	ReasonCancelled     Reason = "cancelled"
+)
+
+// ReasonAuditUnavailable halts trading when a journal row or an audit record cannot be written
+// (DV15: no record, no trade).
+const ReasonAuditUnavailable Reason = "audit_unavailable"
+
+// ReasonCountUnavailable denies an order when neither the counter file nor the order journal
+// can tell how many orders were forwarded today (DV14).
+const ReasonCountUnavailable Reason = "count_unavailable"
+
+// ReasonStaleApproval denies an approved order whose price moved too far since the review.
+const ReasonStaleApproval Reason = "stale_approval"

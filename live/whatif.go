@@ -111,11 +111,11 @@ func dailyCountFromJSON(v any) (int, error) {
 		return 0, fmt.Errorf("daily_count: %w", err)
 	}
 	if _, isString := v.(string); isString || !a.IsInteger() {
-		return 0, fmt.Errorf("daily_count %s is not an integer", describe(v))
+		return 0, fmt.Errorf("daily_count %s is not an integer", DescribeValue(v))
 	}
 	n := a.Int64()
 	if n > math.MaxInt32 || n < math.MinInt32 {
-		return 0, fmt.Errorf("daily_count %s is out of range", describe(v))
+		return 0, fmt.Errorf("daily_count %s is out of range", DescribeValue(v))
 	}
 	return int(n), nil
 }

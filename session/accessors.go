@@ -3,6 +3,7 @@ package session
 import (
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // ID is the session's id (its row in the store and the SessionID of its audit records).
@@ -18,7 +19,7 @@ func (s *Session) Runtime() *Runtime { return s.rt }
 func (s *Session) Broker() live.Broker { return s.broker }
 
 // Gate is the session's gate: every order of the agent, the screen and a quit passes it.
-func (s *Session) Gate() *live.Gate { return s.gate }
+func (s *Session) Gate() *gate.Gate { return s.gate }
 
 // Engine is the session's engine (its tools, turns and review queue).
 func (s *Session) Engine() *engine.Engine { return s.eng }
@@ -44,4 +45,4 @@ func (s *Session) SetOnQuit(v string) { s.onQuit = v }
 func (s *Session) Voided() int64 { return s.voided }
 
 // Latched reports the gate's audit halt (DV15), if it tripped.
-func (s *Session) Latched() (live.AuditHalt, bool) { return s.gate.Latched() }
+func (s *Session) Latched() (gate.AuditHalt, bool) { return s.gate.Latched() }

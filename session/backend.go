@@ -13,7 +13,11 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/store"
 	"cockpit/tui"
@@ -63,7 +67,7 @@ func (b *Backend) scanLargest(ctx context.Context) {
 }
 
 // noteDecision keeps the largest accepted order of the day current from engine events.
-func (b *Backend) noteDecision(d *live.Decision) {
+func (b *Backend) noteDecision(d *gate.Decision) {
 	if d == nil || d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Intent == nil || d.Intent.NotionalUSD == nil {
 		return
 	}
@@ -87,7 +91,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()
 	}
-	snap.State = live.StateOf(rt.Root, s.key)
+	snap.State = halt.StateOf(rt.Root, s.key)
 	snap.Warnings = SentinelWarnings(rt.Root)
 	if on, why := s.latch.Halted(); on {
 		snap.State, snap.HaltReason = live.Halted, why
@@ -96,7 +100,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 		if _, err := os.Stat(rt.Root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			snap.HaltFileOK = false
 		}
-		if a, err := live.ReadSentinel(rt.Root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
+		if a, err := halt.ReadSentinel(rt.Root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
 			snap.HaltReason = haltLine(a, scope)
 		}
 	}
@@ -105,7 +109,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	}
 	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
 	// a critical error, not as limits.
-	if mc := live.ReadMandate(ctx, rt.Root, rt.DB, s.key); !mc.Verified() {
+	if mc := mandatefile.Read(ctx, rt.Root, rt.DB, s.key); !mc.Verified() {
 		snap.MandateState = mc.State
 		if mc.State != live.MandateMissing {
 			snap.MandateErr = mc.Describe()
@@ -116,7 +120,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}
-	snap.OrdersToday, _ = live.DailyCount(ctx, rt.Root, rt.DB, s.key, now) // the gate's count (DV14)
+	snap.OrdersToday, _ = counter.DailyCount(ctx, rt.Root, rt.DB, s.key, now) // the gate's count (DV14)
 	b.mu.Lock()
 	snap.LargestOrder = b.largest
 	b.mu.Unlock()
@@ -259,12 +263,12 @@ func (b *Backend) HaltBroker(_ context.Context, reason string) error {
 
 // halt writes the sentinel first (the halt stands whatever follows), then pauses the agent.
 func (b *Backend) halt(scope live.Scope, reason string) error {
-	if a, _ := live.ReadSentinel(b.s.rt.Root, live.HaltSentinel, scope); a != nil {
+	if a, _ := halt.ReadSentinel(b.s.rt.Root, live.HaltSentinel, scope); a != nil {
 		b.s.eng.SetHalted(true) // already halted: the first attribution stands
 		return nil
 	}
 	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.HaltSentinel, scope.Broker), true)
-	if _, err := live.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
+	if _, err := halt.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.s.eng.SetHalted(true)
@@ -276,7 +280,7 @@ func (b *Backend) halt(scope live.Scope, reason string) error {
 func (b *Backend) ReduceOnly(_ context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
 	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
-	if _, err := live.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
+	if _, err := halt.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
 		return err
 	}
 	return b.record(SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
@@ -293,14 +297,14 @@ func (b *Backend) Resume(_ context.Context, reason string) error {
 	var cleared []string
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: b.s.key}} {
 		for _, kind := range []live.Sentinel{live.HaltSentinel, live.ReduceOnlySentinel} {
-			if a, _ := live.ReadSentinel(root, kind, scope); a == nil {
+			if a, _ := halt.ReadSentinel(root, kind, scope); a == nil {
 				continue
 			}
 			if err := b.record(SentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
 				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 			}
 			b.s.sentries.expect(root.SentinelPath(kind, scope.Broker), false)
-			if _, err := live.Clear(root, kind, scope); err != nil {
+			if _, err := halt.Clear(root, kind, scope); err != nil {
 				return fmt.Errorf("clear %s (%s): %w", kind, scope, err)
 			}
 			cleared = append(cleared, fmt.Sprintf("%s (%s)", kind, scope))
@@ -322,13 +326,13 @@ func (b *Backend) Resume(_ context.Context, reason string) error {
 }
 
 // Flatten implements tui.Backend.
-func (b *Backend) Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport {
+func (b *Backend) Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	if err := b.HaltBroker(ctx, "flatten from the screen"); err != nil {
-		return live.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
+		return gate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
 	b.s.flattenMu.Lock()
 	defer b.s.flattenMu.Unlock()
-	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, live.FlattenOptions{ClosePositions: true, Actor: b.operator,
+	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: true, Actor: b.operator,
 		Why: "operator flatten from the screen", Progress: progress})
 }
 
@@ -387,7 +391,7 @@ func (b *Backend) ClosePosition(ctx context.Context, symbol string) error {
 		if p.Qty.Sign() < 0 {
 			side = live.Buy
 		}
-		d := b.s.gate.SubmitReducing(ctx, live.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
+		d := b.s.gate.SubmitReducing(ctx, gate.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
 			Quantity: p.Qty.Abs(), Actor: b.operator, Why: "operator closed the position from the screen"})
 		if d.Verdict != live.Allow || d.BrokerErr != nil {
 			return errors.New(d.Message())
@@ -429,7 +433,7 @@ func (b *Backend) ExportAudit(ctx context.Context) (string, error) {
 }
 
 // CommitMandate implements tui.Backend.
-func (b *Backend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
+func (b *Backend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error) {
 	if typed != b.s.key {
 		return nil, fmt.Errorf("typed %q, not the broker name %q: nothing was committed", typed, b.s.key)
 	}
@@ -449,7 +453,7 @@ func (b *Backend) Follow(ctx context.Context, send func(any)) {
 
 // haltLine says why, where, by whom and when a halt sentinel was written, leaving out what
 // the file does not say (a HALT file made with `touch` says nothing but its scope).
-func haltLine(a *live.Attribution, scope live.Scope) string {
+func haltLine(a *halt.Attribution, scope live.Scope) string {
 	why := a.Reason
 	if why == "" {
 		why = "no reason written"

@@ -4,19 +4,20 @@ import (
 	"testing"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 )
 
 func TestHaltLine(t *testing.T) {
 	tests := []struct {
 		name  string
-		a     live.Attribution
+		a     halt.Attribution
 		scope live.Scope
 		want  string
 	}{
-		{"touched by hand", live.Attribution{}, live.GlobalScope, "no reason written (global)"},
-		{"from the screen", live.Attribution{Reason: "key H", By: "tui:root", TrippedAt: "2026-11-30T12:55:17Z"},
+		{"touched by hand", halt.Attribution{}, live.GlobalScope, "no reason written (global)"},
+		{"from the screen", halt.Attribution{Reason: "key H", By: "tui:root", TrippedAt: "2026-11-30T12:55:17Z"},
 			live.BrokerScope("paper"), "key H (paper, tui:root, 12:55:17 UTC)"},
-		{"unparseable time kept", live.Attribution{Reason: "r", TrippedAt: "yesterday"}, live.BrokerScope("paper"), "r (paper, yesterday)"},
+		{"unparseable time kept", halt.Attribution{Reason: "r", TrippedAt: "yesterday"}, live.BrokerScope("paper"), "r (paper, yesterday)"},
 	}
 	for _, tt := range tests {
 		if got := haltLine(&tt.a, tt.scope); got != tt.want {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/store"
 )
 
@@ -30,7 +31,7 @@ func TestCloseWaitsForHaltAction(t *testing.T) {
 		done.Store(true)
 		return nil
 	})
-	if _, err := live.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "test", "halt action", time.Now()); err != nil {
+	if _, err := halt.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "test", "halt action", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	s.watcher.Recheck() // the watcher sees the trip and starts the halt action

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/money"
 	"cockpit/store"
 )
@@ -31,16 +33,16 @@ func TestScreenHaltIsGlobal(t *testing.T) {
 	if err := be.Halt(context.Background(), "key H"); err != nil {
 		t.Fatal(err)
 	}
-	if !live.IsGloballyHalted(s.rt.Root) {
+	if !halt.IsGloballyHalted(s.rt.Root) {
 		t.Fatal("H did not write the global live/HALT")
 	}
-	if a, _ := live.ReadSentinel(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
+	if a, _ := halt.ReadSentinel(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key)); a != nil {
 		t.Errorf("H wrote the broker's HALT too: %+v", a)
 	}
 	if err := be.HaltBroker(context.Background(), "palette"); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := live.ReadSentinel(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
+	if a, _ := halt.ReadSentinel(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key)); a == nil || a.Reason != "palette" {
 		t.Errorf("halt broker: broker sentinel %+v, want reason palette", a)
 	}
 }
@@ -138,7 +140,7 @@ func TestLatchHaltsTheSession(t *testing.T) {
 	in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity}
 	n := money.MustParse("10")
 	in.NotionalUSD = &n
-	if d := s.gate.Submit(context.Background(), live.Submission{Broker: s.broker, Intent: &in}); d.Reason != live.ReasonHalted || d.Forwarded {
+	if d := s.gate.Submit(context.Background(), gate.Submission{Broker: s.broker, Intent: &in}); d.Reason != live.ReasonHalted || d.Forwarded {
 		t.Fatalf("order while latched: %s %s", d.Verdict, d.Reason)
 	}
 	if err := be.Resume(context.Background(), "watch restored"); err != nil {
@@ -147,7 +149,7 @@ func TestLatchHaltsTheSession(t *testing.T) {
 	if on, _ := s.latch.Halted(); on {
 		t.Fatal("resume left the latch set")
 	}
-	if d := s.gate.Submit(context.Background(), live.Submission{Broker: s.broker, Intent: &in}); d.Outcome != live.OutcomeAccepted {
+	if d := s.gate.Submit(context.Background(), gate.Submission{Broker: s.broker, Intent: &in}); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("order after resume: %s %s", d.Verdict, d.Reason)
 	}
 }

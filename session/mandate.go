@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 )
 
 // EnsurePaperMandate commits the default paper mandate when the paper broker has none (or an
 // expired one), audited as the system's.
-func EnsurePaperMandate(rt *Runtime) (*live.CommitResult, error) {
-	m, err := live.LoadMandate(rt.Root, live.PaperBroker)
+func EnsurePaperMandate(rt *Runtime) (*mandatefile.CommitResult, error) {
+	m, err := mandatefile.Load(rt.Root, live.PaperBroker)
 	if err == nil && !m.Expired(rt.Now()) {
 		return nil, nil
 	}
@@ -22,21 +23,21 @@ func EnsurePaperMandate(rt *Runtime) (*live.CommitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := live.CommitFile(live.FileCommit{Root: rt.Root, Broker: live.PaperBroker, Document: doc,
+	res, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: rt.Root, Broker: live.PaperBroker, Document: doc,
 		Source: "default paper mandate", AccountRef: "paper", SessionID: "init", ConsentAck: true,
 		Lifetime: 30 * 24 * time.Hour, Now: rt.Now()})
 	if err != nil {
 		return nil, err
 	}
-	rec := live.MandateCommitRecord(rt.Now(), live.System("init", ""), "init", "default paper mandate", res)
+	rec := mandatefile.CommitRecord(rt.Now(), live.System("init", ""), "init", "default paper mandate", res)
 	rec.Intent = "commit the default paper mandate " + res.MandateID
 	return res, rt.Audit.Record(context.Background(), rec) // records the hash the gate verifies (DV13)
 }
 
 // CommitMandate commits a mandate document for broker and audits the commit as actor's. The
 // mandate stands once committed; a failed audit write is logged and reported.
-func CommitMandate(rt *Runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*live.CommitResult, error) {
-	res, err := live.CommitFile(live.FileCommit{Root: rt.Root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
+func CommitMandate(rt *Runtime, key string, data []byte, source string, days int, accountRef string, actor live.Principal) (*mandatefile.CommitResult, error) {
+	res, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: rt.Root, Broker: key, Document: data, Source: source, AccountRef: accountRef,
 		SessionID: actor.SessionID, ConsentAck: true, Lifetime: time.Duration(max(days, 1)) * 24 * time.Hour, Now: rt.Now()}) // at least a day (reference C6)
 	if err != nil {
 		rt.Log.Error("mandate commit failed", "broker", key, "err", err)
@@ -46,7 +47,7 @@ func CommitMandate(rt *Runtime, key string, data []byte, source string, days int
 		"expires_at", res.ExpiresAt, "by", actor.ID)
 	// The record carries the hash the gate verifies the file against (DV13): without it the
 	// mandate is written but unverified, and every order is denied.
-	if err := rt.Audit.Record(context.Background(), live.MandateCommitRecord(rt.Now(), actor, "cli", source, res)); err != nil {
+	if err := rt.Audit.Record(context.Background(), mandatefile.CommitRecord(rt.Now(), actor, "cli", source, res)); err != nil {
 		rt.Log.Error("mandate commit not audited", "err", err)
 		return res, fmt.Errorf("wrote %s, but its commit could not be recorded, so the gate refuses every order until it is committed again: %w", res.MandateID, err)
 	}

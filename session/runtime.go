@@ -16,6 +16,8 @@ import (
 	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/paper"
+	"cockpit/live/redact"
+	"cockpit/live/vibe"
 	"cockpit/store"
 )
 
@@ -61,7 +63,7 @@ func OpenRuntime(env Env, root live.Root) (*Runtime, error) {
 	rt.closers = append(rt.closers, func() { db.Close() }, func() { db.WriteAnchor(context.Background()) })
 	rt.Audit = db
 	if cfg.Audit.VibeMirror {
-		rt.Audit = live.MultiSink{db, &live.VibeMirror{Root: root}}
+		rt.Audit = live.MultiSink{db, &vibe.Mirror{Root: root}}
 	}
 	return rt, nil
 }
@@ -80,7 +82,7 @@ func OpenLog(root live.Root) (*slog.Logger, func()) {
 	if err := os.MkdirAll(root.Dir(), 0o700); err == nil {
 		f, err := os.OpenFile(filepath.Join(root.Dir(), "cockpit.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err == nil {
-			return slog.New(live.RedactingHandler(slog.NewJSONHandler(f, nil))), func() { f.Close() }
+			return slog.New(redact.Handler(slog.NewJSONHandler(f, nil))), func() { f.Close() }
 		}
 	}
 	return slog.New(slog.NewJSONHandler(io.Discard, nil)), func() {}

@@ -4,7 +4,7 @@ import (
 	"os"
 
 	"cockpit/config"
-	"cockpit/live"
+	"cockpit/live/redact"
 )
 
 // brokerKeyEnvs name the broker credentials cockpit or a Vibe-Trading install sharing the
@@ -15,10 +15,10 @@ var brokerKeyEnvs = []string{"ALPACA_API_KEY", "ALPACA_API_SECRET", "ALPACA_SECR
 // configured secrets: the LLM key from agents.llm.api_key_env, the broker keys, and any
 // process variable named like a credential.
 func RegisterSecrets(cfg config.Config, getenv func(string) string) {
-	live.RegisterSecretsFromEnv(os.Environ())
+	redact.RegisterSecretsFromEnv(os.Environ())
 	for _, name := range append([]string{cfg.Agents.LLM.APIKeyEnv}, brokerKeyEnvs...) {
 		if name != "" {
-			live.RegisterSecret(getenv(name))
+			redact.RegisterSecret(getenv(name))
 		}
 	}
 }

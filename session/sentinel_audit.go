@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 )
 
@@ -31,7 +32,7 @@ func (a *sentinelAudit) expect(path string, exists bool) {
 }
 
 // ours reports (and forgets) whether a change was announced by this process.
-func (a *sentinelAudit) ours(c live.SentinelChange) bool {
+func (a *sentinelAudit) ours(c halt.SentinelChange) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	k := fmt.Sprint(c.Path, "|", c.Exists)
@@ -41,7 +42,7 @@ func (a *sentinelAudit) ours(c live.SentinelChange) bool {
 }
 
 // observe is the watcher's OnSentinel hook.
-func (a *sentinelAudit) observe(c live.SentinelChange) {
+func (a *sentinelAudit) observe(c halt.SentinelChange) {
 	if a.ours(c) {
 		return
 	}
@@ -54,7 +55,7 @@ func (a *sentinelAudit) observe(c live.SentinelChange) {
 	detail := jsonv.ObjectOf("sentinel", string(c.Sentinel), "scope", c.Scope.String(), "path", c.Path, "exists", c.Exists)
 	by, why := "", ""
 	if c.Exists {
-		if at, _ := live.ReadSentinel(s.rt.Root, c.Sentinel, c.Scope); at != nil {
+		if at, _ := halt.ReadSentinel(s.rt.Root, c.Sentinel, c.Scope); at != nil {
 			by, why = at.By, at.Reason
 			detail.Set("by", at.By)
 			detail.Set("reason", at.Reason)
@@ -90,7 +91,7 @@ func latchRecord(latched, reason string) live.AuditRecord {
 // for broker paper), for the screen and status.
 func SentinelWarnings(root live.Root) []string {
 	var out []string
-	for _, p := range live.UnrecognisedSentinels(root) {
+	for _, p := range halt.UnrecognisedSentinels(root) {
 		out = append(out, "unrecognised sentinel "+p+": its directory is not a broker key (keys are lower case); it halts nothing")
 	}
 	return out

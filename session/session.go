@@ -13,6 +13,9 @@ import (
 	"cockpit/engine/agents/strategy"
 	"cockpit/engine/tools"
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
+	"cockpit/live/mandatefile"
 	"cockpit/live/paper"
 	"cockpit/store"
 )
@@ -35,9 +38,9 @@ type Session struct {
 	key      string
 	broker   live.Broker
 	paper    *paper.Broker
-	gate     *live.Gate
+	gate     *gate.Gate
 	eng      *engine.Engine
-	watcher  *live.Watcher
+	watcher  *halt.Watcher
 	agent    engine.Agent // nil: no agent
 	interval time.Duration
 	onQuit   string
@@ -50,7 +53,7 @@ type Session struct {
 	halts sync.WaitGroup
 	ctx   context.Context // the session's context: halt actions run on it
 
-	latch     *live.HaltLatch // set when the halt watcher cannot watch: halts like HALT
+	latch     *halt.Latch     // set when the halt watcher cannot watch: halts like HALT
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
 	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
 	integrity store.Integrity // the store's start-up check
@@ -96,7 +99,7 @@ func Open(o Options) (*Session, error) {
 			fmt.Fprintf(rt.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
 		}
 	}
-	if c := live.ReadMandate(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
+	if c := mandatefile.Read(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
 		fmt.Fprintf(rt.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
 	}
 	s.onQuit = cfg.Cockpit.OnQuit
@@ -132,8 +135,8 @@ func Open(o Options) (*Session, error) {
 	}
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
-	s.gate = &live.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
-	s.latch, s.sentries = &live.HaltLatch{}, &sentinelAudit{s: s}
+	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
+	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
 	var bars engine.BarSource
@@ -157,14 +160,14 @@ func Open(o Options) (*Session, error) {
 		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
-	s.watcher = &live.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &live.HaltActions{},
+	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
-	act := live.HaltAction(s.gate, b, func(p live.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
+	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
 		s.flattenMu.Lock()
 		defer s.flattenMu.Unlock()
 		res := act(ctx, broker)
-		if rep, ok := res.(live.FlattenReport); ok {
+		if rep, ok := res.(gate.FlattenReport); ok {
 			s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
 		}
 		return res
@@ -206,7 +209,7 @@ func (s *Session) buildAgent(name, script string) error {
 		if key == "" {
 			return fmt.Errorf("the LLM agent needs an API key in $%s (agents.llm.api_key_env)", cfg.LLM.APIKeyEnv)
 		}
-		m, _ := live.LoadMandate(s.rt.Root, s.key)
+		m, _ := mandatefile.Load(s.rt.Root, s.key)
 		a, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: key, Timeout: cfg.LLM.Timeout.Duration,
 			MaxOutput: cfg.LLM.MaxOutputTokens, Mandate: llm.Summary(m), Now: s.rt.Now})
 		s.agent, s.interval = a, cfg.LLM.Interval.Duration
@@ -250,23 +253,23 @@ func (s *Session) Run(ctx context.Context) int {
 
 // Quit applies on_quit: "halt" trips the broker's HALT and cancels its resting orders
 // (closing positions too when the mandate says flatten_on_halt); "leave" leaves them.
-func (s *Session) Quit(why string) (live.FlattenReport, bool) {
+func (s *Session) Quit(why string) (gate.FlattenReport, bool) {
 	if s.onQuit != "halt" {
-		return live.FlattenReport{}, false
+		return gate.FlattenReport{}, false
 	}
 	now := s.rt.Now()
 	s.sentries.expect(s.rt.Root.SentinelPath(live.HaltSentinel, s.key), true)
-	if _, err := live.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
+	if _, err := halt.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
 		s.rt.Log.Error("on_quit halt failed", "err", err)
 	}
 	s.rt.Audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
 		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
-	m := live.VerifiedMandate(context.Background(), s.rt.Root, s.gate.Mandates, s.key)
+	m := mandatefile.Verified(context.Background(), s.rt.Root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s.flattenMu.Lock()
 	defer s.flattenMu.Unlock()
-	return s.gate.Flatten(ctx, s.broker, s.key, live.FlattenOptions{ClosePositions: live.FlattenAllowed(nil, m),
+	return s.gate.Flatten(ctx, s.broker, s.key, gate.FlattenOptions{ClosePositions: gate.FlattenAllowed(nil, m),
 		Actor: live.System("on_quit", s.id), Why: why}), true
 }
 

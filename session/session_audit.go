@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // auditLatch tells the session, once, that the gate's halt latch tripped.
@@ -21,7 +22,7 @@ type auditLatch struct {
 // with the first bad event named.
 func (s *Session) guardAudit() {
 	s.auditHalt.ch = make(chan struct{})
-	s.gate.OnHalt = func(h live.AuditHalt) {
+	s.gate.OnHalt = func(h gate.AuditHalt) {
 		s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
 		s.eng.AuditHalted(h)
 		s.auditHalt.once.Do(func() { close(s.auditHalt.ch) })

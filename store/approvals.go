@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"cockpit/live"
+	"cockpit/live/redact"
 )
 
 // ApprovalState is where a review item stands.
@@ -74,9 +74,9 @@ func (db *DB) CreateApproval(ctx context.Context, a Approval) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, session_id, broker, order_json, digest, why, limit_name,
 			limit_value, attempted, detail, agent_reason, created_at, deadline, state, breaches) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, live.RedactSecrets(a.Why), a.Limit, a.LimitValue, a.Attempted,
-			live.RedactSecrets(a.Detail), live.RedactSecrets(a.AgentReason), a.CreatedAt.UnixNano(), a.Deadline.UnixNano(),
-			string(ApprovalPending), live.RedactSecrets(breaches))
+			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, redact.Secrets(a.Why), a.Limit, a.LimitValue, a.Attempted,
+			redact.Secrets(a.Detail), redact.Secrets(a.AgentReason), a.CreatedAt.UnixNano(), a.Deadline.UnixNano(),
+			string(ApprovalPending), redact.Secrets(breaches))
 		return err
 	})
 }
@@ -87,7 +87,7 @@ func (db *DB) Resolve(ctx context.Context, id string, state ApprovalState, by, w
 	var a Approval
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE approvals SET state = ?, resolved_by = ?, resolved_at = ?, resolution = ?
-			WHERE id = ? AND state = ?`, string(state), by, db.now().UnixNano(), live.RedactSecrets(why), id, string(ApprovalPending))
+			WHERE id = ? AND state = ?`, string(state), by, db.now().UnixNano(), redact.Secrets(why), id, string(ApprovalPending))
 		if err != nil {
 			return err
 		}
@@ -124,7 +124,7 @@ func (db *DB) ConsumeGrant(ctx context.Context, id, digest string) error {
 // SetApprovalOutcome records what an approved order did when the gate ran it again.
 func (db *DB) SetApprovalOutcome(ctx context.Context, id, outcome string) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE approvals SET outcome = ? WHERE id = ?`, live.RedactSecrets(outcome), id)
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET outcome = ? WHERE id = ?`, redact.Secrets(outcome), id)
 		if err != nil {
 			return err
 		}

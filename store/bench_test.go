@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -55,13 +56,13 @@ func BenchmarkGateWithStore(b *testing.B) {
 	doc = strings.Replace(doc, `"account_funding_usd": 100000`, `"account_funding_usd": 1000000000`, 1)
 	livetest.Commit(b, root, "paper", doc, time.Now())
 	p, _ := paper.New(paper.Config{Market: paper.MarketConfig{Seed: 1, Symbols: paper.DefaultSymbols()}, Cash: money.MustParse("1e12")})
-	g := &live.Gate{Root: root, Audit: db, Journal: db, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Audit: db, Journal: db, Mandates: livetest.Ledger(root)}
 	n := money.MustParse("100")
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, NotionalUSD: &n}
 	var samples []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		d := g.Submit(context.Background(), live.Submission{Broker: p, Intent: &in})
+		d := g.Submit(context.Background(), gate.Submission{Broker: p, Intent: &in})
 		samples = append(samples, time.Since(start))
 		if d.Outcome != live.OutcomeAccepted || d.AuditErr != nil {
 			b.Fatalf("%s %v", d.Message(), d.AuditErr)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -27,10 +28,10 @@ func TestReconciledOrderCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(root)}
-	buy := func() live.Decision {
+	g := &gate.Gate{Root: root, Now: clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(root)}
+	buy := func() gate.Decision {
 		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amount("10")}
-		return g.Submit(ctx, live.Submission{Broker: p, Intent: &in, Actor: live.Agent("t", "s1")})
+		return g.Submit(ctx, gate.Submission{Broker: p, Intent: &in, Actor: live.Agent("t", "s1")})
 	}
 	if d := buy(); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("first order: %+v", d)

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/redact"
 )
 
 var _ live.Journal = (*DB)(nil)
@@ -21,7 +22,7 @@ func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	req, err := jsonv.Marshal(live.RedactForStorage(raw), jsonv.Compact)
+	req, err := jsonv.Marshal(redact.ForStorage(raw), jsonv.Compact)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
@@ -46,7 +47,7 @@ func (db *DB) Finish(ctx context.Context, id string, state live.JournalState, or
 	var n int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE order_journal SET state = ?, order_id = ?, detail = ?, updated_at = ?
-			WHERE client_order_id = ?`, string(state), orderID, live.RedactSecrets(detail), at.UnixNano(), id)
+			WHERE client_order_id = ?`, string(state), orderID, redact.Secrets(detail), at.UnixNano(), id)
 		if err != nil {
 			return err
 		}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"cockpit/live"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 	"cockpit/store"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkLastMandateHash(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if c := live.ReadMandate(ctx, root, db, "paper"); !c.Verified() {
+		if c := mandatefile.Read(ctx, root, db, "paper"); !c.Verified() {
 			b.Fatalf("state %s (%v)", c.State, c.Err)
 		}
 	}

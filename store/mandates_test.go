@@ -7,6 +7,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 	"cockpit/store"
 )
 
@@ -24,7 +25,7 @@ func TestMandateLedgerFromTheChain(t *testing.T) {
 		t.Fatalf("empty chain: ok %v err %v, want none", ok, err)
 	}
 	livetest.CommitTo(t, db, root, "paper", "", livetest.Epoch)
-	c := live.ReadMandate(ctx, root, db, "paper")
+	c := mandatefile.Read(ctx, root, db, "paper")
 	if !c.Verified() {
 		t.Fatalf("after a commit: %s (%v)", c.State, c.Err)
 	}
@@ -35,7 +36,7 @@ func TestMandateLedgerFromTheChain(t *testing.T) {
 	if err := db.Record(ctx, live.AuditRecord{Kind: live.KindMandateCommitted, Outcome: live.OutcomeAccepted, Broker: "paper"}); err != nil {
 		t.Fatal(err)
 	}
-	if c := live.ReadMandate(ctx, root, db, "paper"); c.State != live.MandateUnverified {
+	if c := mandatefile.Read(ctx, root, db, "paper"); c.State != live.MandateUnverified {
 		t.Errorf("after a commit without a hash: %s, want unverified", c.State)
 	}
 }

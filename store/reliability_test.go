@@ -17,8 +17,12 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
+	"cockpit/live/redact"
+	"cockpit/live/toolbroker"
+	"cockpit/live/vibe"
 )
 
 // TestHelperWriter is not a test: it is the body of the writer processes below.
@@ -179,16 +183,16 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	log := slog.New(live.RedactingHandler(slog.NewJSONHandler(logFile, nil)))
-	mirror := &live.VibeMirror{Root: root}
+	log := slog.New(redact.Handler(slog.NewJSONHandler(logFile, nil)))
+	mirror := &vibe.Mirror{Root: root}
 	caller := &fixedCaller{reply: jsonv.ObjectOf("status", "ok", "order_id", "rh_1", "account_number", account,
 		"echo", "Authorization: Bearer "+bearer)}
-	g := &live.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db, Mandates: livetest.Ledger(root),
-		OnDecision: func(d live.Decision) { log.Info("decision", "message", d.Message(), "error", "api_key="+apiKey) }}
+	g := &gate.Gate{Root: root, Now: clock.Now, Audit: live.MultiSink{db, mirror}, Journal: db, Mandates: livetest.Ledger(root),
+		OnDecision: func(d gate.Decision) { log.Info("decision", "message", d.Message(), "error", "api_key="+apiKey) }}
 	args := jsonv.ObjectOf("symbol", "AAPL", "side", "buy", "instrument_type", "equity", "notional_usd", jsonv.Number("100"),
 		"api_key", apiKey, "account_number", account, "note", "token: "+bearer+" acct account_number="+account)
-	tb := &live.ToolBroker{Key: "robinhood", Profile: live.Robinhood, Caller: caller, Now: clock.Now}
-	d := g.Submit(context.Background(), live.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
+	tb := &toolbroker.Broker{Key: "robinhood", Profile: live.Robinhood, Caller: caller, Now: clock.Now}
+	d := g.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
 	if !d.Forwarded {
 		t.Fatalf("the order was not forwarded: %s", d.Message())
 	}

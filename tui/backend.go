@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -26,7 +28,7 @@ type Backend interface {
 	Resume(ctx context.Context, reason string) error
 	// Flatten halts, cancels every resting order, closes every position (reduce-only,
 	// through the gate's operator path) and verifies with the broker.
-	Flatten(ctx context.Context, progress func(live.FlattenProgress)) live.FlattenReport
+	Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport
 	// Approve resolves a review item approved (a one-use grant); Deny resolves it denied.
 	Approve(ctx context.Context, id, reason string) error
 	Deny(ctx context.Context, id, reason string) error
@@ -38,7 +40,7 @@ type Backend interface {
 	// ExportAudit writes the audit trail to a file and returns its path.
 	ExportAudit(ctx context.Context) (string, error)
 	// CommitMandate commits a mandate document after the typed consent.
-	CommitMandate(ctx context.Context, doc []byte, days int, typed string) (*live.CommitResult, error)
+	CommitMandate(ctx context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error)
 }
 
 // Snapshot is the state on screen at one moment.

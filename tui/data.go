@@ -8,7 +8,10 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/money"
+	"cockpit/live/redact"
 )
 
 // Alert levels.
@@ -161,10 +164,10 @@ func (d *Data) onToolCall(ev engine.Event) {
 			kind = "REJECT"
 		}
 	}
-	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: live.RedactSecrets(r.Code + ": " + r.Detail)})
+	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets(r.Code + ": " + r.Detail)})
 }
 
-func (d *Data) onDecision(dec *live.Decision) {
+func (d *Data) onDecision(dec *gate.Decision) {
 	if dec == nil || dec.Verdict != live.Allow || dec.Outcome == live.OutcomeAccepted {
 		return
 	}
@@ -189,7 +192,7 @@ func (d *Data) onOrderUpdate(u *live.OrderUpdate) (refresh bool) {
 }
 
 // onHalt shows a halt at once (the watcher saw the sentinel) and re-reads the rest.
-func (d *Data) onHalt(h *live.HaltState) (refresh bool) {
+func (d *Data) onHalt(h *halt.State) (refresh bool) {
 	if h == nil || (h.Broker != d.Snap.Broker && d.Snap.Broker != "") {
 		return false
 	}

@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/live/redact"
 )
 
 // fit pads or truncates a (possibly styled) line to exactly w cells.
@@ -168,7 +168,7 @@ func countdown(d time.Duration) string {
 // characters and escape sequences shown escaped, never interpreted.
 func untrusted(s string, n int) string {
 	var b strings.Builder
-	for _, r := range live.RedactSecrets(s) {
+	for _, r := range redact.Secrets(s) {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')

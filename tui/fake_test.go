@@ -12,8 +12,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -22,7 +24,7 @@ type fakeBackend struct {
 	mu      sync.Mutex
 	snap    Snapshot
 	calls   []string
-	flatten func(progress func(live.FlattenProgress)) live.FlattenReport
+	flatten func(progress func(gate.FlattenProgress)) gate.FlattenReport
 	audit   []AuditRow
 }
 
@@ -68,12 +70,12 @@ func (f *fakeBackend) Resume(_ context.Context, r string) error {
 	f.mu.Unlock()
 	return nil
 }
-func (f *fakeBackend) Flatten(_ context.Context, p func(live.FlattenProgress)) live.FlattenReport {
+func (f *fakeBackend) Flatten(_ context.Context, p func(gate.FlattenProgress)) gate.FlattenReport {
 	f.record("flatten")
 	if f.flatten != nil {
 		return f.flatten(p)
 	}
-	return live.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
+	return gate.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
 }
 func (f *fakeBackend) Approve(_ context.Context, id, r string) error {
 	f.record("approve " + id)
@@ -101,9 +103,9 @@ func (f *fakeBackend) ExportAudit(context.Context) (string, error) {
 	f.record("export")
 	return "/tmp/audit.jsonl", nil
 }
-func (f *fakeBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*live.CommitResult, error) {
+func (f *fakeBackend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error) {
 	f.record(fmt.Sprintf("commit %d %s %s", days, typed, doc))
-	return &live.CommitResult{MandateID: "mandate_new", ExpiresAt: "2026-07-01T15:00:00Z"}, nil
+	return &mandatefile.CommitResult{MandateID: "mandate_new", ExpiresAt: "2026-07-01T15:00:00Z"}, nil
 }
 
 func amtp(s string) *money.Amount { a := money.MustParse(s); return &a }

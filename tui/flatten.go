@@ -8,14 +8,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // flattenRun is a flatten the operator started: its steps as they happen and, at the end,
 // the broker's verified answer. Until the report arrives the result reads "—".
 type flattenRun struct {
 	ch      chan tea.Msg
-	steps   []live.FlattenProgress
-	report  *live.FlattenReport
+	steps   []gate.FlattenProgress
+	report  *gate.FlattenReport
 	started time.Time
 }
 
@@ -25,7 +26,7 @@ func startFlatten(be Backend, now time.Time) (*flattenRun, tea.Cmd) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		rep := be.Flatten(ctx, func(p live.FlattenProgress) {
+		rep := be.Flatten(ctx, func(p gate.FlattenProgress) {
 			select {
 			case run.ch <- FlattenProgressMsg{Progress: p}:
 			default: // the screen is behind: the report still carries everything
@@ -52,7 +53,7 @@ func (r *flattenRun) wait() tea.Cmd {
 }
 
 // progress records a step and waits for the next.
-func (r *flattenRun) progress(p live.FlattenProgress) tea.Cmd {
+func (r *flattenRun) progress(p gate.FlattenProgress) tea.Cmd {
 	if r == nil {
 		return nil
 	}
@@ -61,7 +62,7 @@ func (r *flattenRun) progress(p live.FlattenProgress) tea.Cmd {
 }
 
 // done records the broker's verified answer; false when no flatten runs.
-func (r *flattenRun) done(rep live.FlattenReport) bool {
+func (r *flattenRun) done(rep gate.FlattenReport) bool {
 	if r == nil {
 		return false
 	}
@@ -71,7 +72,7 @@ func (r *flattenRun) done(rep live.FlattenReport) bool {
 
 // flattenLevel grades a flatten report: flat is good news, a cancel-only halt that kept
 // positions as asked is a warning, anything else is critical.
-func flattenLevel(rep live.FlattenReport) int {
+func flattenLevel(rep gate.FlattenReport) int {
 	switch {
 	case rep.Flat():
 		return levelInfo
@@ -139,14 +140,14 @@ func (run *flattenRun) lines(st Styles) []string {
 	}
 	type phase struct {
 		name  string
-		ph    live.FlattenPhase
+		ph    gate.FlattenPhase
 		done  int
 		total int
 		fails int
 		seen  bool
 	}
-	phases := []*phase{{name: "Cancel resting orders", ph: live.PhaseCancel}, {name: "Close positions", ph: live.PhaseClose},
-		{name: "Verify with the broker", ph: live.PhaseVerify}}
+	phases := []*phase{{name: "Cancel resting orders", ph: gate.PhaseCancel}, {name: "Close positions", ph: gate.PhaseClose},
+		{name: "Verify with the broker", ph: gate.PhaseVerify}}
 	var failures []string
 	for _, s := range run.steps {
 		for _, p := range phases {
@@ -163,7 +164,7 @@ func (run *flattenRun) lines(st Styles) []string {
 	for i, p := range phases {
 		status := "…"
 		switch {
-		case p.ph == live.PhaseVerify && run.report != nil:
+		case p.ph == gate.PhaseVerify && run.report != nil:
 			status = "✓ re-read"
 			if !run.report.Verified {
 				status = "✖ " + untrusted(run.report.VerifyErr, 40)

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 	"cockpit/themes"
 )
 
@@ -32,7 +33,7 @@ type MandateForm struct {
 	consent bool // the consent step
 	typed   textField
 	busy    bool
-	Result  *live.CommitResult
+	Result  *mandatefile.CommitResult
 	Err     error
 	// Commit is called with the document, the lifetime in days and the typed broker name.
 	Commit func(doc []byte, days int, typed string) tea.Cmd
@@ -102,7 +103,7 @@ func (f *MandateForm) validate() bool {
 	return true
 }
 
-func (f *MandateForm) done(res *live.CommitResult, err error) {
+func (f *MandateForm) done(res *mandatefile.CommitResult, err error) {
 	f.busy, f.Result, f.Err = false, res, err
 }
 

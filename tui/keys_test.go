@@ -8,7 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/engine"
-	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 )
 
@@ -135,14 +136,14 @@ func TestFlattenNeverFlatEarly(t *testing.T) {
 	for _, verified := range []bool{true, false} {
 		m, be, _ := newTestModel(t, 120, 40)
 		release := make(chan struct{})
-		be.flatten = func(progress func(live.FlattenProgress)) live.FlattenReport {
-			progress(live.FlattenProgress{Phase: live.PhaseCancel, Item: "P000012", OK: true, Done: 1, Total: 3})
-			progress(live.FlattenProgress{Phase: live.PhaseClose, Item: "AAPL", OK: false, Err: "venue closed", Done: 1, Total: 2})
+		be.flatten = func(progress func(gate.FlattenProgress)) gate.FlattenReport {
+			progress(gate.FlattenProgress{Phase: gate.PhaseCancel, Item: "P000012", OK: true, Done: 1, Total: 3})
+			progress(gate.FlattenProgress{Phase: gate.PhaseClose, Item: "AAPL", OK: false, Err: "venue closed", Done: 1, Total: 2})
 			<-release
 			if !verified {
-				return live.FlattenReport{VerifyErr: "positions unreadable"}
+				return gate.FlattenReport{VerifyErr: "positions unreadable"}
 			}
-			return live.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
+			return gate.FlattenReport{Verified: true, VerifiedAt: livetest.Epoch}
 		}
 		press(m, "X")
 		cmd := press(m, "y")
@@ -350,7 +351,7 @@ func TestStaleGenerationDropped(t *testing.T) {
 // snapshot.
 func TestHaltEventShowsAtOnce(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &live.HaltState{Broker: "paper", Halted: true, Cause: "fsnotify"}}})
+	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "fsnotify"}}})
 	m.Update(TickMsg{})
 	if out := screen(m); !strings.Contains(out, "■ HALTED") {
 		t.Errorf("not halted on screen:\n%s", out)

@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/themes"
 )
 
@@ -211,7 +211,7 @@ func (m *Model) fold(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onFlattenDone(rep live.FlattenReport) tea.Cmd {
+func (m *Model) onFlattenDone(rep gate.FlattenReport) tea.Cmd {
 	if !m.flat.done(rep) {
 		return nil
 	}

@@ -2,7 +2,8 @@ package tui
 
 import (
 	"cockpit/engine"
-	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/mandatefile"
 )
 
 // TickMsg redraws the screen (countdowns, ages, the clock) at a fixed rate.
@@ -19,10 +20,10 @@ type SnapshotMsg struct {
 type EventMsg struct{ Event engine.Event }
 
 // FlattenProgressMsg is one step of a flatten the operator started.
-type FlattenProgressMsg struct{ Progress live.FlattenProgress }
+type FlattenProgressMsg struct{ Progress gate.FlattenProgress }
 
 // FlattenDoneMsg ends a flatten with the broker's verified answer.
-type FlattenDoneMsg struct{ Report live.FlattenReport }
+type FlattenDoneMsg struct{ Report gate.FlattenReport }
 
 // ActionDoneMsg reports an operator action's result.
 type ActionDoneMsg struct {
@@ -41,6 +42,6 @@ type AuditPageMsg struct {
 
 // CommitDoneMsg reports a mandate commit from the form.
 type CommitDoneMsg struct {
-	Result *live.CommitResult
+	Result *mandatefile.CommitResult
 	Err    error
 }

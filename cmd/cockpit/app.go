@@ -15,6 +15,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/redact"
 	"cockpit/session"
 )
 
@@ -232,7 +233,7 @@ func (a *App) root(home string) (live.Root, error) {
 func (a *App) logger(root live.Root) (*slog.Logger, func()) { return session.OpenLog(root) }
 
 func (a *App) failf(format string, args ...any) int {
-	fmt.Fprintf(a.Stderr, "cockpit: %s\n", live.RedactSecrets(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.Stderr, "cockpit: %s\n", redact.Secrets(fmt.Sprintf(format, args...)))
 	return exitFailure
 }
 

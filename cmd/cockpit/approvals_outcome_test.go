@@ -8,6 +8,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/counter"
 	"cockpit/session"
 	"cockpit/store"
 )
@@ -29,7 +30,7 @@ func TestApproveFromCLISaysWhenItDidNotGoThrough(t *testing.T) {
 	defer s.Close()
 	s.Engine().ReviewPoll = 2 * time.Millisecond
 	for range 39 { // 39 of 40 trades used: the 6,000 order breaches only the order cap
-		if _, err := live.IncrementDailyCount(s.Runtime().Root, live.PaperBroker, fixedNow); err != nil {
+		if _, err := counter.IncrementDailyCount(s.Runtime().Root, live.PaperBroker, fixedNow); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -47,7 +48,7 @@ func TestApproveFromCLISaysWhenItDidNotGoThrough(t *testing.T) {
 	if id == "" {
 		t.Fatalf("no review item appeared; the call returned %+v", <-res)
 	}
-	if _, err := live.IncrementDailyCount(s.Runtime().Root, live.PaperBroker, fixedNow); err != nil {
+	if _, err := counter.IncrementDailyCount(s.Runtime().Root, live.PaperBroker, fixedNow); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := run(t, home, "", "approvals", "approve", id)

@@ -13,6 +13,8 @@ import (
 	_ "modernc.org/sqlite"
 
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/session"
 	"cockpit/store"
@@ -64,7 +66,7 @@ func TestRunHeadlessBlockedAuditTable(t *testing.T) {
 	if !strings.Contains(errOut, "HALTED audit_unavailable") || !strings.Contains(out, "HALTED audit_unavailable") {
 		t.Errorf("the reason is not printed:\nstdout %s\nstderr %s", out, errOut)
 	}
-	if n := live.ReadDailyCount(live.Root(home), "paper", fixedNow); n != 0 {
+	if n := counter.ReadDailyCount(live.Root(home), "paper", fixedNow); n != 0 {
 		t.Errorf("orders counted today: %d", n)
 	}
 	st, _, _ := run(t, home, "", "status")
@@ -229,7 +231,7 @@ func TestScreenShowsAuditLatch(t *testing.T) {
 	}
 	defer s.Close()
 	s.Gate().TripAuditHalt(fmt.Errorf("append audit event: disk full"))
-	live.Clear(s.Runtime().Root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
+	halt.Clear(s.Runtime().Root, live.HaltSentinel, live.GlobalScope) // the disk may not have taken it
 	be := s.Backend()
 	snap := be.Snapshot(context.Background())
 	if snap.State != live.Halted || !snap.Paused || !strings.Contains(snap.HaltReason, "audit_unavailable") {

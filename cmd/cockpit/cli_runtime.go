@@ -6,6 +6,7 @@ import (
 
 	"cockpit/config"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/session"
 	"cockpit/store"
 )
@@ -42,8 +43,8 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 func (rt *runtime) close() { rt.Close() }
 
 // gate returns a gate bound to this runtime's store.
-func (rt *runtime) gate() *live.Gate {
-	return &live.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
+func (rt *runtime) gate() *gate.Gate {
+	return &gate.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
 }
 
 // operatorAction audits something the operator did from the command line (DV8).

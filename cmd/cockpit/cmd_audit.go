@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/vibe"
 	"cockpit/session"
 	"cockpit/store"
 )
@@ -145,8 +146,8 @@ func (a *App) auditVerify(args []string) int {
 	fmt.Fprintf(a.Stdout, "audit chain OK: %d events verified in %s (last hash %s)\n", rep.Events,
 		time.Since(start).Round(time.Millisecond), shortHash(rep.Last))
 	if *mirror {
-		m := &live.VibeMirror{Root: rt.root}
-		cr := live.VerifyVibeChain(m.ChainPath())
+		m := &vibe.Mirror{Root: rt.root}
+		cr := vibe.VerifyChain(m.ChainPath())
 		if !cr.OK {
 			fmt.Fprintf(a.Stdout, "mirror chain BROKEN at line %d (seq %d, %s): %s\n", cr.Break.Index+1, cr.Break.Seq, cr.Break.Reason, cr.Break.Detail)
 			return exitFailure

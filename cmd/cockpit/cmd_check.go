@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -152,18 +154,18 @@ func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, int
 	if err != nil {
 		return deny(live.NewDenial(live.ReasonInvalidBroker, "broker", broker))
 	}
-	m, d := live.GateMandate(context.Background(), root, ledger, key, t)
+	m, d := gate.GateMandate(context.Background(), root, ledger, key, t)
 	if d != nil {
 		return deny(d)
 	}
-	if d := live.GateState(root, key, intent, book); d != nil {
+	if d := gate.GateState(root, key, intent, book); d != nil {
 		return deny(d)
 	}
 	if intent.Quantity != nil && intent.NotionalUSD == nil {
 		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))
 	}
 	b := live.CheckMandate(context.Background(), live.CheckRequest{
-		Mandate: m, Intent: intent, Book: book, DailyCount: live.ReadDailyCount(root, key, t),
+		Mandate: m, Intent: intent, Book: book, DailyCount: counter.ReadDailyCount(root, key, t),
 	})
 	if b == nil {
 		return live.WhatIfResult{Verdict: live.Allow}
@@ -188,7 +190,7 @@ func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string,
 		return a.failf("%v", err)
 	}
 	defer release()
-	d := rt.gate().Submit(context.Background(), live.Submission{Broker: b, Intent: &intent,
+	d := rt.gate().Submit(context.Background(), gate.Submission{Broker: b, Intent: &intent,
 		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
 	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach}
 	if d.Denial != nil {

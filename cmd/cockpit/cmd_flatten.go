@@ -9,6 +9,10 @@ import (
 
 	"cockpit/config"
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
+	"cockpit/live/mandatefile"
+	"cockpit/live/redact"
 	"cockpit/session"
 )
 
@@ -29,8 +33,8 @@ func (a *App) cmdFlatten(args []string) int {
 		return code
 	}
 	defer rt.close()
-	if !live.IsHalted(rt.root, key) {
-		if _, err := live.Trip(rt.root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
+	if !halt.IsHalted(rt.root, key) {
+		if _, err := halt.Trip(rt.root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
 			return a.failf("could not halt %s before flattening: %v", key, err)
 		}
 		rt.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, live.BrokerScope(key), *reason))
@@ -50,11 +54,11 @@ func (a *App) cmdFlatten(args []string) int {
 	if *closePos {
 		explicit = closePos
 	}
-	m := live.VerifiedMandate(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
+	m := mandatefile.Verified(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep := rt.gate().Flatten(ctx, b, key, live.FlattenOptions{
-		ClosePositions: live.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
+	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{
+		ClosePositions: gate.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
 		Progress: a.printProgress})
 	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
 	if !rep.Complete() { // positions kept on purpose (cancel-only) are not a failure
@@ -63,18 +67,18 @@ func (a *App) cmdFlatten(args []string) int {
 	return exitOK
 }
 
-func (a *App) printProgress(p live.FlattenProgress) {
+func (a *App) printProgress(p gate.FlattenProgress) {
 	switch p.Phase {
-	case live.PhaseReadOrders, live.PhaseReadPositions:
-		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, live.RedactSecrets(p.Err))
-	case live.PhaseCancel, live.PhaseClose:
+	case gate.PhaseReadOrders, gate.PhaseReadPositions:
+		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.Secrets(p.Err))
+	case gate.PhaseCancel, gate.PhaseClose:
 		mark := "✓"
 		if !p.OK {
-			mark = "✗ " + live.RedactSecrets(p.Err)
+			mark = "✗ " + redact.Secrets(p.Err)
 		}
-		verb := map[live.FlattenPhase]string{live.PhaseCancel: "cancel", live.PhaseClose: "close"}[p.Phase]
+		verb := map[gate.FlattenPhase]string{gate.PhaseCancel: "cancel", gate.PhaseClose: "close"}[p.Phase]
 		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)
-	case live.PhaseVerify:
+	case gate.PhaseVerify:
 		fmt.Fprintln(a.Stdout, "   verifying with the broker…")
 	}
 }

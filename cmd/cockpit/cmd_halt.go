@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"cockpit/live"
+	"cockpit/live/halt"
 )
 
 func sentinelFlags(reduceOnly bool) (live.Sentinel, string) {
@@ -35,7 +36,7 @@ func (a *App) cmdHalt(args []string) int {
 	log, done := a.logger(root)
 	defer done()
 	kind, word := sentinelFlags(*reduceOnly)
-	existing, err := live.ReadSentinel(root, kind, scope)
+	existing, err := halt.ReadSentinel(root, kind, scope)
 	if err != nil {
 		return a.failf("%v", err)
 	}
@@ -44,7 +45,7 @@ func (a *App) cmdHalt(args []string) int {
 			pastTense(word), scope, orUnknown(existing.TrippedAt), orUnknown(existing.By), orUnknown(existing.Reason))
 		return exitOK
 	}
-	path, err := live.Trip(root, kind, scope, operatorName(), *reason, a.Now())
+	path, err := halt.Trip(root, kind, scope, operatorName(), *reason, a.Now())
 	if err != nil {
 		log.Error("trip failed", "sentinel", kind, "scope", scope.String(), "err", err)
 		return a.failf("could not write the %s sentinel: %v", word, err)
@@ -86,7 +87,7 @@ func (a *App) cmdResume(args []string) int {
 		return code
 	}
 	defer rt.close()
-	existed, err := live.Clear(root, kind, scope)
+	existed, err := halt.Clear(root, kind, scope)
 	if err != nil {
 		log.Error("clear failed", "sentinel", kind, "scope", scope.String(), "err", err)
 		return a.failf("could not clear the %s sentinel: %v", word, err)
@@ -105,7 +106,7 @@ func (a *App) cmdResume(args []string) int {
 		if still := stillSet(root, kind); len(still) > 0 {
 			fmt.Fprintf(a.Stdout, "Still %s by their own sentinel: %v\n", pastTense(word), still)
 		}
-	} else if live.IsGloballyHalted(root) && kind == live.HaltSentinel {
+	} else if halt.IsGloballyHalted(root) && kind == live.HaltSentinel {
 		fmt.Fprintf(a.Stdout, "Trading on %s is still halted by the global sentinel.\n", scope.Broker)
 	}
 	return exitOK

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/session"
 )
@@ -47,7 +48,7 @@ func (a *App) mandateShow(args []string) int {
 	}
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
-	c := live.ReadMandate(context.Background(), root, ledger, *broker)
+	c := mandatefile.Read(context.Background(), root, ledger, *broker)
 	m, err := c.Mandate, c.Err
 	if c.State == live.MandateMissing {
 		return a.failf("no mandate committed for %s (commit one with `cockpit mandate commit --broker %s --from FILE`)", *broker, *broker)

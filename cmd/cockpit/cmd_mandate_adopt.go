@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 )
 
 // mandateAdopt brings a mandate another tool committed on the shared root (Vibe-Trading's
@@ -26,7 +27,7 @@ func (a *App) mandateAdopt(args []string) int {
 	if !ok {
 		return code
 	}
-	ad, err := live.ReadForAdoption(root, key)
+	ad, err := mandatefile.ReadForAdoption(root, key)
 	if errors.Is(err, live.ErrNoMandate) {
 		return a.failf("no mandate.json for %s at %s: nothing to adopt", key, root.MandatePath(key))
 	}
@@ -34,7 +35,7 @@ func (a *App) mandateAdopt(args []string) int {
 		return a.failf("%s cannot be adopted, nothing was recorded: %v", root.MandatePath(key), err)
 	}
 	ledger, closeLedger := openLedger(root)
-	c := live.ReadMandate(context.Background(), root, ledger, key)
+	c := mandatefile.Read(context.Background(), root, ledger, key)
 	closeLedger()
 	if c.Verified() && c.Hash == ad.Result.DocumentSHA256 {
 		fmt.Fprintf(a.Stdout, "The mandate for %s is already the one last committed (sha256 %s): nothing to adopt.\n", key, c.Hash)
@@ -57,7 +58,7 @@ func (a *App) mandateAdopt(args []string) int {
 		return code
 	}
 	defer rt.close()
-	rec := live.MandateCommitRecord(rt.app.Now(), live.Operator(operatorName(), "cli"), "adopt", root.MandatePath(key), ad.Result)
+	rec := mandatefile.CommitRecord(rt.app.Now(), live.Operator(operatorName(), "cli"), "adopt", root.MandatePath(key), ad.Result)
 	if err := rt.audit.Record(context.Background(), rec); err != nil {
 		rt.log.Error("mandate adoption not recorded", "err", err)
 		return a.failf("the adoption could not be recorded, so the gate still refuses every order: %v", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 	"cockpit/session"
 	"cockpit/tui"
 )
@@ -31,7 +32,7 @@ func (a *App) mandateNew(args []string) int {
 		return code
 	}
 	defer rt.close()
-	cur, _ := live.LoadMandate(rt.root, key)
+	cur, _ := mandatefile.Load(rt.root, key)
 	form := tui.NewMandateForm(key, cur)
 	actor := live.Operator(operatorName(), "cli")
 	form.Commit = func(doc []byte, days int, typed string) tea.Cmd {

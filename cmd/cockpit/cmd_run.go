@@ -13,6 +13,8 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/gate"
 	"cockpit/live/money"
 	"cockpit/session"
 )
@@ -148,7 +150,7 @@ func (t *tally) add(ev engine.Event) {
 	}
 }
 
-func (a *App) summary(s *session.Session, t *tally, turns int, why string, took time.Duration, rep live.FlattenReport, halted bool) {
+func (a *App) summary(s *session.Session, t *tally, turns int, why string, took time.Duration, rep gate.FlattenReport, halted bool) {
 	w, rt, key, broker := a.Stdout, s.Runtime(), s.Key(), s.Broker()
 	fmt.Fprintf(w, "\n── summary (%s after %s) ──\n", why, took.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok) · orders placed %d · fills %d · errors %d\n",
@@ -167,7 +169,7 @@ func (a *App) summary(s *session.Session, t *tally, turns int, why string, took 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if n, den := live.DailyCount(ctx, rt.Root, rt.DB, key, a.Now()); den == nil {
+	if n, den := counter.DailyCount(ctx, rt.Root, rt.DB, key, a.Now()); den == nil {
 		fmt.Fprintf(w, "orders today: %d\n", n)
 	} else {
 		fmt.Fprintf(w, "orders today: unknown (%s)\n", den.Error())

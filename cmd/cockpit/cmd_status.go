@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 )
 
 // knownBrokers lists the broker directories under live/ (valid keys only), sorted.
@@ -83,7 +86,7 @@ func (a *App) cmdStatus(args []string) int {
 // statusReport gathers the state of the root and brokers as JSON.
 func statusReport(root live.Root, ledger live.MandateLedger, brokers []string, now time.Time) *jsonv.Object {
 	global := jsonv.ObjectOf(
-		"halted", live.IsGloballyHalted(root),
+		"halted", halt.IsGloballyHalted(root),
 		"halt", sentinelJSON(root, live.HaltSentinel, live.GlobalScope),
 		"reduce_only", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope) != nil,
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope),
@@ -101,7 +104,7 @@ func statusReport(root live.Root, ledger live.MandateLedger, brokers []string, n
 }
 
 func sentinelJSON(root live.Root, s live.Sentinel, scope live.Scope) any {
-	a, err := live.ReadSentinel(root, s, scope)
+	a, err := halt.ReadSentinel(root, s, scope)
 	if err != nil || a == nil {
 		return nil
 	}
@@ -113,19 +116,19 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 	o := jsonv.ObjectOf(
 		"broker", broker,
 		"paper", live.IsPaperBroker(broker),
-		"state", string(live.StateOf(root, broker)),
-		"halted", live.IsHalted(root, broker),
+		"state", string(halt.StateOf(root, broker)),
+		"halted", halt.IsHalted(root, broker),
 		"halt", sentinelJSON(root, live.HaltSentinel, scope),
-		"reduce_only", live.IsReduceOnly(root, broker),
+		"reduce_only", halt.IsReduceOnly(root, broker),
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
 	)
-	count := live.ReadDailyCount(root, broker, now)
+	count := counter.ReadDailyCount(root, broker, now)
 	if j, ok := ledger.(live.Journal); ok { // the gate's count: the file or the journal, whichever is larger (DV14)
-		if n, den := live.DailyCount(context.Background(), root, j, broker, now); den == nil {
+		if n, den := counter.DailyCount(context.Background(), root, j, broker, now); den == nil {
 			count = n
 		}
 	}
-	mc := live.ReadMandate(context.Background(), root, ledger, broker)
+	mc := mandatefile.Read(context.Background(), root, ledger, broker)
 	m, err := mc.Mandate, mc.Err
 	mj := jsonv.NewObject()
 	switch {

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"cockpit/live"
+	"cockpit/live/redact"
 	"cockpit/session"
 	"cockpit/tui"
 )
@@ -54,7 +54,7 @@ func (a *App) runScreen(home, agent, script string) int {
 	rep, halted := s.Quit("cockpit quit from the screen")
 	if runErr != nil && runErr != tea.ErrProgramKilled {
 		s.Runtime().Log.Error("screen stopped", "err", runErr)
-		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", live.RedactSecrets(runErr.Error()))
+		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 	}
 	if halted {
 		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.Key(), rep.Summary(), s.Key())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cockpit/live"
+	"cockpit/live/redact"
 )
 
 // TestSecretsNeverLeaveTheProcess is issue 10 item 8's repro: a tool error that quotes
@@ -36,7 +37,7 @@ func TestSecretsNeverLeaveTheProcess(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
 	}
-	if strings.Count(out, "read_file       DENIED") != 3 || strings.Count(out, live.Redacted) < 3 {
+	if strings.Count(out, "read_file       DENIED") != 3 || strings.Count(out, redact.Redacted) < 3 {
 		t.Errorf("the console does not show the redacted tool errors:\n%s", out)
 	}
 	exported := filepath.Join(t.TempDir(), "audit.jsonl")

@@ -10,7 +10,11 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
+	"cockpit/live/vibe"
 )
 
 // auditChainCategory writes the payloads through cockpit's Vibe-Trading mirror and checks
@@ -19,7 +23,7 @@ import (
 func auditChainCategory(e *env, v any) []outcome {
 	c := obj(v)
 	root := e.root()
-	m := &live.VibeMirror{Root: root}
+	m := &vibe.Mirror{Root: root}
 	payloads, _ := get(c, "payloads").([]any)
 	for _, p := range payloads {
 		if err := m.AppendPayload(obj(live.DecodeFloats(p))); err != nil {
@@ -52,7 +56,7 @@ func auditChainCategory(e *env, v any) []outcome {
 	}
 	first.id = "expected_hash_of_first"
 	outs = append(outs, first)
-	ok := live.VerifyVibeChain(m.ChainPath())
+	ok := vibe.VerifyChain(m.ChainPath())
 	vo := pass()
 	if wantOK := obj(get(c, "verify_ok")); !ok.OK || float64(ok.Records) != mustFloat(get(wantOK, "record_count")) {
 		vo = failf("verify: %+v", ok)
@@ -67,7 +71,7 @@ func auditChainCategory(e *env, v any) []outcome {
 	if err := os.WriteFile(m.ChainPath(), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		return append(outs, failf("%v", err))
 	}
-	bad := live.VerifyVibeChain(m.ChainPath())
+	bad := vibe.VerifyChain(m.ChainPath())
 	wantBreak := obj(get(obj(get(c, "verify_after_editing_first_line")), "first_break"))
 	vb := pass()
 	if bad.OK || bad.Break.Index != int(mustFloat(get(wantBreak, "index"))) ||
@@ -95,7 +99,7 @@ func readLines(path string) ([]string, error) {
 // link, the trailing newline and the directory mode.
 func recordShapeCase(e *env, c *jsonv.Object) outcome {
 	root := e.root()
-	m := &live.VibeMirror{Root: root}
+	m := &vibe.Mirror{Root: root}
 	if err := m.Record(context.Background(), live.AuditRecord{Kind: live.KindHaltTripped, Outcome: live.OutcomeBlocked, Broker: "robinhood"}); err != nil {
 		return failf("%v", err)
 	}
@@ -132,11 +136,11 @@ func filePermissionsCategory(e *env, v any) []outcome {
 	ctx := context.Background()
 	steps := []error{
 		trip(root, live.GlobalScope, e), trip(root, live.BrokerScope("robinhood"), e),
-		(&live.VibeMirror{Root: root}).Record(ctx, live.AuditRecord{Kind: live.KindHaltTripped, Outcome: live.OutcomeBlocked}),
+		(&vibe.Mirror{Root: root}).Record(ctx, live.AuditRecord{Kind: live.KindHaltTripped, Outcome: live.OutcomeBlocked}),
 		lockOnce(root),
 		commitOnce(root, e),
 	}
-	if _, err := live.IncrementDailyCount(root, "robinhood", e.now); err != nil {
+	if _, err := counter.IncrementDailyCount(root, "robinhood", e.now); err != nil {
 		steps = append(steps, err)
 	}
 	for _, err := range steps {
@@ -180,12 +184,12 @@ func noLooser(root live.Root, rel, want string) outcome {
 }
 
 func trip(root live.Root, s live.Scope, e *env) error {
-	_, err := live.Trip(root, live.HaltSentinel, s, "test", "perms", e.now)
+	_, err := halt.Trip(root, live.HaltSentinel, s, "test", "perms", e.now)
 	return err
 }
 
 func lockOnce(root live.Root) error {
-	l, err := live.TrySubmitLock(root, "robinhood")
+	l, err := counter.TrySubmitLock(root, "robinhood")
 	if err != nil {
 		return err
 	}
@@ -196,6 +200,6 @@ func commitOnce(root live.Root, e *env) error {
 	doc := `{"hard_caps": {"account_funding_usd": 1, "max_order_notional_usd": 1, "max_total_exposure_usd": 1,
 	 "max_leverage": 1, "allowed_instruments": ["equity"], "max_trades_per_day": 1},
 	 "universe": {"asset_classes": ["us_equity"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null, "exclude_symbols": []}}`
-	_, err := live.CommitFile(live.FileCommit{Root: root, Broker: "robinhood", Document: []byte(doc), ConsentAck: true, Now: e.now})
+	_, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: root, Broker: "robinhood", Document: []byte(doc), ConsentAck: true, Now: e.now})
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 )
 
@@ -90,7 +91,7 @@ func compareGate(run gateRun, exp *jsonv.Object, expCalls any, _ bool, dv string
 // auditDiff compares kinds and outcomes. Where the reference's gate raised out of the forward
 // (and so wrote nothing), cockpit must record one indeterminate or failed forward instead:
 // the same outcome — not forwarded successfully, not counted — with the audit row kept.
-func auditDiff(expected any, got []live.AuditRecord, raised bool, d live.Decision) []string {
+func auditDiff(expected any, got []live.AuditRecord, raised bool, d gate.Decision) []string {
 	want, _ := expected.([]any)
 	if raised {
 		if d.Outcome == live.OutcomeAccepted || len(got) != 1 || got[0].Outcome == live.OutcomeAccepted {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
@@ -79,7 +81,7 @@ func quoteCase(parse func(payload any, symbol string) (money.Amount, bool)) func
 // picks for every broker: broker-specific over fallback, nothing when nothing is registered.
 func haltActionsCase(e *env, c *jsonv.Object) outcome {
 	calls := obj(get(c, "calls"))
-	var h live.HaltActions
+	var h halt.Actions
 	for _, m := range calls.Members() {
 		want, _ := m.Value.(string)
 		tag, _, ok := strings.Cut(want, ":")
@@ -247,7 +249,7 @@ func flattenCase(e *env, c *jsonv.Object) outcome {
 	root := e.root()
 	b := newFlattenBroker(c)
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}}
+	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}}
 	var explicit *bool
 	if v, ok := get(c, "allow_flatten").(bool); ok {
 		explicit = &v
@@ -256,8 +258,8 @@ func flattenCase(e *env, c *jsonv.Object) outcome {
 	if v, ok := get(c, "mandate_flatten_on_halt").(bool); ok {
 		m = &live.Mandate{FlattenOnHalt: v}
 	}
-	rep := g.Flatten(context.Background(), b, "robinhood", live.FlattenOptions{
-		ClosePositions: live.FlattenAllowed(explicit, m), Actor: live.System("runtime", "live-runtime"), Settle: time.Nanosecond})
+	rep := g.Flatten(context.Background(), b, "robinhood", gate.FlattenOptions{
+		ClosePositions: gate.FlattenAllowed(explicit, m), Actor: live.System("runtime", "live-runtime"), Settle: time.Nanosecond})
 	exp := obj(get(get2(c, "expected"), "report"))
 	var diffs []string
 	wantCancelled, _ := get(exp, "cancelled_order_ids").([]any)
@@ -336,14 +338,14 @@ func quantityKeyRows(c *jsonv.Object) bool {
 
 // flattenErrorsDiff compares errors by phase and item; the reference calls the close phase
 // "flatten".
-func flattenErrorsDiff(expected any, got []live.FlattenError) []string {
+func flattenErrorsDiff(expected any, got []gate.FlattenError) []string {
 	want, _ := expected.([]any)
 	var w, g []string
 	for _, raw := range want {
 		o := obj(raw)
 		phase, _ := str(o, "phase")
 		if phase == "flatten" {
-			phase = string(live.PhaseClose)
+			phase = string(gate.PhaseClose)
 		}
 		item, _ := str(o, "order_id")
 		if item == "" {

@@ -11,8 +11,12 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/live/toolbroker"
 )
 
 // The gate categories run cockpit's one gate against fakes built from each case's setup. What
@@ -68,14 +72,14 @@ func applySetup(root live.Root, ledger fixtureLedger, broker string, setup *json
 	}
 	if h := obj(get(setup, "halt")); h != nil {
 		if g, _ := get(h, "global").(bool); g {
-			if _, err := live.Trip(root, live.HaltSentinel, live.GlobalScope, "test", "setup", mustTime(now())); err != nil {
+			if _, err := halt.Trip(root, live.HaltSentinel, live.GlobalScope, "test", "setup", mustTime(now())); err != nil {
 				return release, err
 			}
 		}
 		brokers, _ := get(h, "brokers").([]any)
 		for _, b := range brokers {
 			name, _ := b.(string)
-			if _, err := live.Trip(root, live.HaltSentinel, live.BrokerScope(name), "test", "setup", mustTime(now())); err != nil {
+			if _, err := halt.Trip(root, live.HaltSentinel, live.BrokerScope(name), "test", "setup", mustTime(now())); err != nil {
 				return release, err
 			}
 		}
@@ -92,7 +96,7 @@ func applySetup(root live.Root, ledger fixtureLedger, broker string, setup *json
 		}
 	}
 	if held, _ := get(setup, "lock_held").(bool); held {
-		l, err := live.TrySubmitLock(root, broker)
+		l, err := counter.TrySubmitLock(root, broker)
 		if err != nil {
 			return release, err
 		}
@@ -181,7 +185,7 @@ func profileFor(broker string) *live.Profile {
 }
 
 type gateRun struct {
-	d       live.Decision
+	d       gate.Decision
 	calls   []any // [name, args] or [name]
 	loader  []any
 	audit   []live.AuditRecord
@@ -210,11 +214,11 @@ func mcpGateCase(e *env, c *jsonv.Object) outcome {
 		}
 	}
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Prices: prices, Mandates: ledger}
+	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Prices: prices, Mandates: ledger}
 	profile := profileFor(broker)
-	tb := &live.ToolBroker{Key: broker, Profile: profile, Caller: caller, Now: g.Now}
+	tb := &toolbroker.Broker{Key: broker, Profile: profile, Caller: caller, Now: g.Now}
 	args := obj(live.DecodeFloats(get(c, "kwargs")))
-	d := g.Submit(context.Background(), live.Submission{Broker: tb, Profile: profile, Tool: tool, Args: args, Actor: live.Agent("agent", "sess-1")})
+	d := g.Submit(context.Background(), gate.Submission{Broker: tb, Profile: profile, Tool: tool, Args: args, Actor: live.Agent("agent", "sess-1")})
 	run := gateRun{d: d, calls: caller.calls, loader: prices.calls, audit: audit.Records(), counter: readCounter(root, broker), root: root, broker: broker}
 	exp := obj(get(c, "expected"))
 	return compareGate(run, exp, get(exp, "broker_calls"), true, gateDV(c, run, exp))
@@ -344,9 +348,9 @@ func sdkGateCase(e *env, c *jsonv.Object) outcome {
 		b = sizingConnector{conn}
 	}
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
+	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
 	in := live.IntentFromJSON(obj(live.DecodeFloats(get(c, "intent"))))
-	d := g.Submit(context.Background(), live.Submission{Broker: b, Intent: &in, Actor: live.Agent("agent", "sess-sdk")})
+	d := g.Submit(context.Background(), gate.Submission{Broker: b, Intent: &in, Actor: live.Agent("agent", "sess-sdk")})
 	run := gateRun{d: d, calls: conn.calls, audit: audit.Records(), counter: readCounter(root, broker), root: root, broker: broker}
 	exp := obj(get(c, "expected"))
 	return compareGate(run, exp, get(exp, "connector_calls"), false, gateDV(c, run, exp))
@@ -367,7 +371,7 @@ func sdkLiveActionCase(e *env, c *jsonv.Object) outcome {
 	defer release()
 	args := obj(get(c, "args"))
 	audit := &live.MemoryAudit{}
-	g := &live.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
+	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
 	action := jsonv.ObjectOf("position_id", "P1")
 	executed := false
 	do := func(context.Context) (any, error) {
@@ -375,7 +379,7 @@ func sdkLiveActionCase(e *env, c *jsonv.Object) outcome {
 		return jsonv.ObjectOf("status", "ok", "position_id", "P1"), nil
 	}
 	conn := &sdkConnector{key: broker, setup: jsonv.NewObject()}
-	var d live.Decision
+	var d gate.Decision
 	reducing, _ := get(args, "risk_reducing").(bool)
 	refusal, _ := str(args, "structural_reason")
 	intent := obj(live.DecodeFloats(get(args, "intent")))
@@ -384,7 +388,7 @@ func sdkLiveActionCase(e *env, c *jsonv.Object) outcome {
 		d = g.OperatorAction(context.Background(), broker, "close_position", action, live.Agent("agent", "sess-act"), refusal, do)
 	default:
 		act := &actionBroker{sdkConnector: conn, do: do}
-		sub := live.Submission{Broker: act, Actor: live.Agent("agent", "sess-act"), Tool: "close_position", Args: action}
+		sub := gate.Submission{Broker: act, Actor: live.Agent("agent", "sess-act"), Tool: "close_position", Args: action}
 		if intent != nil {
 			in := live.IntentFromJSON(intent)
 			sub.Intent = &in

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/mandatefile"
 )
 
 // mandateLoadCase writes a mandate file and compares what the loader makes of it.
@@ -32,7 +33,7 @@ func mandateLoadCase(e *env, c *jsonv.Object) outcome {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return failf("%v", err)
 	}
-	m, err := live.LoadMandate(root, broker)
+	m, err := mandatefile.Load(root, broker)
 	exp := obj(live.DecodeFloats(get(c, "expected")))
 	switch {
 	case exp == nil && err != nil:
@@ -92,7 +93,7 @@ func mandateCommitCase(e *env, c *jsonv.Object) outcome {
 	}
 	n := 0
 	newID := func(prefix string) string { n++; return fmt.Sprintf("%s_%032x", prefix, n) }
-	req := live.ProposalCommit{
+	req := mandatefile.ProposalCommit{
 		Root: root, Broker: broker, ProposalID: proposalID, Now: now, NewID: newID,
 		ConsentAck:  get(call, "consent_ack"),
 		Ceilings:    obj(get(call, "ceilings_ref")),
@@ -115,7 +116,7 @@ func mandateCommitCase(e *env, c *jsonv.Object) outcome {
 	for i, raw := range results {
 		want := obj(raw)
 		n = 0
-		res, err := live.CommitProposal(req)
+		res, err := mandatefile.CommitProposal(req)
 		_, wantRaise := want.Get("raised")
 		switch {
 		case wantRaise && err == nil:

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/counter"
+	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 )
 
@@ -26,7 +28,7 @@ func haltCase(e *env, c *jsonv.Object) outcome {
 		case "trip":
 			by, _ := args[1].(string)
 			reason, _ := args[2].(string)
-			path, err := live.Trip(root, live.HaltSentinel, scopeOf(args[3]), by, reason, e.now)
+			path, err := halt.Trip(root, live.HaltSentinel, scopeOf(args[3]), by, reason, e.now)
 			if err != nil {
 				return failf("op %d trip: %v", i, err)
 			}
@@ -37,7 +39,7 @@ func haltCase(e *env, c *jsonv.Object) outcome {
 				return failf("op %d: %s", i, diff)
 			}
 		case "clear":
-			existed, err := live.Clear(root, live.HaltSentinel, scopeOf(args[1]))
+			existed, err := halt.Clear(root, live.HaltSentinel, scopeOf(args[1]))
 			if err != nil {
 				return failf("op %d clear: %v", i, err)
 			}
@@ -62,13 +64,13 @@ func haltCase(e *env, c *jsonv.Object) outcome {
 		want, _ := m.Value.(bool)
 		var got bool
 		if m.Key == "None" {
-			got = live.IsGloballyHalted(root)
+			got = halt.IsGloballyHalted(root)
 		} else {
 			key, ok := unquoteRepr(m.Key)
 			if !ok {
 				return failf("unreadable probe key %s", m.Key)
 			}
-			got = live.IsHalted(root, key)
+			got = halt.IsHalted(root, key)
 		}
 		if got != want {
 			return failf("halted(%s) = %v, oracle %v", m.Key, got, want)
@@ -102,7 +104,7 @@ func scopeOf(v any) live.Scope {
 // sentinelDiff compares a sentinel's attribution with the oracle's (null = absent; volatile
 // timestamps only need to be present).
 func sentinelDiff(root live.Root, scope live.Scope, want any) string {
-	got, err := live.ReadSentinel(root, live.HaltSentinel, scope)
+	got, err := halt.ReadSentinel(root, live.HaltSentinel, scope)
 	if err != nil {
 		return err.Error()
 	}
@@ -161,14 +163,14 @@ func dailyCountCase(e *env, c *jsonv.Object) outcome {
 		}
 	}
 	wantRead, _ := floatOf(get(c, "expected_read"))
-	if got := live.ReadDailyCount(root, broker, now); float64(got) != wantRead {
+	if got := counter.ReadDailyCount(root, broker, now); float64(got) != wantRead {
 		if wantRead < 0 && got == 0 {
 			return deviation("DV9", "oracle trusts the negative count %v; cockpit reads 0", wantRead)
 		}
 		return failf("read %d, oracle %v", got, wantRead)
 	}
 	wantInc, _ := floatOf(get(c, "expected_increment_returns"))
-	n, err := live.IncrementDailyCount(root, broker, now)
+	n, err := counter.IncrementDailyCount(root, broker, now)
 	if err != nil {
 		return failf("increment: %v", err)
 	}

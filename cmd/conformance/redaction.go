@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strings"
 
-	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/redact"
 )
 
 // auditRedactionCase redacts a broker request the way the audit does before any write.
@@ -17,7 +17,7 @@ func auditRedactionCase(e *env, c *jsonv.Object) outcome {
 	if !ok {
 		return failf("case has no broker_request")
 	}
-	got := live.RedactPayload(req, live.SinkArguments)
+	got := redact.Payload(req, redact.SinkArguments)
 	if want := get(c, "expected_broker_request"); !jsonv.Equal(got, want) {
 		return failf("redacted %s, oracle %s", show(got), show(want))
 	}
@@ -53,12 +53,12 @@ func redactTextCase(e *env, c *jsonv.Object) outcome {
 		return failf("input is %s", jsonv.TypeName(in))
 	}
 	want, _ := str(c, "expected")
-	got := live.RedactText(s)
+	got := redact.Text(s)
 	if got != want {
 		return failf("redacted %q, oracle %q", got, want)
 	}
 	if idem, _ := get(c, "idempotent").(bool); idem {
-		if again := live.RedactText(got); again != got {
+		if again := redact.Text(got); again != got {
 			return failf("not idempotent: %q → %q", got, again)
 		}
 	}
@@ -68,7 +68,7 @@ func redactTextCase(e *env, c *jsonv.Object) outcome {
 func redactPayloadCase(e *env, c *jsonv.Object) outcome {
 	in, _ := caseInput(c)
 	sink, _ := str(c, "sink")
-	got := live.RedactPayload(in, live.Sink(sink))
+	got := redact.Payload(in, redact.Sink(sink))
 	if want := get(c, "expected"); !jsonv.Equal(got, want) {
 		return failf("redacted %s, oracle %s", show(got), show(want))
 	}
@@ -82,9 +82,9 @@ func redactPayloadCase(e *env, c *jsonv.Object) outcome {
 func redactToolResultCase(e *env, c *jsonv.Object) outcome {
 	in, _ := caseInput(c)
 	s, _ := in.(string)
-	got, err := live.RedactToolResult(s)
+	got, err := redact.ToolResult(s)
 	if _, wantErr := c.Get("expected_exception"); wantErr {
-		if !errors.Is(err, live.ErrTooDeep) {
+		if !errors.Is(err, redact.ErrTooDeep) {
 			return failf("no error, oracle raised %s", show(get(c, "expected_exception")))
 		}
 		return pass()
@@ -114,7 +114,7 @@ func redactKeyCase(e *env, c *jsonv.Object) outcome {
 		if !ok {
 			continue
 		}
-		if got := live.IsSensitiveKey(key, live.Sink(sink)); got != want {
+		if got := redact.IsSensitiveKey(key, redact.Sink(sink)); got != want {
 			return failf("%s sink: sensitive=%v, oracle %v", sink, got, want)
 		}
 	}

@@ -12,8 +12,10 @@ import (
 	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/live/paper"
 	"cockpit/store"
@@ -29,7 +31,7 @@ type Fixture struct {
 	Paper  *paper.Broker
 	Broker *ShiftBroker
 	Faults *paper.Faults
-	Gate   *live.Gate
+	Gate   *gate.Gate
 	Engine *engine.Engine
 	Cfg    config.Config
 	// CheckTerminal makes Cleanup assert exactly one terminal record per tool call.
@@ -87,7 +89,7 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	for _, o := range opts {
 		o(f)
 	}
-	if _, err := live.LoadMandate(f.Root, live.PaperBroker); err == nil {
+	if _, err := mandatefile.Load(f.Root, live.PaperBroker); err == nil {
 		mandated = true
 	}
 	if !mandated {
@@ -100,7 +102,7 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	}
 	f.Paper = p
 	f.Broker = &ShiftBroker{Broker: p}
-	f.Gate = &live.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
+	f.Gate = &gate.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
 	reg := &engine.Registry{}
 	engine.BrokerTools(reg, f.Broker, engine.PaperBars(p.Market().History, f.Clock.Now))
 	pol, err := f.Cfg.Policy.Engine()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 )
 
 // Clock is a manual clock; it only moves when told to.
@@ -77,12 +78,12 @@ func CommitTo(tb testing.TB, sink live.AuditSink, root live.Root, broker, doc st
 	if doc == "" {
 		doc = MandateDoc
 	}
-	res, err := live.CommitFile(live.FileCommit{Root: root, Broker: broker, Document: []byte(doc),
+	res, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: root, Broker: broker, Document: []byte(doc),
 		Source: "test", ConsentAck: true, Now: now, SessionID: "test"})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rec := live.MandateCommitRecord(now, live.Operator("test", "test"), "test", "test", res)
+	rec := mandatefile.CommitRecord(now, live.Operator("test", "test"), "test", "test", res)
 	if err := sink.Record(context.Background(), rec); err != nil {
 		tb.Fatal(err)
 	}

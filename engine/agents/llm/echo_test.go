@@ -9,6 +9,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -23,7 +24,7 @@ func TestProviderEchoOfTheKeyIsRedacted(t *testing.T) {
 	srv := &fakeServer{replies: []reply{{401, `{"error": {"message": "Incorrect API key provided: ` + key + `. You can find your key at https://example.test"}}`}}}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	m, err := live.LoadMandate(f.Root, live.PaperBroker)
+	m, err := mandatefile.Load(f.Root, live.PaperBroker)
 	if err != nil {
 		t.Fatal(err)
 	}

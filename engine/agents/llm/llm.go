@@ -21,6 +21,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/redact"
 )
 
 // Config configures the agent. The key is passed in (read from the configured environment
@@ -57,7 +58,7 @@ func New(cfg Config) (*Agent, error) {
 	case cfg.MaxOutput <= 0:
 		return nil, fmt.Errorf("llm: max_output_tokens = %d: must be positive", cfg.MaxOutput)
 	}
-	live.RegisterSecret(cfg.APIKey) // a provider may echo it back, with no prefix to spot
+	redact.RegisterSecret(cfg.APIKey) // a provider may echo it back, with no prefix to spot
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 6
 	}
@@ -167,14 +168,14 @@ func describe(err error) error {
 		}
 		return fmt.Errorf("llm: the provider answered %d%s", apiErr.StatusCode, suffix(msg))
 	}
-	return fmt.Errorf("llm: %s", live.RedactSecrets(err.Error()))
+	return fmt.Errorf("llm: %s", redact.Secrets(err.Error()))
 }
 
 func suffix(msg string) string {
 	if msg == "" {
 		return ""
 	}
-	return ": " + truncate(live.RedactSecrets(msg), 200) // redacted first: a cut secret would not match
+	return ": " + truncate(redact.Secrets(msg), 200) // redacted first: a cut secret would not match
 }
 
 func truncate(s string, n int) string {

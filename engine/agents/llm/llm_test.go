@@ -16,6 +16,7 @@ import (
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
 	"cockpit/live"
+	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 )
 
@@ -88,7 +89,7 @@ func setup(t *testing.T, replies []reply, policy string) (*enginetest.Fixture, *
 	srv := &fakeServer{replies: replies}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	m, err := live.LoadMandate(f.Root, live.PaperBroker)
+	m, err := mandatefile.Load(f.Root, live.PaperBroker)
 	if err != nil {
 		t.Fatal(err)
 	}

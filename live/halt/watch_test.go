@@ -1,0 +1,83 @@
+package halt_test
+
+import (
+	"context"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/halt"
+	"cockpit/live/livetest"
+)
+
+func waitState(t *testing.T, ch <-chan halt.State, want bool) halt.State {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case s := <-ch:
+			if s.Halted == want {
+				return s
+			}
+		case <-deadline:
+			t.Fatalf("no state with halted=%v within 5s", want)
+		}
+	}
+}
+
+func TestWatcherSeesExternalTouchAndRunsTheActionOncePerTrip(t *testing.T) {
+	root := livetest.Root(t)
+	var runs atomic.Int32
+	actions := &halt.Actions{}
+	actions.Register("", func(ctx context.Context, broker string) any { runs.Add(1); return nil })
+	w := &halt.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: 200 * time.Millisecond}
+	ch := w.Subscribe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx)
+	waitState(t, ch, false)
+	// An external `touch` of the broker sentinel, no JSON content.
+	if err := os.WriteFile(root.SentinelPath(live.HaltSentinel, "paper"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := waitState(t, ch, true)
+	if s.Trip == 0 {
+		t.Fatalf("state %+v has no trip number", s)
+	}
+	os.WriteFile(root.SentinelPath(live.HaltSentinel, "paper"), []byte("again"), 0o644) // same trip
+	time.Sleep(400 * time.Millisecond)
+	if err := os.Remove(root.SentinelPath(live.HaltSentinel, "paper")); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, ch, false)
+	halt.Trip(root, live.HaltSentinel, live.GlobalScope, "cli", "second", time.Now())
+	waitState(t, ch, true)
+	deadline := time.Now().Add(5 * time.Second)
+	for runs.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if got := runs.Load(); got != 2 {
+		t.Fatalf("halt action ran %d times for 2 trips", got)
+	}
+}
+
+func TestHaltActionsFallback(t *testing.T) {
+	var h halt.Actions
+	if _, ok := h.Invoke(context.Background(), "robinhood"); ok {
+		t.Fatal("nothing registered, yet an action ran")
+	}
+	h.Register("robinhood", func(_ context.Context, b string) any { return "rh:" + b })
+	h.Register("", func(_ context.Context, b string) any { return "global:" + b })
+	if got, _ := h.Invoke(context.Background(), "robinhood"); got != "rh:robinhood" {
+		t.Fatalf("got %v", got)
+	}
+	if got, _ := h.Invoke(context.Background(), "alpaca"); got != "global:alpaca" {
+		t.Fatalf("got %v", got)
+	}
+	if !h.Unregister("robinhood") || h.Unregister("robinhood") {
+		t.Fatal("unregister must report whether there was an action")
+	}
+}

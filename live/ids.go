@@ -1,0 +1,34 @@
+package live
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+
+	"cockpit/live/jsonv"
+)
+
+// IDGen makes ids of the form <prefix>_<32 hex>.
+type IDGen func(prefix string) string
+
+// RandomID returns <prefix>_<32 random hex digits>.
+func RandomID(prefix string) string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return prefix + "_" + hex.EncodeToString(b[:])
+}
+
+func mustGet(o *jsonv.Object, key string) any {
+	v, _ := o.Get(key)
+	return v
+}
+
+func getObject(o *jsonv.Object, key string) (*jsonv.Object, bool) {
+	v, ok := o.Get(key)
+	if !ok {
+		return nil, false
+	}
+	obj, ok := v.(*jsonv.Object)
+	return obj, ok
+}

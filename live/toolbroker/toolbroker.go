@@ -1,0 +1,212 @@
+package toolbroker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+)
+
+// Caller calls one tool of a tool-shaped broker and returns its decoded JSON reply (a
+// text reply that is not JSON comes back as the string). An error means the call failed
+// (transport or protocol); an error envelope is a reply, not an error.
+type Caller interface {
+	CallTool(ctx context.Context, name string, args *jsonv.Object) (any, error)
+}
+
+// Broker adapts a tool-shaped broker (an MCP server) to live.Broker through its Profile. Orders
+// are forwarded with the agent's original arguments; a reply whose status is "error" is a
+// rejection, and a failed call after sending is indeterminate.
+type Broker struct {
+	Key     string // normalised broker key
+	Profile *live.Profile
+	Caller  Caller
+	Now     func() time.Time
+}
+
+var _ live.Broker = (*Broker)(nil)
+
+// Name implements live.Broker.
+func (t *Broker) Name() string { return t.Key }
+
+func (t *Broker) now() time.Time {
+	if t.Now != nil {
+		return t.Now()
+	}
+	return time.Now()
+}
+
+// read calls a read tool with empty arguments; a failed call or an error envelope is an error.
+func (t *Broker) read(ctx context.Context, tool string, args *jsonv.Object) (any, error) {
+	if args == nil {
+		args = jsonv.NewObject()
+	}
+	reply, err := t.Caller.CallTool(ctx, tool, args)
+	if err != nil {
+		return nil, live.Transport(err)
+	}
+	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+		return nil, live.Rejected(live.EnvelopeError(o, tool+" returned an error"))
+	}
+	return reply, nil
+}
+
+// Quote implements live.Broker: the profile's quote tool with {"symbol": SYMBOL}.
+func (t *Broker) Quote(ctx context.Context, symbol string) (live.Quote, error) {
+	reply, err := t.read(ctx, t.Profile.QuoteTool, jsonv.ObjectOf("symbol", symbol))
+	if err != nil {
+		return live.Quote{}, err
+	}
+	p, ok := t.Profile.ParseQuote(reply, symbol)
+	if !ok {
+		return live.Quote{}, fmt.Errorf("%s: no usable price for %s", t.Profile.QuoteTool, symbol)
+	}
+	return live.Quote{Symbol: symbol, Last: p, Time: t.now()}, nil
+}
+
+// Positions implements live.Broker: the raw payload is read with the reference's rules; an
+// unreadable payload is an error, never an empty book.
+func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
+	reply, err := t.read(ctx, t.Profile.PositionsTool, nil)
+	if err != nil {
+		return nil, err
+	}
+	book := live.ParsePositions(reply)
+	if book.Err != nil {
+		return nil, book.Err
+	}
+	out := make([]live.Position, len(book.Exposures))
+	for i, e := range book.Exposures {
+		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net}
+	}
+	return out, nil
+}
+
+// Account implements live.Broker.
+func (t *Broker) Account(ctx context.Context) (live.Account, error) {
+	reply, err := t.read(ctx, t.Profile.AccountTool, nil)
+	if err != nil {
+		return live.Account{}, err
+	}
+	var a live.Account
+	if o, ok := reply.(*jsonv.Object); ok {
+		for key, dst := range map[string]*money.Amount{"cash": &a.Cash, "equity": &a.Equity, "buying_power": &a.BuyingPower} {
+			if v, ok := o.Get(key); ok {
+				if x, err := live.DecimalFromJSON(v); err == nil {
+					*dst = x
+				}
+			}
+		}
+	}
+	return a, nil
+}
+
+// OpenOrders implements live.Broker: rows of the orders tool with an order_id (or id) whose status
+// is not final.
+func (t *Broker) OpenOrders(ctx context.Context) ([]live.Order, error) {
+	reply, err := t.read(ctx, t.Profile.OrdersTool, nil)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := live.PositionRows(reply)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Profile.OrdersTool, err)
+	}
+	var out []live.Order
+	for _, r := range rows {
+		o, ok := r.(*jsonv.Object)
+		if !ok {
+			return nil, fmt.Errorf("%s: a row is %s", t.Profile.OrdersTool, jsonv.TypeName(r))
+		}
+		id := ""
+		for _, k := range []string{"order_id", "id", "broker_order_id"} {
+			if s, ok := fieldString(o, k); ok && s != "" {
+				id = s
+				break
+			}
+		}
+		if id == "" {
+			return nil, fmt.Errorf("%s: an order row has no id", t.Profile.OrdersTool)
+		}
+		status, _ := fieldString(o, "status")
+		switch status {
+		case "filled", "cancelled", "canceled", "rejected", "expired":
+			continue
+		}
+		sym, _ := fieldString(o, "symbol")
+		out = append(out, live.Order{ID: id, Symbol: sym, Status: live.StatusAccepted, Reply: o})
+	}
+	return out, nil
+}
+
+// PlaceOrder implements live.Broker: the agent's arguments go to the order tool verbatim.
+func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Order, error) {
+	tool := req.Tool
+	if tool == "" {
+		tool = t.Profile.PlaceTool
+	}
+	args := req.Args
+	if args == nil {
+		return live.Order{}, live.Rejected("a tool-shaped broker needs the order's tool arguments")
+	}
+	reply, err := t.Caller.CallTool(ctx, tool, args)
+	if err != nil {
+		return live.Order{}, live.Indeterminate(err)
+	}
+	o, ok := reply.(*jsonv.Object)
+	if !ok {
+		reply = jsonv.ObjectOf("raw", reply)
+		o = reply.(*jsonv.Object)
+	}
+	if live.IsErrorEnvelope(o) {
+		return live.Order{Reply: reply}, &live.BrokerError{Class: live.ErrRejected, Msg: live.EnvelopeError(o, "broker forward returned an error")}
+	}
+	id, _ := fieldString(o, "order_id")
+	if id == "" {
+		id, _ = fieldString(o, "id")
+	}
+	return live.Order{ID: id, ClientOrderID: req.ClientOrderID, Symbol: req.Symbol, Side: req.Side,
+		Status: live.StatusAccepted, Reply: reply, CreatedAt: t.now()}, nil
+}
+
+// CancelOrder implements live.Broker.
+func (t *Broker) CancelOrder(ctx context.Context, orderID string) error {
+	reply, err := t.Caller.CallTool(ctx, t.Profile.CancelTool, jsonv.ObjectOf("order_id", orderID))
+	if err != nil {
+		return live.Indeterminate(err)
+	}
+	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+		return live.Rejected(live.EnvelopeError(o, "cancel returned an error"))
+	}
+	return nil
+}
+
+// errNoClientIDs reports that the broker cannot look orders up by our client order id.
+var errNoClientIDs = errors.New("this broker cannot look orders up by client order id")
+
+// OrderByClientID implements live.Broker: tool-shaped brokers do not carry our client order ids,
+// so an indeterminate forward stays indeterminate until an operator reconciles it.
+func (t *Broker) OrderByClientID(context.Context, string) (live.Order, error) {
+	return live.Order{}, errNoClientIDs
+}
+
+// Subscribe implements live.Broker: tool-shaped brokers do not stream; the channel closes with ctx.
+func (t *Broker) Subscribe(ctx context.Context) <-chan live.OrderUpdate {
+	ch := make(chan live.OrderUpdate)
+	go func() { <-ctx.Done(); close(ch) }()
+	return ch
+}
+
+// fieldString is row[key] when it is a string.
+func fieldString(row *jsonv.Object, key string) (string, bool) {
+	v, ok := row.Get(key)
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	return s, ok
+}

@@ -1,0 +1,231 @@
+package vibe
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/gofrs/flock"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/live/redact"
+)
+
+// Mirror also writes the audit in Vibe-Trading's format, so a Vibe-Trading install sharing
+// the runtime root sees cockpit's decisions: live/audit.jsonl (one record per line) and
+// live/audit_chain.jsonl (the same records hash-chained). Records are redacted before either
+// file is written. It is optional (config audit.vibe_mirror).
+type Mirror struct {
+	Root live.Root
+	mu   sync.Mutex
+}
+
+var _ live.AuditSink = (*Mirror)(nil)
+
+// GenesisChainHash is the prev_record_hash of the first chained record.
+const GenesisChainHash = "sha256:genesis"
+
+func (m *Mirror) ledgerPath() string { return filepath.Join(m.Root.LiveDir(), "audit.jsonl") }
+
+// ChainPath is the hash-chained mirror file.
+func (m *Mirror) ChainPath() string { return filepath.Join(m.Root.LiveDir(), "audit_chain.jsonl") }
+
+// Record implements AuditSink: the record in the reference's shape and field order.
+func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
+	r = live.RedactRecord(r)
+	nullable := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	var gd any
+	if d := r.Decision; d != nil {
+		checked := make([]any, len(d.Checked))
+		for i, c := range d.Checked {
+			checked[i] = c
+		}
+		g := jsonv.ObjectOf("allowed", d.Allowed, "decision", d.Decision)
+		if d.Limit != "" {
+			g.Set("limit", d.Limit)
+			g.Set("kind", d.Kind)
+			if d.LimitValue != nil {
+				g.Set("limit_value", live.EncodeAmount(*d.LimitValue))
+			}
+			if d.Attempted != nil {
+				g.Set("attempted_value", live.EncodeAmount(*d.Attempted))
+			}
+		} else {
+			g.Set("checked_limits", checked)
+		}
+		gd = g
+	}
+	rec := jsonv.ObjectOf(
+		"audit_id", live.RandomID("la"),
+		"ts", r.Time.UTC().Format("2006-01-02T15:04:05.000+00:00"),
+		"session_id", r.Actor.SessionID,
+		"kind", r.Kind,
+		"intent_normalized", nullable(r.Intent),
+		"mandate_snapshot_ref", nullable(r.MandateRef),
+		"consent_record_ref", nullable(r.ConsentRef),
+		"broker_request", r.Request,
+		"broker_response", r.Response,
+		"outcome", r.Outcome,
+		"gate_decision", gd,
+		"server", r.Broker,
+		"remote_tool", r.Tool,
+		"error", nullable(r.Error),
+	)
+	return m.AppendPayload(rec)
+}
+
+// AppendPayload redacts one record and appends it to both files: the ledger line, then the
+// chained line. Appending re-verifies the existing chain under an exclusive lock and refuses
+// to extend a broken chain (the ledger line is still written, as in the reference).
+func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	payload = redact.ForStorage(payload).(*jsonv.Object)
+	line, err := jsonv.Marshal(payload, jsonv.Python)
+	if err != nil {
+		return fmt.Errorf("audit mirror: %w", err)
+	}
+	if err := appendLine(m.ledgerPath(), line); err != nil {
+		return fmt.Errorf("audit mirror ledger: %w", err)
+	}
+	lock := flock.New(filepath.Join(m.Root.LiveDir(), ".audit_chain.lock"), flock.SetPermissions(0o600))
+	if err := lock.Lock(); err != nil {
+		return fmt.Errorf("audit mirror chain lock: %w", err)
+	}
+	defer lock.Unlock()
+	rep := VerifyChain(m.ChainPath())
+	if !rep.OK {
+		return fmt.Errorf("audit mirror: the chain is broken at record %d (%s); not extending it", rep.Break.Index, rep.Break.Reason)
+	}
+	seq := rep.Records + 1
+	hash, err := chainHash(seq, rep.LastHash, payload)
+	if err != nil {
+		return err
+	}
+	chained := jsonv.Clone(payload).(*jsonv.Object)
+	chained.Set("seq", jsonv.Number(fmt.Sprint(seq)))
+	chained.Set("prev_record_hash", rep.LastHash)
+	chained.Set("record_hash", hash)
+	cl, err := jsonv.Marshal(chained, jsonv.Python)
+	if err != nil {
+		return err
+	}
+	return appendLine(m.ChainPath(), cl)
+}
+
+// chainHash is "sha256:" + hex SHA-256 of the canonical JSON of {seq, prev_record_hash, payload}.
+func chainHash(seq int64, prev string, payload *jsonv.Object) (string, error) {
+	b, err := jsonv.CanonicalPython(jsonv.ObjectOf("seq", jsonv.Number(fmt.Sprint(seq)), "prev_record_hash", prev, "payload", payload))
+	if err != nil {
+		return "", fmt.Errorf("audit mirror: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+func appendLine(path string, line []byte) error {
+	if err := makeDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ChainReport is the result of verifying a mirror chain file.
+type ChainReport struct {
+	OK       bool
+	Records  int64 // records verified before any break
+	LastHash string
+	Break    *MirrorBreak
+}
+
+// MirrorBreak is the first bad line of a chain file.
+type MirrorBreak struct {
+	Index  int
+	Seq    int64
+	Reason string // record_hash_mismatch, prev_record_hash_mismatch, seq_mismatch, unreadable
+	Detail string
+}
+
+// VerifyChain recomputes a chain file; a missing file is an empty, intact chain.
+func VerifyChain(path string) ChainReport {
+	rep := ChainReport{OK: true, LastHash: GenesisChainHash}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return rep
+	}
+	fail := func(i int, seq int64, reason, detail string) ChainReport {
+		return ChainReport{OK: false, Records: 0, LastHash: rep.LastHash, Break: &MirrorBreak{Index: i, Seq: seq, Reason: reason, Detail: detail}}
+	}
+	if err != nil {
+		return fail(0, 0, "unreadable", err.Error())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 64<<20)
+	for i := 0; sc.Scan(); i++ {
+		doc, err := jsonv.Parse(sc.Bytes(), jsonv.Options{NonFinite: true})
+		o, ok := doc.(*jsonv.Object)
+		if err != nil || !ok {
+			return fail(i, 0, "unreadable", fmt.Sprintf("line %d is not a JSON object", i+1))
+		}
+		seqV, _ := jsonv.ToFloat(getValue(o, "seq"))
+		seq := int64(seqV)
+		prev, _ := getValue(o, "prev_record_hash").(string)
+		stored, _ := getValue(o, "record_hash").(string)
+		payload := jsonv.Clone(o).(*jsonv.Object)
+		for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
+			payload.Delete(k)
+		}
+		switch {
+		case seq != rep.Records+1:
+			return fail(i, seq, "seq_mismatch", fmt.Sprintf("expected seq %d", rep.Records+1))
+		case prev != rep.LastHash:
+			return fail(i, seq, "prev_record_hash_mismatch", fmt.Sprintf("stored prev_record_hash=%q, expected %q", prev, rep.LastHash))
+		}
+		want, err := chainHash(seq, prev, payload)
+		if err != nil || want != stored {
+			return fail(i, seq, "record_hash_mismatch", fmt.Sprintf("stored record_hash=%q, recomputed=%q", stored, want))
+		}
+		rep.Records, rep.LastHash = seq, stored
+	}
+	return rep
+}
+
+// getValue is o[key], nil when absent.
+func getValue(o *jsonv.Object, key string) any {
+	v, _ := o.Get(key)
+	return v
+}
+
+// makeDir creates dir (and parents) with mode 0700.
+func makeDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	return nil
+}
