@@ -159,15 +159,13 @@ func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live
 		r.ApprovalID = it.ID
 		return c.record(ctx, r)
 	}
-	sub.Grant = it.ID
+	ap := &live.Approval{Grant: it.ID, DriftBps: drift}
 	covered := make([]string, len(shown))
 	for i, b := range shown {
 		covered[i] = breachLine(b)
+		ap.Waives = append(ap.Waives, *b)
 	}
-	sub.Drift = &dr
-	sub.Approve = func(b *live.Breach, _ live.OrderIntent) (string, bool) {
-		return it.ID, coversValue(shown, b, drift)
-	}
+	sub.Drift, sub.Approval = &dr, ap
 	d := e.Gate.Submit(ctx, sub)
 	c.publishDecision(d)
 	if d.Verdict == live.PauseForReauth {
@@ -183,30 +181,6 @@ func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live
 	}
 	r.ApprovalID = it.ID
 	return r
-}
-
-// coversValue reports whether an approval of the breaches shown covers breach b found on
-// the re-check: the same quantitative limit, breached no further than the human saw. The
-// day's count must not have grown at all; a dollar or leverage figure may have moved with
-// the price by the drift the approval tolerates (drift bps), no more.
-func coversValue(shown []*live.Breach, b *live.Breach, drift int64) bool {
-	if b.Kind != live.KindQuantitative {
-		return false
-	}
-	for _, s := range shown {
-		if s.Limit != b.Limit {
-			continue
-		}
-		if b.Attempted.Cmp(s.Attempted) <= 0 {
-			return true
-		}
-		if b.Limit == live.LimitTradesPerDay || s.Attempted.IsInf() || b.Attempted.IsInf() {
-			return false
-		}
-		most := s.Attempted.Mul(money.FromInt(10000 + max(drift, 0))).Div(money.FromInt(10000))
-		return b.Attempted.Cmp(most) <= 0
-	}
-	return false
 }
 
 // pausedBreaches is what a review shows: every breach of a paused order (the gate's list, or

@@ -20,7 +20,7 @@ func TestCloseWaitsForHaltAction(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	var done atomic.Bool
 	var queryErr error
-	s.watcher.Actions.Register(s.key, func(ctx context.Context, _ string) any {
+	s.watcher.Actions.Register(s.key, func(ctx context.Context, _ string) halt.Result {
 		close(started)
 		<-release
 		for range 50 { // the action's own audit and broker work, after the session began closing

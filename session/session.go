@@ -163,14 +163,12 @@ func Open(o Options) (*Session, error) {
 	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
-	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) any {
+	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) halt.Result {
 		s.flattenMu.Lock()
 		defer s.flattenMu.Unlock()
-		res := act(ctx, broker)
-		if rep, ok := res.(gate.FlattenReport); ok {
-			s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
-		}
-		return res
+		rep := act(ctx, broker)
+		s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
+		return rep
 	})
 	if err := s.buildAgent(agentName, o.Script); err != nil {
 		return fail(err)

@@ -21,8 +21,9 @@ type (
 	flashMsg string
 	// actionMsg runs an operator action on the backend; its result comes back as ActionDoneMsg.
 	actionMsg struct {
-		what, id string
-		run      func(ctx context.Context, be Backend) (info string, err error)
+		what Action
+		id   string
+		run  func(ctx context.Context, be Backend) (info string, err error)
 	}
 	// quitMsg quits with the operator's choice for resting orders.
 	quitMsg struct{ choice QuitChoice }
@@ -125,7 +126,7 @@ func command(line string, p *paneSet) tea.Msg {
 		}
 		return haltMsg{reason: arg}
 	case "reduce":
-		return actionMsg{what: "reduce", run: func(ctx context.Context, be Backend) (string, error) {
+		return actionMsg{what: ActReduce, run: func(ctx context.Context, be Backend) (string, error) {
 			return "", be.ReduceOnly(ctx, "command :reduce "+arg)
 		}}
 	case "resume":
@@ -137,7 +138,7 @@ func command(line string, p *paneSet) tea.Msg {
 	case "theme":
 		return themeMsg{arg}
 	case "export":
-		return actionMsg{what: "export", run: func(ctx context.Context, be Backend) (string, error) { return be.ExportAudit(ctx) }}
+		return actionMsg{what: ActExport, run: func(ctx context.Context, be Backend) (string, error) { return be.ExportAudit(ctx) }}
 	case "mandate":
 		return openModalMsg{mandateModal{p.headroom.c}}
 	}

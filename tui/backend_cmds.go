@@ -42,7 +42,7 @@ func (m *Model) refresh() tea.Cmd {
 }
 
 // act runs a backend action off the UI goroutine and reports it.
-func (m *Model) act(what, id string, fn func(ctx context.Context) (string, error)) tea.Cmd {
+func (m *Model) act(what Action, id string, fn func(ctx context.Context) (string, error)) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -60,10 +60,10 @@ func (m *Model) halt(reason string, broker bool) tea.Cmd {
 	be := m.be
 	if broker {
 		m.data.say("HALT " + m.data.Snap.Broker + " requested — writing its HALT file…")
-		return m.act("halt broker", "", func(ctx context.Context) (string, error) { return "", be.HaltBroker(ctx, reason) })
+		return m.act(ActHaltBroker, "", func(ctx context.Context) (string, error) { return "", be.HaltBroker(ctx, reason) })
 	}
 	m.data.say("HALT requested — writing the HALT file…")
-	return m.act("halt", "", func(ctx context.Context) (string, error) { return "", be.Halt(ctx, reason) })
+	return m.act(ActHalt, "", func(ctx context.Context) (string, error) { return "", be.Halt(ctx, reason) })
 }
 
 func (m *Model) loadAudit(f AuditFilter) tea.Cmd {

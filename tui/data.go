@@ -249,29 +249,29 @@ func (d *Data) onReviewOutcome(it *live.ReviewItem) {
 func (d *Data) onActionDone(a ActionDoneMsg) {
 	if a.Err != nil {
 		d.say(fmt.Sprintf("%s %s FAILED: %v", a.What, a.ID, a.Err))
-		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: "operator " + a.What, Text: a.Err.Error()})
+		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: "operator " + a.What.String(), Text: a.Err.Error()})
 		return
 	}
 	switch a.What {
-	case "halt":
+	case ActHalt:
 		d.Snap.State, d.Snap.Paused = live.Halted, true
 		d.say("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused")
-	case "halt broker":
+	case ActHaltBroker:
 		d.Snap.State, d.Snap.Paused = live.Halted, true
 		d.say("HALTED " + d.Snap.Broker + ": its HALT file is written, resting orders are being cancelled, the agent is paused")
-	case "resume":
+	case ActResume:
 		d.Snap.State = live.Active
 		d.say("resumed: trading is ACTIVE")
-	case "export":
+	case ActExport:
 		d.say("audit exported to " + a.Info)
-	case "approve": // not "done": the gate runs the order again, and its outcome follows
+	case ActApprove: // not "done": the gate runs the order again, and its outcome follows
 		if !d.outcomeShown[a.ID] {
 			d.say("approve " + a.ID + ": approved; the gate checks the order again before it goes")
 		}
 	default:
-		msg := a.What + " " + a.ID + ": done"
+		msg := a.What.String() + " " + a.ID + ": done"
 		if a.Info != "" {
-			msg = a.What + ": " + a.Info
+			msg = a.What.String() + ": " + a.Info
 		}
 		d.say(msg)
 	}

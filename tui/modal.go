@@ -167,7 +167,7 @@ func (r *resumeModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 		if why == "" {
 			why = "operator resumed from the cockpit"
 		}
-		return closeWith(actionMsg{what: "resume", run: func(ctx context.Context, be Backend) (string, error) { return "", be.Resume(ctx, why) }}), nil
+		return closeWith(actionMsg{what: ActResume, run: func(ctx context.Context, be Backend) (string, error) { return "", be.Resume(ctx, why) }}), nil
 	case isNo(r.c, msg):
 		return closeMsg{}, nil
 	}
@@ -244,7 +244,7 @@ func (a *approveModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 		if !it.Deadline.After(a.c.Now()) {
 			return closeWith(flashMsg("review " + it.ID + " passed its deadline while open: not approved")), nil
 		}
-		return closeWith(actionMsg{what: "approve", id: it.ID, run: func(ctx context.Context, be Backend) (string, error) {
+		return closeWith(actionMsg{what: ActApprove, id: it.ID, run: func(ctx context.Context, be Backend) (string, error) {
 			return "", be.Approve(ctx, it.ID, "approved once from the cockpit")
 		}}), nil
 	case isNo(a.c, msg):

@@ -27,7 +27,7 @@ type FlattenDoneMsg struct{ Report gate.FlattenReport }
 
 // ActionDoneMsg reports an operator action's result.
 type ActionDoneMsg struct {
-	What string // halt, resume, reduce, approve, deny, cancel, close, export
+	What Action
 	ID   string
 	Info string
 	Err  error

@@ -74,7 +74,7 @@ func (p *approvalsPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 }
 
 func deny(id, reason string) actionMsg {
-	return actionMsg{what: "deny", id: id, run: func(ctx context.Context, be Backend) (string, error) { return "", be.Deny(ctx, id, reason) }}
+	return actionMsg{what: ActDeny, id: id, run: func(ctx context.Context, be Backend) (string, error) { return "", be.Deny(ctx, id, reason) }}
 }
 
 // Details is the approval card of the selected item.

@@ -144,7 +144,7 @@ func (p *ordersPane) confirmCancel(id string) tea.Msg {
 	}
 	return openModalMsg{&confirmModal{c: p.c, title: "Cancel order " + id,
 		body: []string{fmt.Sprintf("%s %s %s (%s)", strings.ToUpper(o.Side), qtyOf(o), o.Symbol, o.Status), "", "The cancel goes to the broker at once and is audited."},
-		yes:  actionMsg{what: "cancel", id: id, run: func(ctx context.Context, be Backend) (string, error) { return "", be.Cancel(ctx, id) }}}}
+		yes:  actionMsg{what: ActCancel, id: id, run: func(ctx context.Context, be Backend) (string, error) { return "", be.Cancel(ctx, id) }}}}
 }
 
 func (p *ordersPane) confirmCancelAll() tea.Msg {
@@ -159,7 +159,7 @@ func (p *ordersPane) confirmCancelAll() tea.Msg {
 	}
 	return openModalMsg{&confirmModal{c: p.c, title: fmt.Sprintf("Cancel all %d resting orders", n),
 		body: []string{"Every resting order is cancelled. Trading is not halted:", "the agent may place new orders."},
-		yes: actionMsg{what: "cancel", id: "all", run: func(ctx context.Context, be Backend) (string, error) {
+		yes: actionMsg{what: ActCancel, id: "all", run: func(ctx context.Context, be Backend) (string, error) {
 			var failed []string
 			for _, id := range ids {
 				if err := be.Cancel(ctx, id); err != nil {

@@ -93,7 +93,7 @@ func haltActionsCase(e *env, c *jsonv.Object) outcome {
 			key = ""
 		}
 		tag0 := tag
-		h.Register(key, func(_ context.Context, b string) any { return tag0 + ":" + b })
+		h.Register(key, func(_ context.Context, b string) halt.Result { return tagged(tag0 + ":" + b) })
 	}
 	for _, m := range calls.Members() {
 		want, _ := m.Value.(string)
@@ -108,6 +108,12 @@ func haltActionsCase(e *env, c *jsonv.Object) outcome {
 	}
 	return pass()
 }
+
+// tagged is a halt action's result that names the registration that ran.
+type tagged string
+
+// Flat implements halt.Result; a tag says nothing about the broker.
+func (tagged) Flat() bool { return false }
 
 // flattenBroker is a broker holding the case's open orders and positions. fail_on names order
 // ids and symbols whose call fails ("envelope:X" answers with an error envelope, which cockpit

@@ -181,8 +181,8 @@ func FlattenAllowed(explicit *bool, m *live.Mandate) bool {
 // HaltAction is the standard halt action for a watcher: flatten b, closing positions when the
 // broker's mandate says flatten_on_halt (a missing, unreadable or unverified mandate means
 // cancel-only: an edited flatten_on_halt was not consented to).
-func HaltAction(g *Gate, b live.Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) any {
-	return func(ctx context.Context, broker string) any {
+func HaltAction(g *Gate, b live.Broker, progress func(FlattenProgress)) func(ctx context.Context, broker string) FlattenReport {
+	return func(ctx context.Context, broker string) FlattenReport {
 		m := mandatefile.Verified(ctx, g.Root, g.Mandates, broker)
 		return g.Flatten(ctx, b, broker, FlattenOptions{ClosePositions: FlattenAllowed(nil, m),
 			Actor: live.System("halt-watcher", ""), Why: "HALT sentinel", Progress: progress})

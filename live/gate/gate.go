@@ -68,13 +68,11 @@ type Submission struct {
 	Intent *live.OrderIntent
 	Order  live.OrderRequest
 	Actor  live.Principal
-	// Approve, when set, may override a quantitative breach with a one-use grant bound to this
-	// exact order; it returns the grant's id.
-	Approve func(b *live.Breach, intent live.OrderIntent) (string, bool)
-	Reason  string // the agent's stated reason (untrusted text), kept in the audit
-	// Grant names an approval a human gave for this exact order (supervised autonomy); it is
-	// recorded on the decision.
-	Grant string
+	Reason string // the agent's stated reason (untrusted text), kept in the audit
+	// Approval, when set, is a human's one-use grant for this exact order (supervised
+	// autonomy): its id is recorded on the decision, and it waives the quantitative breaches
+	// it covers (the ones shown, up to the values shown), nothing else.
+	Approval *live.Approval
 	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
 	DryRun bool
 	// Drift, on the re-check of an approved order, denies it when the price moved too far.
@@ -153,7 +151,10 @@ type run struct {
 // order's run also checks the price against the one its reviewer saw (Drift), after the
 // valuation. The decision carries what the run read (Read).
 func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
-	r := &run{g: g, s: s, d: Decision{StartedAt: g.now(), ApprovalID: s.Grant}}
+	r := &run{g: g, s: s, d: Decision{StartedAt: g.now()}}
+	if s.Approval != nil {
+		r.d.ApprovalID = s.Approval.Grant
+	}
 	r.key = s.BrokerKey
 	if r.key == "" && s.Broker != nil {
 		r.key = s.Broker.Name()
@@ -253,12 +254,7 @@ func (r *run) submit(ctx context.Context) Decision {
 	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
 	// A grant waives only the breaches it was shown: the rest of the mandate still runs.
 	b := live.CheckMandate(ctx, req)
-	for b != nil && b.Kind == live.KindQuantitative && r.s.Approve != nil {
-		id, ok := r.s.Approve(b, r.intent)
-		if !ok {
-			break
-		}
-		r.d.ApprovalID = id
+	for b != nil && r.s.Approval.Covers(b) {
 		req.Waived = append(req.Waived, b.Limit)
 		b = live.CheckMandate(ctx, req)
 	}

@@ -97,7 +97,7 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 	spy := &cancelSpy{Broker: p}
 	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	actions := &halt.Actions{}
-	actions.Register("", func(ctx context.Context, broker string) any {
+	actions.Register("", func(ctx context.Context, broker string) halt.Result {
 		return g.Flatten(ctx, spy, broker, gate.FlattenOptions{Settle: time.Millisecond})
 	})
 	w := &halt.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: time.Second}

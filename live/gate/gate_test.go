@@ -216,10 +216,9 @@ func TestGateValuesQuantityOrders(t *testing.T) {
 func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 	f := newFixture(t, "")
 	in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("6000")}
-	grant := func(b *live.Breach, _ live.OrderIntent) (string, bool) {
-		return "ap_1", b.Limit == live.LimitOrderNotional
-	}
-	d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approve: grant})
+	// The human saw the order cap breached at 9000: it covers this 6000 order.
+	grant := &live.Approval{Grant: "ap_1", Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: live.LimitOrderNotional, Attempted: money.MustParse("9000")}}}
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approval: grant})
 	if d.Verdict != live.Allow || d.ApprovalID != "ap_1" || !d.Forwarded {
 		t.Fatalf("approved order: %+v", d)
 	}
@@ -228,9 +227,32 @@ func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 	doc := strings.Replace(livetest.MandateDoc, `"max_total_exposure_usd": 100000`, `"max_total_exposure_usd": 8000`, 1)
 	g := newFixture(t, doc)
 	in.NotionalUSD = amt("9000")
-	d = g.gate.Submit(context.Background(), gate.Submission{Broker: g.broker, Intent: &in, Approve: grant})
+	d = g.gate.Submit(context.Background(), gate.Submission{Broker: g.broker, Intent: &in, Approval: grant})
 	if d.Verdict != live.PauseForReauth || d.Breach.Limit != live.LimitTotalExposure || d.Forwarded {
 		t.Fatalf("second breach must still pause: %+v", d)
+	}
+}
+
+// TestGateApprovalWaivesOnlyUpToTheValueShown: the gate itself checks the approval's values:
+// an order cap shown at 6000 does not cover the same cap breached at 6001, and the day's count
+// gets no drift tolerance.
+func TestGateApprovalWaivesOnlyUpToTheValueShown(t *testing.T) {
+	shown := func(limit, v string) *live.Approval {
+		return &live.Approval{Grant: "ap_1", DriftBps: 0, Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: limit, Attempted: money.MustParse(v)}}}
+	}
+	for _, c := range []struct {
+		notional string
+		sent     bool
+	}{{"6000", true}, {"5500", true}, {"6001", false}} {
+		f := newFixture(t, "")
+		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt(c.notional)}
+		d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approval: shown(live.LimitOrderNotional, "6000")})
+		if d.Forwarded != c.sent || d.ApprovalID != "ap_1" {
+			t.Errorf("%s against 6000 shown: forwarded %v (want %v), approval %q", c.notional, d.Forwarded, c.sent, d.ApprovalID)
+		}
+		if !c.sent && (d.Verdict != live.PauseForReauth || d.Breach.Limit != live.LimitOrderNotional) {
+			t.Errorf("%s against 6000 shown: %+v, want a pause on the order cap", c.notional, d)
+		}
 	}
 }
 

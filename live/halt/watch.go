@@ -24,18 +24,25 @@ type State struct {
 	Trip       uint64 // increases on every transition into HALTED
 }
 
+// Result is what a halt action reports: Flat says the broker was re-read afterwards and holds
+// no resting orders and no positions (a flatten's report is one).
+type Result interface{ Flat() bool }
+
+// Action is what runs when a broker is halted.
+type Action func(ctx context.Context, broker string) Result
+
 // Actions maps a broker to what runs when it is halted; the "" entry is the fallback.
 type Actions struct {
 	mu      sync.Mutex
-	actions map[string]func(ctx context.Context, broker string) any
+	actions map[string]Action
 }
 
 // Register sets the action for broker ("" for the fallback), replacing any previous one.
-func (h *Actions) Register(broker string, fn func(ctx context.Context, broker string) any) {
+func (h *Actions) Register(broker string, fn Action) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.actions == nil {
-		h.actions = map[string]func(context.Context, string) any{}
+		h.actions = map[string]Action{}
 	}
 	h.actions[broker] = fn
 }
@@ -50,7 +57,7 @@ func (h *Actions) Unregister(broker string) bool {
 }
 
 // Invoke runs the broker's action, else the fallback; ok is false when neither exists.
-func (h *Actions) Invoke(ctx context.Context, broker string) (result any, ok bool) {
+func (h *Actions) Invoke(ctx context.Context, broker string) (result Result, ok bool) {
 	h.mu.Lock()
 	fn, found := h.actions[broker]
 	if !found {

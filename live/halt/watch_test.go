@@ -31,7 +31,7 @@ func TestWatcherSeesExternalTouchAndRunsTheActionOncePerTrip(t *testing.T) {
 	root := livetest.Root(t)
 	var runs atomic.Int32
 	actions := &halt.Actions{}
-	actions.Register("", func(ctx context.Context, broker string) any { runs.Add(1); return nil })
+	actions.Register("", func(ctx context.Context, broker string) halt.Result { runs.Add(1); return nil })
 	w := &halt.Watcher{Root: root, Brokers: []string{"paper"}, Actions: actions, Poll: 200 * time.Millisecond}
 	ch := w.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -69,15 +69,20 @@ func TestHaltActionsFallback(t *testing.T) {
 	if _, ok := h.Invoke(context.Background(), "robinhood"); ok {
 		t.Fatal("nothing registered, yet an action ran")
 	}
-	h.Register("robinhood", func(_ context.Context, b string) any { return "rh:" + b })
-	h.Register("", func(_ context.Context, b string) any { return "global:" + b })
-	if got, _ := h.Invoke(context.Background(), "robinhood"); got != "rh:robinhood" {
+	h.Register("robinhood", func(_ context.Context, b string) halt.Result { return tagged("rh:" + b) })
+	h.Register("", func(_ context.Context, b string) halt.Result { return tagged("global:" + b) })
+	if got, _ := h.Invoke(context.Background(), "robinhood"); got != tagged("rh:robinhood") {
 		t.Fatalf("got %v", got)
 	}
-	if got, _ := h.Invoke(context.Background(), "alpaca"); got != "global:alpaca" {
+	if got, _ := h.Invoke(context.Background(), "alpaca"); got != tagged("global:alpaca") {
 		t.Fatalf("got %v", got)
 	}
 	if !h.Unregister("robinhood") || h.Unregister("robinhood") {
 		t.Fatal("unregister must report whether there was an action")
 	}
 }
+
+// tagged is a halt action's result that names the registration that ran.
+type tagged string
+
+func (tagged) Flat() bool { return false }
