@@ -121,7 +121,7 @@ func (c *call) execute(ctx context.Context) Result {
 	tool, ok := e.Tools.Get(c.name)
 	if !ok {
 		c.effect = EffectExternal // an unknown tool is a write until proven otherwise
-		return c.record(ctx, denied("unknown_tool", "there is no tool %q", c.name))
+		return c.record(ctx, denied(live.ReasonUnknownTool, "there is no tool %q", c.name))
 	}
 	c.tool = tool
 	// The classification ladder: the curated map first; a tool it does not know is a write
@@ -135,22 +135,22 @@ func (c *call) execute(ctx context.Context) Result {
 	}
 	c.check("arguments")
 	if c.parseErr != nil {
-		return c.record(ctx, denied("invalid_args", "%v", c.parseErr))
+		return c.record(ctx, denied(live.ReasonInvalidArgs, "%v", c.parseErr))
 	}
 	if err := tool.Validate(c.args); err != nil {
-		return c.record(ctx, denied("invalid_args", "%v", err))
+		return c.record(ctx, denied(live.ReasonInvalidArgs, "%v", err))
 	}
 	c.check("policy")
 	pol, err := e.policyFor(c.t.Agent, c.name)
 	if err != nil {
-		return c.record(ctx, denied("policy_error", "%v", err))
+		return c.record(ctx, denied(live.ReasonPolicyError, "%v", err))
 	}
 	c.pol = pol
 	if ok, why := pol.Allows(c.name); !ok {
-		return c.record(ctx, denied("tool_not_allowed", "%s is not allowed: %s", c.name, why))
+		return c.record(ctx, denied(live.ReasonToolNotAllowed, "%s is not allowed: %s", c.name, why))
 	}
 	if c.effect != EffectRead && pol.Autonomy == ReadOnly {
-		return c.record(ctx, denied("read_only", "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
+		return c.record(ctx, denied(live.ReasonReadOnly, "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
 	}
 	if c.effect != EffectRead {
 		c.check("halt_flag")
@@ -161,7 +161,7 @@ func (c *call) execute(ctx context.Context) Result {
 			return c.record(ctx, denied(live.ReasonHalted, "trading is halted"))
 		}
 		if wait := e.coolingDown(); wait > 0 {
-			r := denied("cooling_down", "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
+			r := denied(live.ReasonCoolingDown, "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
 			r.RetryAfter = wait
 			return c.record(ctx, r)
 		}
@@ -175,13 +175,13 @@ func (c *call) execute(ctx context.Context) Result {
 	}
 	defer release()
 	if err := ctx.Err(); err != nil {
-		return c.record(ctx, denied("cancelled", "the call was cancelled before it ran: %v", err))
+		return c.record(ctx, denied(live.ReasonCancelled, "the call was cancelled before it ran: %v", err))
 	}
 	if c.effect == EffectTrade {
 		return c.trade(ctx)
 	}
 	if tool.Run == nil {
-		return c.record(ctx, denied("not_runnable", "%s has no implementation", c.name))
+		return c.record(ctx, denied(live.ReasonNotRunnable, "%s has no implementation", c.name))
 	}
 	return c.run(ctx)
 }

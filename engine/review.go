@@ -239,7 +239,7 @@ func (c *call) reportOutcome(ctx context.Context, it live.ReviewItem, r Result) 
 			id, _ := o.Get("order_id")
 			it.Outcome = fmt.Sprintf("%s: the gate ran it again; order %v accepted", live.OutcomeSent, id)
 		}
-	case r.Decision == "allow":
+	case r.Decision == live.DecisionAllow:
 		it.Outcome = fmt.Sprintf("%s, but not accepted: %s", live.OutcomeSent, orDash(r.Detail))
 	default:
 		it.Outcome = "approval did not go through: " + orDash(r.Detail)

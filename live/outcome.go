@@ -43,6 +43,11 @@ const (
 	ReasonPolicyError    Reason = "policy_error"
 	ReasonToolNotAllowed Reason = "tool_not_allowed"
 	ReasonNoApprover     Reason = "no_approver"
+	ReasonUnknownTool    Reason = "unknown_tool"
+	ReasonInvalidArgs    Reason = "invalid_args"
+	ReasonReadOnly       Reason = "read_only"
+	ReasonCoolingDown    Reason = "cooling_down"
+	ReasonNotRunnable    Reason = "not_runnable"
 )
 
 // MandateCode is the reason code of a refusal or a review behind a mandate limit:
