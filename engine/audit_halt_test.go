@@ -27,7 +27,7 @@ func TestEngineAuditFailureHalts(t *testing.T) {
 	f.Engine.Audit = failingToolAudit{}
 	f.Call("get_quote", map[string]any{"symbol": "AAPL"})
 	r := f.Call("place_order", enginetest.Buy("AAPL", "100"))
-	if r.Decision != "deny" || r.Code != string(live.ReasonAuditUnavailable) {
+	if r.Decision != "deny" || r.Code != live.ReasonAuditUnavailable {
 		t.Fatalf("order after a lost tool-call record: got %s %s (%s), want deny %s", r.Decision, r.Code, r.Detail, live.ReasonAuditUnavailable)
 	}
 	if a, _ := halt.ReadSentinel(f.Root, live.HaltSentinel, live.GlobalScope); a == nil || !strings.HasPrefix(a.Reason, string(live.ReasonAuditUnavailable)) {
@@ -36,7 +36,7 @@ func TestEngineAuditFailureHalts(t *testing.T) {
 	if _, err := halt.Clear(f.Root, live.HaltSentinel, live.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	if r := f.Call("place_order", enginetest.Buy("AAPL", "100")); r.Code != string(live.ReasonAuditUnavailable) {
+	if r := f.Call("place_order", enginetest.Buy("AAPL", "100")); r.Code != live.ReasonAuditUnavailable {
 		t.Fatalf("order after the HALT file was removed: got %s %s, want deny %s", r.Decision, r.Code, live.ReasonAuditUnavailable)
 	}
 	if open, _ := f.Paper.OpenOrders(context.Background()); len(open) != 0 {

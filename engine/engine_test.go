@@ -57,8 +57,8 @@ func TestDecisions(t *testing.T) {
 		policy   string
 		tool     string
 		args     map[string]any
-		status   string
-		code     string
+		status   live.CallStatus
+		code     live.Reason
 		forwards int
 	}{
 		{"full: inside the mandate goes", "", "place_order", enginetest.Buy("AAPL", "1000"), engine.StatusOK, "", 1},
@@ -89,7 +89,7 @@ func TestDecisions(t *testing.T) {
 			f := enginetest.New(t, opts...)
 			f.Engine.Approver = false
 			r := f.Call(tt.tool, tt.args)
-			if r.Status != tt.status || !strings.HasPrefix(r.Code, tt.code) {
+			if r.Status != tt.status || !strings.HasPrefix(string(r.Code), string(tt.code)) {
 				t.Errorf("got %s %s (%s), want %s %s", r.Status, r.Code, r.Detail, tt.status, tt.code)
 			}
 			if got := f.Placed(); got != tt.forwards {
@@ -128,7 +128,7 @@ func TestOpenOrdersCount(t *testing.T) {
 		t.Fatalf("first resting order: %+v", r)
 	}
 	r := f.Call("place_order", resting())
-	if r.OK() || !strings.Contains(r.Code, "no_approver") {
+	if r.OK() || !strings.Contains(string(r.Code), "no_approver") {
 		t.Errorf("second resting order: %s %s (%s); want the exposure breach sent to review (no approver → denied)", r.Status, r.Code, r.Detail)
 	}
 	var breach bool
@@ -154,7 +154,7 @@ func TestHaltDeniesWritesNotReads(t *testing.T) {
 		tool string
 		args map[string]any
 	}{{"place_order", enginetest.Buy("AAPL", "100")}, {"cancel_order", map[string]any{"order_id": "x"}}} {
-		if r := f.Call(c.tool, c.args); r.Code != string(live.ReasonHalted) {
+		if r := f.Call(c.tool, c.args); r.Code != live.ReasonHalted {
 			t.Errorf("%s while halted: %+v", c.tool, r)
 		}
 	}
@@ -302,7 +302,7 @@ func TestNoRecordNoOrder(t *testing.T) {
 	f := enginetest.New(t)
 	f.Gate.Journal = failingJournal{f.DB}
 	r := f.Call("place_order", enginetest.Buy("AAPL", "100"))
-	if r.Code != string(live.ReasonJournal) || f.Placed() != 0 {
+	if r.Code != live.ReasonJournal || f.Placed() != 0 {
 		t.Errorf("got %+v with %d forwards; want journal_unavailable and none", r, f.Placed())
 	}
 }

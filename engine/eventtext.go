@@ -24,10 +24,10 @@ func (e Event) text() string {
 		switch {
 		case r.Status == StatusOK:
 			return fmt.Sprintf("call    %-15s ok", e.Tool)
-		case r.Decision == "ask" || strings.HasPrefix(r.Code, "approval_") || r.Code == "no_approver":
+		case r.Decision == live.DecisionAsk || strings.HasPrefix(string(r.Code), "approval_") || r.Code == live.ReasonNoApprover:
 			return fmt.Sprintf("call    %-15s %s: %s", e.Tool, r.Code, oneLine(r.Detail))
 		}
-		return fmt.Sprintf("call    %-15s %s %s: %s", e.Tool, strings.ToUpper(r.Status), r.Code, oneLine(r.Detail))
+		return fmt.Sprintf("call    %-15s %s %s: %s", e.Tool, strings.ToUpper(string(r.Status)), r.Code, oneLine(r.Detail))
 	case EvDecision:
 		return decisionText(e.Decision)
 	case EvOrderUpdate:

@@ -91,7 +91,7 @@ func (e *Engine) execute(ctx context.Context, t *Turn, name string, args *jsonv.
 	actor := live.Principal{Kind: live.ActorAgent, ID: t.Agent, SessionID: e.Session, TurnID: t.ID, ToolCallID: callID}
 	c := &call{e: e, t: t, actor: actor, name: name, args: args, parseErr: parseErr}
 	r := c.execute(ctx)
-	if c.effect != EffectRead && r.Decision == "deny" {
+	if c.effect != EffectRead && r.Decision == live.DecisionDeny {
 		e.noteDenial(name, r.Code)
 	}
 	e.publish(Event{Kind: EvToolCall, Agent: t.Agent, Turn: t.N, Tool: name, Result: &r})
@@ -121,7 +121,7 @@ func (c *call) execute(ctx context.Context) Result {
 	tool, ok := e.Tools.Get(c.name)
 	if !ok {
 		c.effect = EffectExternal // an unknown tool is a write until proven otherwise
-		return c.record(ctx, denied("unknown_tool", "there is no tool %q", c.name))
+		return c.record(ctx, denied(live.ReasonUnknownTool, "there is no tool %q", c.name))
 	}
 	c.tool = tool
 	// The classification ladder: the curated map first; a tool it does not know is a write
@@ -135,33 +135,33 @@ func (c *call) execute(ctx context.Context) Result {
 	}
 	c.check("arguments")
 	if c.parseErr != nil {
-		return c.record(ctx, denied("invalid_args", "%v", c.parseErr))
+		return c.record(ctx, denied(live.ReasonInvalidArgs, "%v", c.parseErr))
 	}
 	if err := tool.Validate(c.args); err != nil {
-		return c.record(ctx, denied("invalid_args", "%v", err))
+		return c.record(ctx, denied(live.ReasonInvalidArgs, "%v", err))
 	}
 	c.check("policy")
 	pol, err := e.policyFor(c.t.Agent, c.name)
 	if err != nil {
-		return c.record(ctx, denied("policy_error", "%v", err))
+		return c.record(ctx, denied(live.ReasonPolicyError, "%v", err))
 	}
 	c.pol = pol
 	if ok, why := pol.Allows(c.name); !ok {
-		return c.record(ctx, denied("tool_not_allowed", "%s is not allowed: %s", c.name, why))
+		return c.record(ctx, denied(live.ReasonToolNotAllowed, "%s is not allowed: %s", c.name, why))
 	}
 	if c.effect != EffectRead && pol.Autonomy == ReadOnly {
-		return c.record(ctx, denied("read_only", "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
+		return c.record(ctx, denied(live.ReasonReadOnly, "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
 	}
 	if c.effect != EffectRead {
 		c.check("halt_flag")
 		if h, ok := e.latched(); ok {
-			return c.record(ctx, denied(string(h.Reason), "trading is halted: %s", h.Detail))
+			return c.record(ctx, denied(h.Reason, "trading is halted: %s", h.Detail))
 		}
 		if halt.IsHalted(e.Root, e.BrokerKey) {
-			return c.record(ctx, denied(string(live.ReasonHalted), "trading is halted"))
+			return c.record(ctx, denied(live.ReasonHalted, "trading is halted"))
 		}
 		if wait := e.coolingDown(); wait > 0 {
-			r := denied("cooling_down", "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
+			r := denied(live.ReasonCoolingDown, "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
 			r.RetryAfter = wait
 			return c.record(ctx, r)
 		}
@@ -169,19 +169,19 @@ func (c *call) execute(ctx context.Context) Result {
 	c.check("rate_limits")
 	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, "tool")
 	if !ok {
-		r := denied("rate:"+scope, "rate limit %s reached; retry in %s", scope, retry.Round(100*time.Millisecond))
+		r := denied(live.RateCode(scope), "rate limit %s reached; retry in %s", scope, retry.Round(100*time.Millisecond))
 		r.RetryAfter = retry
 		return c.record(ctx, r)
 	}
 	defer release()
 	if err := ctx.Err(); err != nil {
-		return c.record(ctx, denied("cancelled", "the call was cancelled before it ran: %v", err))
+		return c.record(ctx, denied(live.ReasonCancelled, "the call was cancelled before it ran: %v", err))
 	}
 	if c.effect == EffectTrade {
 		return c.trade(ctx)
 	}
 	if tool.Run == nil {
-		return c.record(ctx, denied("not_runnable", "%s has no implementation", c.name))
+		return c.record(ctx, denied(live.ReasonNotRunnable, "%s has no implementation", c.name))
 	}
 	return c.run(ctx)
 }
@@ -194,12 +194,12 @@ func (c *call) run(ctx context.Context) Result {
 		if errors.As(err, &te) {
 			return c.record(ctx, denied(te.Code, "%s", te.Msg))
 		}
-		return c.record(ctx, Result{Status: StatusError, Decision: "allow", Code: "tool_error", Detail: err.Error()})
+		return c.record(ctx, Result{Status: StatusError, Decision: live.DecisionAllow, Code: live.ReasonToolError, Detail: err.Error()})
 	}
 	if len(c.tool.ScanFields) > 0 {
 		obj, ok := data.(*jsonv.Object)
 		if !ok {
-			return c.record(ctx, Result{Status: StatusError, Decision: "deny", Code: "tool_error",
+			return c.record(ctx, Result{Status: StatusError, Decision: live.DecisionDeny, Code: live.ReasonToolError,
 				Detail: "the tool returned outside content that cannot be scanned"})
 		}
 		found, _ := scan.WithSecurityWarnings(obj, c.tool.ScanFields)
@@ -214,16 +214,13 @@ func (c *call) run(ctx context.Context) Result {
 			}
 		}
 	}
-	return c.record(ctx, Result{Status: StatusOK, Decision: "allow", Data: data, Findings: len(c.findings)})
+	return c.record(ctx, Result{Status: StatusOK, Decision: live.DecisionAllow, Data: data, Findings: len(c.findings)})
 }
 
 // record writes the terminal audit record of a call the gate did not record itself.
 func (c *call) record(ctx context.Context, r Result) Result {
-	kind, outcome := "tool_call", live.OutcomeAccepted
-	gd := &live.GateDecision{Allowed: r.Decision != "deny", Decision: r.Decision, Checked: c.checked}
-	if gd.Decision == "" || gd.Decision == "ask" {
-		gd.Decision, gd.Allowed = "deny", false
-	}
+	kind, outcome := live.KindToolCall, live.OutcomeAccepted
+	gd := &live.GateDecision{Allowed: r.Decision.Allowed(), Decision: r.Decision.Recorded(), Checked: c.checked}
 	switch r.Status {
 	case StatusDenied:
 		outcome = live.OutcomeBlocked
@@ -233,7 +230,7 @@ func (c *call) record(ctx context.Context, r Result) Result {
 	case StatusError:
 		outcome = live.OutcomeError
 	}
-	rec := live.AuditRecord{Time: c.e.now(), Actor: c.actor, Kind: kind, Outcome: outcome, Reason: live.Reason(r.Code),
+	rec := live.AuditRecord{Time: c.e.now(), Actor: c.actor, Kind: kind, Outcome: outcome, Reason: r.Code,
 		Broker: c.e.BrokerKey, Tool: c.name, ApprovalID: r.ApprovalID, Request: c.args, Decision: gd}
 	if r.Status == StatusOK {
 		rec.Response = boundedResponse(r.Data)
@@ -254,7 +251,7 @@ func (c *call) record(ctx context.Context, r Result) Result {
 		c.e.auditFailed("tool_call "+c.name, err)
 		if r.Status == StatusOK && c.effect != EffectRead {
 			// No record, no write: an external action whose audit failed is reported as failed.
-			return Result{Status: StatusError, Decision: "deny", Code: "audit_unavailable", Detail: err.Error()}
+			return Result{Status: StatusError, Decision: live.DecisionDeny, Code: live.ReasonAuditUnavailable, Detail: err.Error()}
 		}
 	}
 	return r
@@ -338,15 +335,15 @@ func (c *call) reduces(d gate.Decision) bool {
 func resultOf(d gate.Decision) Result {
 	switch {
 	case d.Verdict == live.Deny:
-		code, limit := string(d.Reason), ""
+		code, limit := d.Reason, ""
 		if d.Breach != nil {
-			code, limit = "mandate:"+d.Breach.Limit, d.Breach.Limit
+			code, limit = live.MandateCode(d.Breach.Limit), d.Breach.Limit
 		}
-		return Result{Status: StatusDenied, Decision: "deny", Code: code, Detail: d.Message(), Limit: limit}
+		return Result{Status: StatusDenied, Decision: live.DecisionDeny, Code: code, Detail: d.Message(), Limit: limit}
 	case d.Verdict == live.PauseForReauth:
-		return Result{Status: StatusDenied, Decision: "ask", Code: "mandate:" + d.Breach.Limit, Detail: d.Message(), Limit: d.Breach.Limit}
+		return Result{Status: StatusDenied, Decision: live.DecisionAsk, Code: live.MandateCode(d.Breach.Limit), Detail: d.Message(), Limit: d.Breach.Limit}
 	case d.Outcome == live.OutcomeAccepted:
-		r := Result{Status: StatusOK, Decision: "allow", ApprovalID: d.ApprovalID}
+		r := Result{Status: StatusOK, Decision: live.DecisionAllow, ApprovalID: d.ApprovalID}
 		if d.Order != nil {
 			r.Data = orderJSON(*d.Order)
 		} else {
@@ -354,10 +351,10 @@ func resultOf(d gate.Decision) Result {
 		}
 		return r
 	case d.Outcome == live.OutcomeIndeterminate:
-		return Result{Status: StatusError, Decision: "allow", Code: string(live.ReasonIndeterminate),
+		return Result{Status: StatusError, Decision: live.DecisionAllow, Code: live.ReasonIndeterminate,
 			Detail: "the broker did not confirm the order; it is being reconciled, do not resend: " + d.Message()}
 	}
-	return Result{Status: StatusRejected, Decision: "allow", Code: string(live.ReasonBrokerReject), Detail: d.Message()}
+	return Result{Status: StatusRejected, Decision: live.DecisionAllow, Code: live.ReasonBrokerReject, Detail: d.Message()}
 }
 
 func orderJSON(o live.Order) *jsonv.Object {

@@ -22,8 +22,8 @@ type priorDenial struct {
 
 // noteDenial counts a denied write; the fifth in a minute pauses the agent for a minute and
 // stops its running turn.
-func (e *Engine) noteDenial(tool, code string) {
-	if code == "cooling_down" || code == string(live.ReasonHalted) {
+func (e *Engine) noteDenial(tool string, code live.Reason) {
+	if code == live.ReasonCoolingDown || code == live.ReasonHalted {
 		return
 	}
 	now := e.now()
@@ -39,8 +39,8 @@ func (e *Engine) noteDenial(tool, code string) {
 	}
 	e.mu.Unlock()
 	if trip {
-		msg := "the agent is paused for 1m0s: 5 denied writes within a minute (last: " + tool + " " + code + ")"
-		e.log().Warn("agent cooling down", "tool", tool, "code", code)
+		msg := "the agent is paused for 1m0s: 5 denied writes within a minute (last: " + tool + " " + string(code) + ")"
+		e.log().Warn("agent cooling down", "tool", tool, "code", string(code))
 		e.publish(Event{Kind: EvError, Tool: tool, Message: msg})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/live"
 	"cockpit/live/money"
 )
 
@@ -122,22 +123,22 @@ func (c *CostBudget) Cost(model string, in, out int64) (money.Amount, error) {
 
 // Reserve books the worst case of a call against the limits of p, or explains which one it
 // would break ("budget:per_request", "budget:per_hour", "budget:per_day", "budget:unknown_price").
-func (c *CostBudget) Reserve(now time.Time, p Policy, model string, promptTokens, maxOutput int64) (int, money.Amount, string, error) {
+func (c *CostBudget) Reserve(now time.Time, p Policy, model string, promptTokens, maxOutput int64) (int, money.Amount, live.Reason, error) {
 	est, err := c.Cost(model, promptTokens, maxOutput)
 	if err != nil {
-		return 0, money.Zero, "budget:unknown_price", err
+		return 0, money.Zero, live.BudgetCode("unknown_price"), err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p.PerRequestUSD.Set && est.GreaterThan(p.PerRequestUSD.V) {
-		return 0, est, "budget:per_request", fmt.Errorf("this call could cost $%s, over the per-request limit $%s", est.Round(6), p.PerRequestUSD.V)
+		return 0, est, live.BudgetCode("per_request"), fmt.Errorf("this call could cost $%s, over the per-request limit $%s", est.Round(6), p.PerRequestUSD.V)
 	}
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	for _, w := range []struct {
-		code  string
+		code  live.Reason
 		limit MoneyLimit
 		since time.Time
-	}{{"budget:per_hour", p.PerHourUSD, now.Add(-time.Hour)}, {"budget:per_day", p.PerDayUSD, day}} {
+	}{{live.BudgetCode("per_hour"), p.PerHourUSD, now.Add(-time.Hour)}, {live.BudgetCode("per_day"), p.PerDayUSD, day}} {
 		if !w.limit.Set {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // KindLLMUsage is the audit kind of an LLM request (its model, tokens and cost).
-const KindLLMUsage = "llm_usage"
+const KindLLMUsage = live.KindLLMUsage
 
 // LLMTool is the policy name of LLM requests: [policy.tools.llm] limits them alone.
 const LLMTool = "llm"
@@ -33,12 +33,12 @@ type LLMRequest struct {
 
 // LLMError is a refusal to send an LLM request (rate or cost limit); nothing was sent.
 type LLMError struct {
-	Code       string // rate:<scope>.<limit> or budget:<limit>
+	Code       live.Reason // rate:<scope>.<limit> or budget:<limit>
 	Detail     string
 	RetryAfter time.Duration
 }
 
-func (e *LLMError) Error() string { return e.Code + ": " + e.Detail }
+func (e *LLMError) Error() string { return string(e.Code) + ": " + e.Detail }
 
 // CallLLM sends one LLM request under the agent's rate and cost limits: the worst-case cost
 // is reserved before sending (a request that could break a limit is refused and never sent),
@@ -47,19 +47,19 @@ func (e *Engine) CallLLM(ctx context.Context, req LLMRequest, send func(context.
 	actor := live.Principal{Kind: live.ActorAgent, ID: req.Agent, SessionID: e.Session}
 	pol, err := e.policyFor(req.Agent, LLMTool)
 	if err != nil {
-		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: "policy_error", Detail: err.Error()})
+		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: live.ReasonPolicyError, Detail: err.Error()})
 	}
 	if ok, why := pol.Allows(LLMTool); !ok {
-		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: "tool_not_allowed", Detail: "LLM requests are not allowed: " + why})
+		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: live.ReasonToolNotAllowed, Detail: "LLM requests are not allowed: " + why})
 	}
 	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, LLMTool)
 	if !ok {
-		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: "rate:" + scope, RetryAfter: retry,
+		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: live.RateCode(scope), RetryAfter: retry,
 			Detail: fmt.Sprintf("rate limit %s reached; retry in %s", scope, retry.Round(100*time.Millisecond))})
 	}
 	defer release()
 	if e.Costs == nil {
-		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: "budget:no_budget", Detail: "no cost budget is configured"})
+		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: live.BudgetCode("no_budget"), Detail: "no cost budget is configured"})
 	}
 	id, reserved, code, err := e.Costs.Reserve(e.now(), pol, req.Model, req.PromptTokens, req.MaxOutput)
 	if err != nil {
@@ -86,16 +86,16 @@ func (e *Engine) llmRefused(ctx context.Context, actor live.Principal, req LLMRe
 	return le
 }
 
-func (e *Engine) auditLLM(ctx context.Context, actor live.Principal, req LLMRequest, outcome, code, errText string, detail *jsonv.Object) {
+func (e *Engine) auditLLM(ctx context.Context, actor live.Principal, req LLMRequest, outcome string, code live.Reason, errText string, detail *jsonv.Object) {
 	if e.Audit == nil {
 		return
 	}
-	dec := &live.GateDecision{Allowed: outcome != live.OutcomeBlocked, Decision: "allow", Checked: []string{"policy", "rate_limits", "cost_limits"}}
+	dec := &live.GateDecision{Allowed: outcome != live.OutcomeBlocked, Decision: live.DecisionAllow, Checked: []string{"policy", "rate_limits", "cost_limits"}}
 	if !dec.Allowed {
-		dec.Decision = "deny"
+		dec.Decision = live.DecisionDeny
 	}
 	if err := e.Audit.Record(context.WithoutCancel(ctx), live.AuditRecord{Time: e.now(), Actor: actor, Kind: KindLLMUsage, Outcome: outcome,
-		Reason: live.Reason(code), Broker: e.BrokerKey, Tool: LLMTool, Intent: "LLM request to " + req.Model,
+		Reason: code, Broker: e.BrokerKey, Tool: LLMTool, Intent: "LLM request to " + req.Model,
 		Decision: dec, Error: errText, Detail: detail}); err != nil {
 		e.auditFailed(KindLLMUsage, err)
 	}

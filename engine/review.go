@@ -59,7 +59,7 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	if n := len(all); n > 0 && all[n-1].Structural() {
 		// No approval can waive it: asking a human would only waste their time.
 		last := all[n-1]
-		r := denied("approval_cannot_cover:"+last.Limit, "the order also breaches %s, which no approval can waive", last.Message())
+		r := denied(live.CannotCoverCode(last.Limit), "the order also breaches %s, which no approval can waive", last.Message())
 		r.Limit = limit
 		return c.record(ctx, r)
 	}
@@ -115,7 +115,7 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	if err := e.Reviews.CreateReview(ctx, it); err != nil {
 		return c.record(ctx, denied("review_unavailable", "%v", err))
 	}
-	c.transition(ctx, it, "approval_requested", reviewWhy(why, shown))
+	c.transition(ctx, it, live.KindApprovalRequested, reviewWhy(why, shown))
 	e.publish(Event{Kind: EvReviewCreated, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it})
 	res, err := e.Reviews.WaitReview(ctx, it.ID, e.reviewPoll(), e.now)
 	if err != nil { // the turn was stopped (a halt, or cockpit quitting)
@@ -137,10 +137,10 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 		e.rememberDenial(digest, it.ID, res.Resolution)
 		r = denied("approval_denied", "a human denied the order: %s", orDash(res.Resolution))
 	case live.ReviewTimedOut:
-		c.transition(bg, res, "approval_timed_out", "no answer by the deadline")
+		c.transition(bg, res, live.KindApprovalTimedOut, "no answer by the deadline")
 		r = denied("approval_timeout", "no human answered within %s", timeout)
 	default:
-		c.transition(bg, res, "approval_voided", res.Resolution)
+		c.transition(bg, res, live.KindApprovalVoided, res.Resolution)
 		r = denied("approval_voided", "the review was voided: %s", orDash(res.Resolution))
 	}
 	r.ApprovalID, r.Limit = it.ID, limit
@@ -169,7 +169,7 @@ func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live
 	d := e.Gate.Submit(ctx, sub)
 	c.publishDecision(d)
 	if d.Verdict == live.PauseForReauth {
-		r := denied("approval_does_not_cover:"+d.Breach.Limit, "%s (the approval covered %s)",
+		r := denied(live.DoesNotCoverCode(d.Breach.Limit), "%s (the approval covered %s)",
 			breachLine(d.Breach), orDash(strings.Join(covered, ", ")))
 		r.ApprovalID = it.ID
 		return c.record(ctx, r)
@@ -213,7 +213,7 @@ func (c *call) reportOutcome(ctx context.Context, it live.ReviewItem, r Result) 
 			id, _ := o.Get("order_id")
 			it.Outcome = fmt.Sprintf("%s: the gate ran it again; order %v accepted", live.OutcomeSent, id)
 		}
-	case r.Decision == "allow":
+	case r.Decision == live.DecisionAllow:
 		it.Outcome = fmt.Sprintf("%s, but not accepted: %s", live.OutcomeSent, orDash(r.Detail))
 	default:
 		it.Outcome = "approval did not go through: " + orDash(r.Detail)
@@ -240,7 +240,7 @@ func (c *call) transition(ctx context.Context, it live.ReviewItem, kind, why str
 		return
 	}
 	actor := c.actor
-	if kind != "approval_requested" {
+	if kind != live.KindApprovalRequested {
 		actor = live.System("review", c.e.Session)
 	}
 	if err := c.e.Audit.Record(context.WithoutCancel(ctx), live.AuditRecord{Time: c.e.now(), Actor: actor, Kind: kind, Outcome: string(it.State),

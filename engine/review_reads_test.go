@@ -138,7 +138,7 @@ func TestApprovedOrderIsReCheckedFresh(t *testing.T) {
 			})
 			r := f.Call("place_order", enginetest.Buy("AAPL", "100"))
 			<-done
-			if r.Code != tt.code || f.Placed() != 0 || r.ApprovalID == "" {
+			if string(r.Code) != tt.code || f.Placed() != 0 || r.ApprovalID == "" {
 				t.Errorf("got %s %s approval %q, %d forwards; want %s and nothing sent", r.Code, r.Detail, r.ApprovalID, f.Placed(), tt.code)
 			}
 		})

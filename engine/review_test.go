@@ -23,8 +23,8 @@ func TestReviewOutcomes(t *testing.T) {
 		policy   string
 		order    map[string]any
 		answer   func(f *enginetest.Fixture) func(store.Approval)
-		status   string
-		code     string
+		status   live.CallStatus
+		code     live.Reason
 		forwards int
 		state    store.ApprovalState
 	}{
@@ -207,7 +207,7 @@ func TestApprovalCoversOnlyTheShownBreach(t *testing.T) {
 	})
 	r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 	<-done
-	if !strings.HasPrefix(r.Code, "approval_does_not_cover:max_trades_per_day") || f.Placed() != 0 {
+	if !strings.HasPrefix(string(r.Code), "approval_does_not_cover:max_trades_per_day") || f.Placed() != 0 {
 		t.Errorf("got %+v, %d forwards", r, f.Placed())
 	}
 }

@@ -68,9 +68,9 @@ func TestReviewReadsOnlyTheVerifiedMandate(t *testing.T) {
 		})
 		r := f.Call("place_order", enginetest.Buy("AAPL", "6000"))
 		<-done
-		want := "stale_approval"
+		want := live.ReasonStaleApproval
 		if rewrite {
-			want = string(live.ReasonMandateTampered)
+			want = live.ReasonMandateTampered
 		}
 		if r.Code != want || f.Placed() != 0 {
 			t.Errorf("rewrite %v: got %s %s, %d forwards; want %s and none", rewrite, r.Code, r.Detail, f.Placed(), want)

@@ -72,14 +72,14 @@ type Tool struct {
 // ToolError is a tool's refusal with a stable reason code (path_not_allowed,
 // url_not_allowed, sandbox_unavailable, …); the agent gets it as a denial.
 type ToolError struct {
-	Code string
+	Code live.Reason
 	Msg  string
 }
 
-func (e *ToolError) Error() string { return e.Code + ": " + e.Msg }
+func (e *ToolError) Error() string { return string(e.Code) + ": " + e.Msg }
 
 // Refuse returns a ToolError.
-func Refuse(code, format string, args ...any) error {
+func Refuse(code live.Reason, format string, args ...any) error {
 	return &ToolError{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -224,23 +224,23 @@ func (r *Registry) All() []*Tool {
 
 // Result is what the agent receives from a tool call: always structured, never a Go error.
 type Result struct {
-	Status     string // ok, denied, error, approved (executed after review), rejected (by the broker)
-	Decision   string // allow, deny, ask
-	Code       string // stable reason code ("" when ok)
-	Detail     string // a sentence for the model and the screen
-	Data       any    // the tool's output
+	Status     live.CallStatus // ok, denied, error, rejected (by the broker)
+	Decision   live.Decision   // allow, deny, ask
+	Code       live.Reason     // stable reason code ("" when ok)
+	Detail     string          // a sentence for the model and the screen
+	Data       any             // the tool's output
 	RetryAfter time.Duration
 	Findings   int // scanner findings in the output
 	ApprovalID string
 	Limit      string // the mandate limit behind a refusal or a review, when one applies
 }
 
-// Statuses.
+// Statuses (the domain's, named here for the engine's call sites).
 const (
-	StatusOK       = "ok"
-	StatusDenied   = "denied"
-	StatusError    = "error"
-	StatusRejected = "rejected"
+	StatusOK       = live.CallOK
+	StatusDenied   = live.CallDenied
+	StatusError    = live.CallError
+	StatusRejected = live.CallRejected
 )
 
 // OK reports a successful call.
@@ -248,9 +248,9 @@ func (r Result) OK() bool { return r.Status == StatusOK }
 
 // JSON renders the result for the agent.
 func (r Result) JSON() *jsonv.Object {
-	o := jsonv.ObjectOf("status", r.Status, "decision", r.Decision)
+	o := jsonv.ObjectOf("status", string(r.Status), "decision", string(r.Decision))
 	if r.Code != "" {
-		o.Set("reason_code", r.Code)
+		o.Set("reason_code", string(r.Code))
 	}
 	if r.Detail != "" {
 		o.Set("detail", r.Detail)
@@ -273,6 +273,6 @@ func (r Result) JSON() *jsonv.Object {
 	return o
 }
 
-func denied(code, format string, args ...any) Result {
-	return Result{Status: StatusDenied, Decision: "deny", Code: code, Detail: fmt.Sprintf(format, args...)}
+func denied(code live.Reason, format string, args ...any) Result {
+	return Result{Status: StatusDenied, Decision: live.DecisionDeny, Code: code, Detail: fmt.Sprintf(format, args...)}
 }

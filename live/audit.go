@@ -71,7 +71,7 @@ const (
 // GateDecision is the gate's reasoning attached to an audit record.
 type GateDecision struct {
 	Allowed    bool
-	Decision   string   // allow, deny, pause_for_reauth, cancel
+	Decision   Decision // allow, deny, pause_for_reauth, cancel
 	Checked    []string // the limits and steps checked, in order
 	Limit      string
 	Kind       string

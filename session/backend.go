@@ -150,7 +150,7 @@ func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 	}
 	rows := make([]tui.AuditRow, 0, 60) // non-nil even when every event is a read: the cache holds
 	for _, e := range evs {
-		if e.Type == "tool_call" && e.Outcome == live.OutcomeAccepted {
+		if e.Type == live.KindToolCall && e.Outcome == live.OutcomeAccepted {
 			continue
 		}
 		if rows = append(rows, auditRow(e)); len(rows) == 60 {
@@ -352,7 +352,7 @@ func (b *Backend) resolve(ctx context.Context, id string, state store.ApprovalSt
 		return err
 	}
 	order, _ := jsonv.ParseString(it.OrderJSON, jsonv.Options{})
-	return b.record(live.AuditRecord{Kind: "approval_" + string(state), Outcome: string(state), ApprovalID: id,
+	return b.record(live.AuditRecord{Kind: live.ApprovalKind(state), Outcome: string(state), ApprovalID: id,
 		Request: order, Intent: fmt.Sprintf("%s review item %s: %s", verbFor(state), id, reason),
 		Detail: jsonv.ObjectOf("digest", it.Digest, "why", it.Why, "limit", it.Limit)})
 }

@@ -79,7 +79,7 @@ func replayLine(e store.Event) ([]byte, bool) {
 	}
 	dec, _ := payload.(*jsonv.Object).Get("decision")
 	if d, ok := dec.(*jsonv.Object); ok {
-		if v, _ := d.Get("decision"); v != "allow" && v != "deny" && v != "cancel" {
+		if v, _ := d.Get("decision"); v != string(live.DecisionAllow) && v != string(live.DecisionDeny) && v != string(live.DecisionCancel) {
 			return nil, false
 		}
 	}

@@ -126,7 +126,7 @@ func Open(o Options) (*Session, error) {
 	if s.voided, err = rt.DB.VoidPending(ctx, "cockpit restarted: the agent that asked is gone"); err != nil {
 		return fail(err)
 	} else if s.voided > 0 {
-		rt.Audit.Record(ctx, live.AuditRecord{Time: rt.Now(), Actor: live.System("review", s.id), Kind: "approval_voided",
+		rt.Audit.Record(ctx, live.AuditRecord{Time: rt.Now(), Actor: live.System("review", s.id), Kind: live.KindApprovalVoided,
 			Outcome: "voided", Broker: key, Intent: fmt.Sprintf("voided %d review items left pending by an earlier run", s.voided)})
 	}
 	b, _, err := rt.OpenOwnedBroker(key, func() {})

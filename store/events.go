@@ -67,7 +67,7 @@ func EventFromRecord(r live.AuditRecord) Event {
 	set("request", r.Request)
 	set("response", r.Response)
 	if d := r.Decision; d != nil {
-		dec := jsonv.ObjectOf("allowed", d.Allowed, "decision", d.Decision)
+		dec := jsonv.ObjectOf("allowed", d.Allowed, "decision", string(d.Decision))
 		checked := make([]any, len(d.Checked))
 		for i, c := range d.Checked {
 			checked[i] = c

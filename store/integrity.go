@@ -86,7 +86,7 @@ func (db *DB) Head(ctx context.Context) (Head, error) {
 // telemetry are the high-volume event types that do not move the anchor by themselves (each
 // anchor write costs an fsync and a rename); every other event — orders, breaches, halts,
 // operator actions — does, and so does closing the runtime.
-var telemetry = map[string]bool{"tool_call": true, "llm_usage": true}
+var telemetry = map[string]bool{live.KindToolCall: true, live.KindLLMUsage: true}
 
 func anchorWorthy(evs []Event) bool {
 	for _, e := range evs {

@@ -153,8 +153,8 @@ func (d *Data) onToolCall(ev engine.Event) {
 	if r == nil {
 		return
 	}
-	d.Agent.last = ev.Tool + " " + r.Status
-	if r.OK() || r.Decision == "ask" {
+	d.Agent.last = ev.Tool + " " + string(r.Status)
+	if r.OK() || r.Decision == live.DecisionAsk {
 		return
 	}
 	kind, lvl := "DENIED", levelWarn
@@ -164,7 +164,7 @@ func (d *Data) onToolCall(ev engine.Event) {
 			kind = "REJECT"
 		}
 	}
-	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets(r.Code + ": " + r.Detail)})
+	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets(string(r.Code) + ": " + r.Detail)})
 }
 
 func (d *Data) onDecision(dec *gate.Decision) {

@@ -111,7 +111,7 @@ func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	case err != nil:
 		return a.failf("%v", err)
 	}
-	rt.record(live.AuditRecord{Kind: "approval_" + string(state), Outcome: live.OutcomeAccepted, Broker: it.Broker,
+	rt.record(live.AuditRecord{Kind: live.ApprovalKind(state), Outcome: live.OutcomeAccepted, Broker: it.Broker,
 		ApprovalID: id, Intent: fmt.Sprintf("%s review item %s", verb, id),
 		Detail: jsonv.ObjectOf("digest", it.Digest, "reason", *reason)})
 	if state != store.ApprovalApproved {

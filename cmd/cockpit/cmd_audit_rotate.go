@@ -17,7 +17,7 @@ import (
 )
 
 // KindAuditRotated opens a new chain after `cockpit audit rotate`; it carries the old head.
-const KindAuditRotated = "audit_rotated"
+const KindAuditRotated = live.KindAuditRotated
 
 // auditRotate archives cockpit.db (and its WAL and SHM) as cockpit.<ts>.db and opens a new chain
 // whose first record names the old head (seq and hash) and the reason. It refuses while a

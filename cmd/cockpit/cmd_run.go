@@ -123,8 +123,8 @@ func (t *tally) add(ev engine.Event) {
 		if r := ev.Result; r != nil {
 			if r.OK() {
 				t.ok++
-			} else if r.Decision == "deny" || r.Decision == "ask" {
-				t.denials[r.Code]++
+			} else if r.Decision == live.DecisionDeny || r.Decision == live.DecisionAsk {
+				t.denials[string(r.Code)]++
 			}
 		}
 	case engine.EvDecision:

@@ -30,16 +30,6 @@ func oracleReasonCodes(reason, broker string) []live.Reason {
 	return nil
 }
 
-func verdictWord(v live.Verdict) string {
-	switch v {
-	case live.Allow:
-		return "allow"
-	case live.PauseForReauth:
-		return "pause_for_reauth"
-	}
-	return "deny"
-}
-
 // compareGate checks one gate run against the oracle: decision, reason, calls, loader calls,
 // counter and audit kinds and outcomes.
 func compareGate(run gateRun, exp *jsonv.Object, expCalls any, _ bool, dv string) outcome {
@@ -47,13 +37,13 @@ func compareGate(run gateRun, exp *jsonv.Object, expCalls any, _ bool, dv string
 	ret := obj(get(exp, "returned"))
 	raised := get(exp, "raised") != nil
 	d := run.d
-	wantDecision := "allow"
+	wantDecision := string(live.DecisionAllow)
 	if st, _ := str(ret, "status"); st == "blocked" {
 		wantDecision, _ = str(ret, "decision")
 	}
-	if got := verdictWord(d.Verdict); got != wantDecision {
+	if got := string(d.Verdict.Decision()); got != wantDecision {
 		diffs = append(diffs, fmt.Sprintf("decision %s, cockpit %s (%s)", wantDecision, got, d.Message()))
-	} else if wantDecision != "allow" {
+	} else if wantDecision != string(live.DecisionAllow) {
 		if b := obj(get(ret, "breach")); b != nil {
 			if d.Breach == nil || d.Breach.Limit != strOf(b, "limit") || string(d.Breach.Kind) != strOf(b, "kind") {
 				diffs = append(diffs, fmt.Sprintf("breach %s/%s, cockpit %s", strOf(b, "kind"), strOf(b, "limit"), d.Message()))

@@ -131,7 +131,7 @@ func TestWebReader(t *testing.T) {
 					t.Errorf("%s: read", tt.url)
 					continue
 				}
-				if te, ok := out.(*engine.ToolError); !ok || te.Code != tt.code {
+				if te, ok := out.(*engine.ToolError); !ok || string(te.Code) != tt.code {
 					// a refusal at dial time surfaces as a fetch error envelope or a ToolError
 					if !strings.Contains(err.Error(), "private/internal") && !strings.Contains(err.Error(), "not allowed") && !strings.Contains(err.Error(), "no usable address") {
 						t.Errorf("%s: %v, want %s", tt.url, err, tt.code)
@@ -225,7 +225,7 @@ func TestFiles(t *testing.T) {
 	for _, tt := range tests {
 		_, err := read(tt.path)
 		te, ok := err.(*engine.ToolError)
-		if !ok || te.Code != tt.code {
+		if !ok || string(te.Code) != tt.code {
 			t.Errorf("%s: %v, want %s", tt.path, err, tt.code)
 			continue
 		}
@@ -291,7 +291,7 @@ func TestFilesUserPaths(t *testing.T) {
 		{"~alice/shared/x.txt", engine.Policy{Forbidden: map[string]bool{"~nobody/secrets": true}}, "path_forbidden"},
 	} {
 		_, err := read(tt.path, tt.pol)
-		if te, ok := err.(*engine.ToolError); !ok || te.Code != tt.code {
+		if te, ok := err.(*engine.ToolError); !ok || string(te.Code) != tt.code {
 			t.Errorf("%s with forbidden %v: %v, want %s", tt.path, tt.pol.Forbidden, err, tt.code)
 		}
 	}
@@ -344,7 +344,7 @@ func TestShellPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := s.Run(ctx, tt.cmd, tt.cwd, pol)
-		if te, ok := err.(*engine.ToolError); !ok || te.Code != tt.code {
+		if te, ok := err.(*engine.ToolError); !ok || string(te.Code) != tt.code {
 			t.Errorf("%q: %v, want %s", tt.cmd, err, tt.code)
 		}
 	}

@@ -594,14 +594,7 @@ func (r *run) requestPayload() any {
 func (r *run) gateDecision() *live.GateDecision {
 	gd := &live.GateDecision{Allowed: r.d.Verdict == live.Allow, Checked: append([]string(nil), r.d.Checked...),
 		Approved: r.d.ApprovalID}
-	switch r.d.Verdict {
-	case live.Allow:
-		gd.Decision = "allow"
-	case live.PauseForReauth:
-		gd.Decision = "pause_for_reauth"
-	default:
-		gd.Decision = "deny"
-	}
+	gd.Decision = r.d.Verdict.Decision()
 	if b := r.d.Breach; b != nil {
 		gd.Limit, gd.Kind = b.Limit, string(b.Kind)
 		lv, at := b.LimitValue, b.Attempted

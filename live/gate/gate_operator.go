@@ -202,12 +202,9 @@ func (op operation) outcome(ctx context.Context, d Decision, order live.Order, e
 }
 
 func (op operation) audit(ctx context.Context, d Decision, kind, outcome, errText string, response any) Decision {
-	gd := &live.GateDecision{Allowed: d.Verdict == live.Allow, Checked: append([]string(nil), d.Checked...), Decision: "deny"}
-	if d.Verdict == live.Allow {
-		gd.Decision = "allow"
-		if op.cancel != "" {
-			gd.Decision = "cancel"
-		}
+	gd := &live.GateDecision{Allowed: d.Verdict == live.Allow, Checked: append([]string(nil), d.Checked...), Decision: d.Verdict.Decision()}
+	if d.Verdict == live.Allow && op.cancel != "" {
+		gd.Decision = live.DecisionCancel
 	}
 	rec := live.AuditRecord{Time: op.g.now(), Actor: op.actor, Kind: kind, Outcome: outcome, Reason: d.Reason,
 		Broker: op.key, Tool: op.tool, ClientOrderID: d.ClientOrderID, Response: response, Error: errText, Decision: gd}

@@ -54,7 +54,7 @@ func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
 		for i, c := range d.Checked {
 			checked[i] = c
 		}
-		g := jsonv.ObjectOf("allowed", d.Allowed, "decision", d.Decision)
+		g := jsonv.ObjectOf("allowed", d.Allowed, "decision", string(d.Decision))
 		if d.Limit != "" {
 			g.Set("limit", d.Limit)
 			g.Set("kind", d.Kind)

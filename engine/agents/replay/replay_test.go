@@ -31,7 +31,7 @@ func TestReplayPlaysTheScript(t *testing.T) {
 	var got []string
 	a := &Agent{Steps: steps, Speed: 2,
 		Sleep:   func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil },
-		Results: func(s Step, r engine.Result) { got = append(got, s.Tool+" "+r.Status+" "+r.Code) }}
+		Results: func(s Step, r engine.Result) { got = append(got, s.Tool+" "+string(r.Status)+" "+string(r.Code)) }}
 	if err := a.Turn(context.Background(), f.Engine.NewTurn(a.Name())); err != nil {
 		t.Fatal(err)
 	}

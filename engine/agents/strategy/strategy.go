@@ -214,7 +214,7 @@ func (a *Agent) trade(ctx context.Context, t *engine.Turn, rng *rand.Rand, sym s
 // every entry for thirty turns when the day's order count is used up or the book is at its
 // exposure cap, and for two turns otherwise.
 func (a *Agent) learn(sym string, r engine.Result) {
-	if r.Decision != "deny" {
+	if r.Decision != live.DecisionDeny {
 		return
 	}
 	switch r.Limit {
