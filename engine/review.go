@@ -52,7 +52,7 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 		limit = shown.Limit
 	}
 	if e.Reviews == nil || !e.Approver {
-		r := denied("no_approver", "this order needs a human (%s) and none is attached", reviewWhy(why, shown))
+		r := denied(live.ReasonNoApprover, "this order needs a human (%s) and none is attached", reviewWhy(why, shown))
 		r.Limit = limit
 		return c.record(ctx, r)
 	}
@@ -69,7 +69,7 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	}
 	order, digest := canonicalOrder(e.BrokerKey, intent, sub.Order)
 	if prev, ok := e.recentDenial(digest); ok {
-		r := denied("approval_denied", "a human denied this exact order at %s: %s", prev.at.UTC().Format("15:04:05"), orDash(prev.why))
+		r := denied(live.ReasonApprovalDenied, "a human denied this exact order at %s: %s", prev.at.UTC().Format("15:04:05"), orDash(prev.why))
 		r.ApprovalID = prev.id
 		return c.record(ctx, r)
 	}
@@ -79,10 +79,10 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	}
 	pending, err := e.Reviews.PendingReviews(ctx)
 	if err != nil {
-		return c.record(ctx, denied("review_unavailable", "%v", err))
+		return c.record(ctx, denied(live.ReasonReviewUnavailable, "%v", err))
 	}
 	if len(pending) >= max {
-		return c.record(ctx, denied("approval_queue_full", "%d orders already wait for review", len(pending)))
+		return c.record(ctx, denied(live.ReasonApprovalQueueFull, "%d orders already wait for review", len(pending)))
 	}
 	// The card, its deadline, the price it shows and the drift it tolerates all come from
 	// what the gate read for this decision: the mandate it verified, the quote it valued with.
@@ -113,7 +113,7 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 		ref = c.refPrice(ctx, intent)
 	}
 	if err := e.Reviews.CreateReview(ctx, it); err != nil {
-		return c.record(ctx, denied("review_unavailable", "%v", err))
+		return c.record(ctx, denied(live.ReasonReviewUnavailable, "%v", err))
 	}
 	c.transition(ctx, it, live.KindApprovalRequested, reviewWhy(why, shown))
 	e.publish(Event{Kind: EvReviewCreated, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it})
@@ -135,13 +135,13 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 		return r
 	case live.ReviewDenied:
 		e.rememberDenial(digest, it.ID, res.Resolution)
-		r = denied("approval_denied", "a human denied the order: %s", orDash(res.Resolution))
+		r = denied(live.ReasonApprovalDenied, "a human denied the order: %s", orDash(res.Resolution))
 	case live.ReviewTimedOut:
 		c.transition(bg, res, live.KindApprovalTimedOut, "no answer by the deadline")
-		r = denied("approval_timeout", "no human answered within %s", timeout)
+		r = denied(live.ReasonApprovalTimeout, "no human answered within %s", timeout)
 	default:
 		c.transition(bg, res, live.KindApprovalVoided, res.Resolution)
-		r = denied("approval_voided", "the review was voided: %s", orDash(res.Resolution))
+		r = denied(live.ReasonApprovalVoided, "the review was voided: %s", orDash(res.Resolution))
 	}
 	r.ApprovalID, r.Limit = it.ID, limit
 	return c.record(bg, r)
@@ -155,7 +155,7 @@ func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live
 	e := c.e
 	c.check("grant")
 	if err := e.Reviews.ConsumeGrant(ctx, it.ID, it.Digest); err != nil {
-		r := denied("grant_unusable", "%v", err)
+		r := denied(live.ReasonGrantUnusable, "%v", err)
 		r.ApprovalID = it.ID
 		return c.record(ctx, r)
 	}

@@ -50,6 +50,16 @@ const (
 	ReasonNotRunnable    Reason = "not_runnable"
 )
 
+// Reason codes of the breach review: how an order that waited for a human ended.
+const (
+	ReasonApprovalDenied    Reason = "approval_denied"
+	ReasonApprovalTimeout   Reason = "approval_timeout"
+	ReasonApprovalVoided    Reason = "approval_voided"
+	ReasonApprovalQueueFull Reason = "approval_queue_full"
+	ReasonReviewUnavailable Reason = "review_unavailable"
+	ReasonGrantUnusable     Reason = "grant_unusable"
+)
+
 // MandateCode is the reason code of a refusal or a review behind a mandate limit:
 // "mandate:<limit>".
 func MandateCode(limit string) Reason { return Reason("mandate:" + limit) }
