@@ -2,13 +2,10 @@ package live
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
-	"cockpit/live/jsonv"
 	"cockpit/live/money"
-	"cockpit/live/redact"
 )
 
 // ActorKind says who acted.
@@ -109,46 +106,6 @@ type AuditSink interface {
 	Record(ctx context.Context, r AuditRecord) error
 }
 
-// MemoryAudit is an in-memory AuditSink (tests, and before a store is attached). It keeps
-// redacted copies, as a durable sink would.
-type MemoryAudit struct {
-	mu      sync.Mutex
-	records []AuditRecord
-}
-
-// Record implements AuditSink.
-func (m *MemoryAudit) Record(_ context.Context, r AuditRecord) error {
-	r = RedactRecord(r)
-	m.mu.Lock()
-	m.records = append(m.records, r)
-	m.mu.Unlock()
-	return nil
-}
-
-// Records returns a copy of the records so far.
-func (m *MemoryAudit) Records() []AuditRecord {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]AuditRecord(nil), m.records...)
-}
-
-// RedactRecord returns r with its JSON payloads and texts redacted for storage.
-func RedactRecord(r AuditRecord) AuditRecord {
-	r.Request = redactAny(r.Request)
-	r.Response = redactAny(r.Response)
-	r.Detail = redactAny(r.Detail)
-	r.Error = redact.Secrets(r.Error)
-	r.Intent = redact.Secrets(r.Intent)
-	return r
-}
-
-func redactAny(v any) any {
-	if v == nil {
-		return nil
-	}
-	return redact.ForStorage(toJSONValue(v))
-}
-
 // ---- write-ahead order journal
 
 // JournalState is where a forwarded order stands in the journal.
@@ -240,15 +197,6 @@ func (j *MemoryJournal) Entries() []JournalEntry {
 		out = append(out, *j.entries[id])
 	}
 	return out
-}
-
-// toJSONValue turns a Go value into ordered JSON values for redaction and storage.
-func toJSONValue(v any) any {
-	j, err := jsonv.FromGo(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return j
 }
 
 // MultiSink records to every sink in order; it reports the first error but still tries all.

@@ -25,7 +25,7 @@ var integrityWords = map[Reason]string{
 const MandateHashKey = "mandate_sha256"
 
 // MandateLedger knows which mandate document was last committed for each broker (DV13). The
-// store implements it from its audit chain; MemoryAudit implements it for tests.
+// store implements it from its audit chain; auditsink.Memory implements it for tests.
 type MandateLedger interface {
 	// LastMandateHash returns the hex SHA-256 of the mandate.json bytes last committed (or
 	// adopted) for broker; ok is false when the last commit recorded no hash, or there is none.
@@ -110,19 +110,6 @@ func MandateHashOf(detail any) (string, bool) {
 	v, _ := o.Get(MandateHashKey)
 	h, ok := v.(string)
 	return h, ok && len(h) == sha256.Size*2
-}
-
-// LastMandateHash implements MandateLedger from the records kept in memory.
-func (m *MemoryAudit) LastMandateHash(_ context.Context, broker string) (string, bool, error) {
-	recs := m.Records()
-	for i := len(recs) - 1; i >= 0; i-- {
-		r := recs[i]
-		if r.Kind == KindMandateCommitted && r.Broker == broker && r.Outcome == OutcomeAccepted {
-			h, ok := MandateHashOf(r.Detail)
-			return h, ok, nil
-		}
-	}
-	return "", false, nil
 }
 
 // errText is err's text, or fallback when err is nil.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/jsonv"
 )
 
@@ -54,7 +55,7 @@ func (db *DB) Record(ctx context.Context, r live.AuditRecord) error {
 
 // EventFromRecord redacts an audit record and lays it out as an event (no seq or hashes yet).
 func EventFromRecord(r live.AuditRecord) Event {
-	r = live.RedactRecord(r)
+	r = auditsink.Redact(r)
 	payload := jsonv.NewObject()
 	set := func(k string, v any) {
 		if v != nil && v != "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
@@ -254,7 +255,7 @@ func (b *flattenBroker) Subscribe(context.Context) <-chan live.OrderUpdate {
 func flattenCase(e *env, c *jsonv.Object) outcome {
 	root := e.root()
 	b := newFlattenBroker(c)
-	audit := &live.MemoryAudit{}
+	audit := &auditsink.Memory{}
 	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}}
 	var explicit *bool
 	if v, ok := get(c, "allow_flatten").(bool); ok {

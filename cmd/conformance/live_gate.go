@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
@@ -213,7 +214,7 @@ func mcpGateCase(e *env, c *jsonv.Object) outcome {
 			prices.price = &p
 		}
 	}
-	audit := &live.MemoryAudit{}
+	audit := &auditsink.Memory{}
 	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Prices: prices, Mandates: ledger}
 	profile := profileFor(broker)
 	tb := &toolbroker.Broker{Key: broker, Profile: profile, Caller: caller, Now: g.Now}
@@ -347,7 +348,7 @@ func sdkGateCase(e *env, c *jsonv.Object) outcome {
 	if conn.setup.Has("quantity_notional_usd") {
 		b = sizingConnector{conn}
 	}
-	audit := &live.MemoryAudit{}
+	audit := &auditsink.Memory{}
 	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
 	in := live.IntentFromJSON(obj(live.DecodeFloats(get(c, "intent"))))
 	d := g.Submit(context.Background(), gate.Submission{Broker: b, Intent: &in, Actor: live.Agent("agent", "sess-sdk")})
@@ -370,7 +371,7 @@ func sdkLiveActionCase(e *env, c *jsonv.Object) outcome {
 	}
 	defer release()
 	args := obj(get(c, "args"))
-	audit := &live.MemoryAudit{}
+	audit := &auditsink.Memory{}
 	g := &gate.Gate{Root: root, Now: func() time.Time { return e.now }, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: ledger}
 	action := jsonv.ObjectOf("position_id", "P1")
 	executed := false

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/livetest"
@@ -45,7 +46,7 @@ func benchGate(b *testing.B, notional string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	ctx := context.Background()
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, NotionalUSD: amt(notional)}
 	samples := make([]time.Duration, 0, 4096)
@@ -95,7 +96,7 @@ func BenchmarkHaltToFirstCancel(b *testing.B) {
 		b.Fatal(err)
 	}
 	spy := &cancelSpy{Broker: p}
-	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
 	actions := &halt.Actions{}
 	actions.Register("", func(ctx context.Context, broker string) halt.Result {
 		return g.Flatten(ctx, spy, broker, gate.FlattenOptions{Settle: time.Millisecond})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
@@ -82,13 +83,13 @@ type fixture struct {
 	paper   *paper.Broker
 	broker  *spy
 	gate    *gate.Gate
-	audit   *live.MemoryAudit
+	audit   *auditsink.Memory
 	journal *live.MemoryJournal
 }
 
 func newFixture(t *testing.T, doc string) *fixture {
 	t.Helper()
-	f := &fixture{root: livetest.Root(t), clock: livetest.NewClock(livetest.Epoch), audit: &live.MemoryAudit{}, journal: &live.MemoryJournal{}}
+	f := &fixture{root: livetest.Root(t), clock: livetest.NewClock(livetest.Epoch), audit: &auditsink.Memory{}, journal: &live.MemoryJournal{}}
 	p, err := paper.New(paper.Config{Market: paper.MarketConfig{Seed: 1, Symbols: paper.DefaultSymbols()}, Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/livetest"
 	"cockpit/live/mandatefile"
 )
@@ -39,7 +40,7 @@ func TestGateVerifiesTheCommittedBytes(t *testing.T) {
 			os.WriteFile(path, append(data, '\n'), 0o600)
 		}, live.ReasonMandateTampered},
 		{"nil ledger", func(f *fixture) { f.gate.Mandates = nil }, live.ReasonMandateUnverified},
-		{"ledger of another root", func(f *fixture) { f.gate.Mandates = &live.MemoryAudit{} }, live.ReasonMandateUnverified},
+		{"ledger of another root", func(f *fixture) { f.gate.Mandates = &auditsink.Memory{} }, live.ReasonMandateUnverified},
 		{"ledger unreadable", func(f *fixture) { f.gate.Mandates = brokenLedger{} }, live.ReasonMandateUnverified},
 		{"recommitted after an edit", func(f *fixture) {
 			path := f.root.MandatePath("paper")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
@@ -71,7 +72,7 @@ func raceOrders(root live.Root, n int) raceResult {
 	if err != nil {
 		panic(err)
 	}
-	g := &gate.Gate{Root: root, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}, Mandates: livetest.PinFile(root, "paper")}
+	g := &gate.Gate{Root: root, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{}, Mandates: livetest.PinFile(root, "paper")}
 	var mu sync.Mutex
 	res := raceResult{Denied: map[string]int{}}
 	var wg sync.WaitGroup
@@ -178,7 +179,7 @@ func TestHaltFromAnotherProcessStopsTheLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	var decisions []gate.Decision
-	audit := &live.MemoryAudit{}
+	audit := &auditsink.Memory{}
 	g := &gate.Gate{Root: root, Audit: audit, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root), OnDecision: func(d gate.Decision) { decisions = append(decisions, d) }}
 	cmd := child(t, "halt", root.Dir(), "COCKPIT_HELPER_DELAY=300ms")
 	out, err := cmd.StdoutPipe()
@@ -255,7 +256,7 @@ func TestEveryThirdCallFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	audit, journal := &live.MemoryAudit{}, &live.MemoryJournal{}
+	audit, journal := &auditsink.Memory{}, &live.MemoryJournal{}
 	g := &gate.Gate{Root: root, Now: clock.Now, Audit: audit, Journal: journal, Mandates: livetest.Ledger(root)}
 	var ids []string
 	for i := 0; i < 90; i++ {
@@ -330,7 +331,7 @@ func bigBook(t *testing.T, faults *paper.Faults) (*paper.Broker, *gate.Gate, []l
 		}
 		resting = append(resting, o)
 	}
-	g := &gate.Gate{Root: livetest.Root(t), Now: clock.Now, Audit: &live.MemoryAudit{}, Journal: &live.MemoryJournal{}}
+	g := &gate.Gate{Root: livetest.Root(t), Now: clock.Now, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{}}
 	return p, g, resting
 }
 

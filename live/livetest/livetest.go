@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/mandatefile"
 )
 
@@ -90,13 +91,13 @@ func CommitTo(tb testing.TB, sink live.AuditSink, root live.Root, broker, doc st
 	return res.Mandate
 }
 
-var ledgers sync.Map // root dir → *live.MemoryAudit
+var ledgers sync.Map // root dir → *auditsink.Memory
 
 // Ledger is the in-memory mandate ledger Commit records into for root: give it to a gate as
 // Mandates (and, if convenient, as Audit).
-func Ledger(root live.Root) *live.MemoryAudit {
-	l, _ := ledgers.LoadOrStore(root.Dir(), &live.MemoryAudit{})
-	return l.(*live.MemoryAudit)
+func Ledger(root live.Root) *auditsink.Memory {
+	l, _ := ledgers.LoadOrStore(root.Dir(), &auditsink.Memory{})
+	return l.(*auditsink.Memory)
 }
 
 // Pinned is a mandate ledger that knows one committed hash per broker: what a test's child

@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 	"cockpit/live/jsonv"
 	"cockpit/live/redact"
 )
@@ -41,7 +42,7 @@ func (m *Mirror) ChainPath() string { return filepath.Join(m.Root.LiveDir(), "au
 
 // Record implements AuditSink: the record in the reference's shape and field order.
 func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
-	r = live.RedactRecord(r)
+	r = auditsink.Redact(r)
 	nullable := func(s string) any {
 		if s == "" {
 			return nil
