@@ -3,8 +3,6 @@ package live
 import (
 	"crypto/rand"
 	"encoding/hex"
-
-	"cockpit/live/jsonv"
 )
 
 // IDGen makes ids of the form <prefix>_<32 hex>.
@@ -17,18 +15,4 @@ func RandomID(prefix string) string {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	return prefix + "_" + hex.EncodeToString(b[:])
-}
-
-func mustGet(o *jsonv.Object, key string) any {
-	v, _ := o.Get(key)
-	return v
-}
-
-func getObject(o *jsonv.Object, key string) (*jsonv.Object, bool) {
-	v, ok := o.Get(key)
-	if !ok {
-		return nil, false
-	}
-	obj, ok := v.(*jsonv.Object)
-	return obj, ok
 }

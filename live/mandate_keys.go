@@ -25,7 +25,7 @@ func CheckMandateKeys(doc *jsonv.Object) error {
 		return err
 	}
 	for _, section := range []string{"hard_caps", "universe", "consent", "controls"} {
-		if o, ok := getObject(doc, section); ok {
+		if o, ok := doc.Object(section); ok {
 			if err := checkKeys(o, section); err != nil {
 				return err
 			}

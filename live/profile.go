@@ -147,13 +147,13 @@ func ParseMCPQuote(payload any, symbol string) (money.Amount, bool) {
 		return p, true
 	}
 	sym := pystr.Upper(pystr.Strip(symbol))
-	if inner, ok := mustGet(o, sym).(*jsonv.Object); ok {
+	if inner, ok := o.Value(sym).(*jsonv.Object); ok {
 		if p, ok := priceFrom(inner, quotePriceKeys); ok {
 			return p, true
 		}
 	}
 	for _, k := range []string{"quotes", "data", "results"} {
-		rows, ok := mustGet(o, k).([]any)
+		rows, ok := o.Value(k).([]any)
 		if !ok {
 			continue
 		}
@@ -208,7 +208,7 @@ func ParseConnectorQuote(payload any) (money.Amount, bool) {
 	if !ok || IsErrorEnvelope(o) {
 		return money.Zero, false
 	}
-	q, ok := mustGet(o, "quote").(*jsonv.Object)
+	q, ok := o.Value("quote").(*jsonv.Object)
 	if !ok {
 		return money.Zero, false
 	}

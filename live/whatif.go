@@ -166,7 +166,7 @@ func DecodeFloats(v any) any {
 	switch t := v.(type) {
 	case *jsonv.Object:
 		if t.Len() == 1 {
-			if s, ok := mustGet(t, "$float").(string); ok {
+			if s, ok := t.Value("$float").(string); ok {
 				switch s {
 				case "nan":
 					return jsonv.Float(math.NaN())

@@ -18,20 +18,8 @@ import (
 
 // knownBrokers lists the broker directories under live/ (valid keys only), sorted.
 func knownBrokers(root live.Root) []string {
-	entries, err := os.ReadDir(root.LiveDir())
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		if key, err := live.NormalizeBroker(e.Name()); err == nil && key == e.Name() && key != "runtime" {
-			out = append(out, key)
-		}
-	}
-	return out
+	brokers, _ := halt.BrokerDirs(root)
+	return brokers
 }
 
 // brokersFor returns the brokers to report: the one asked for, else every known one, else paper.

@@ -93,6 +93,22 @@ func (o *Object) Get(key string) (any, bool) {
 	return o.members[i].Value, true
 }
 
+// Value is o[key], nil when absent.
+func (o *Object) Value(key string) any {
+	v, _ := o.Get(key)
+	return v
+}
+
+// Object is o[key] when it is an object.
+func (o *Object) Object(key string) (*Object, bool) {
+	v, ok := o.Get(key)
+	if !ok {
+		return nil, false
+	}
+	obj, ok := v.(*Object)
+	return obj, ok
+}
+
 // Has reports whether key is present.
 func (o *Object) Has(key string) bool {
 	_, ok := o.Get(key)

@@ -213,7 +213,7 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	}
 	ceilings := c.Ceilings
 	if ceilings == nil {
-		ceilings, _ = getObject(proposal, "ceilings")
+		ceilings, _ = proposal.Object("ceilings")
 	}
 	if !withinCeilings(profile, ceilings) {
 		return nil, commitErr("resolved profile exceeds the account ceilings — refusing to commit")
@@ -235,7 +235,7 @@ func CommitProposal(c ProposalCommit) (*CommitResult, error) {
 	case c.FlattenOnHalt != nil:
 		m.FlattenOnHalt = *c.FlattenOnHalt
 	default:
-		m.FlattenOnHalt = jsonv.Truthy(getValue(profile, "flatten_on_halt"))
+		m.FlattenOnHalt = jsonv.Truthy(profile.Value("flatten_on_halt"))
 	}
 	m.MandateID = newID("mandate")
 	crID := newID("cr")
@@ -281,13 +281,13 @@ func loadProposal(root live.Root, broker, id string) (*jsonv.Object, string) {
 }
 
 func selectProfile(proposal *jsonv.Object, ordinal int) *jsonv.Object {
-	profiles, _ := getValue(proposal, "profiles").([]any)
+	profiles, _ := proposal.Value("profiles").([]any)
 	for _, p := range profiles {
 		o, ok := p.(*jsonv.Object)
 		if !ok {
 			continue
 		}
-		if n, ok := numeric(getValue(o, "ordinal")); ok && n == float64(ordinal) {
+		if n, ok := numeric(o.Value("ordinal")); ok && n == float64(ordinal) {
 			return o
 		}
 	}
@@ -362,17 +362,17 @@ func withinCeilings(profile, ceilings *jsonv.Object) bool {
 
 // mandateFromProfile maps a resolved profile to schema-1 caps and universe (reference C10).
 func mandateFromProfile(p *jsonv.Object) (*live.Mandate, error) {
-	lev := getValue(p, "leverage")
+	lev := p.Value("leverage")
 	leverage := any(jsonv.Number("1"))
 	if lev != nil && lev != "none" {
 		leverage = lev
 	}
-	instruments := orValue(getValue(p, "instruments"), []any{"equity"})
-	funding := orValue(getValue(p, "account_funding_usd"), orValue(getValue(p, "max_total_exposure_usd"), jsonv.Number("0")))
-	orderCap := orValue(getValue(p, "max_order_usd"), jsonv.Number("0"))
-	exposure := orValue(getValue(p, "max_total_exposure_usd"), orValue(funding, orderCap))
+	instruments := orValue(p.Value("instruments"), []any{"equity"})
+	funding := orValue(p.Value("account_funding_usd"), orValue(p.Value("max_total_exposure_usd"), jsonv.Number("0")))
+	orderCap := orValue(p.Value("max_order_usd"), jsonv.Number("0"))
+	exposure := orValue(p.Value("max_total_exposure_usd"), orValue(funding, orderCap))
 	funding = orValue(funding, exposure)
-	trades := orValue(getValue(p, "daily_trade_cap"), jsonv.Number("0"))
+	trades := orValue(p.Value("daily_trade_cap"), jsonv.Number("0"))
 	caps := jsonv.ObjectOf(
 		"account_funding_usd", funding,
 		"max_order_notional_usd", orderCap,
@@ -382,10 +382,10 @@ func mandateFromProfile(p *jsonv.Object) (*live.Mandate, error) {
 		"max_trades_per_day", trades,
 	)
 	uni := jsonv.ObjectOf(
-		"asset_classes", orValue(getValue(p, "asset_classes"), []any{"us_equity"}),
-		"min_market_cap_usd", getValue(p, "min_market_cap_usd"),
-		"min_avg_daily_volume_usd", getValue(p, "min_avg_daily_volume_usd"),
-		"exclude_symbols", orValue(getValue(p, "exclude_symbols"), []any{}),
+		"asset_classes", orValue(p.Value("asset_classes"), []any{"us_equity"}),
+		"min_market_cap_usd", p.Value("min_market_cap_usd"),
+		"min_avg_daily_volume_usd", p.Value("min_avg_daily_volume_usd"),
+		"exclude_symbols", orValue(p.Value("exclude_symbols"), []any{}),
 	)
 	return live.CapsFromJSON(jsonv.ObjectOf("hard_caps", caps, "universe", uni))
 }
@@ -410,20 +410,4 @@ func numeric(v any) (float64, bool) {
 		return jsonv.ToFloat(t)
 	}
 	return 0, false
-}
-
-// getValue is o[key], nil when absent.
-func getValue(o *jsonv.Object, key string) any {
-	v, _ := o.Get(key)
-	return v
-}
-
-// getObject is o[key] when it is an object.
-func getObject(o *jsonv.Object, key string) (*jsonv.Object, bool) {
-	v, ok := o.Get(key)
-	if !ok {
-		return nil, false
-	}
-	obj, ok := v.(*jsonv.Object)
-	return obj, ok
 }

@@ -194,10 +194,10 @@ func VerifyChain(path string) ChainReport {
 		if err != nil || !ok {
 			return fail(i, 0, "unreadable", fmt.Sprintf("line %d is not a JSON object", i+1))
 		}
-		seqV, _ := jsonv.ToFloat(getValue(o, "seq"))
+		seqV, _ := jsonv.ToFloat(o.Value("seq"))
 		seq := int64(seqV)
-		prev, _ := getValue(o, "prev_record_hash").(string)
-		stored, _ := getValue(o, "record_hash").(string)
+		prev, _ := o.Value("prev_record_hash").(string)
+		stored, _ := o.Value("record_hash").(string)
 		payload := jsonv.Clone(o).(*jsonv.Object)
 		for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
 			payload.Delete(k)
@@ -215,12 +215,6 @@ func VerifyChain(path string) ChainReport {
 		rep.Records, rep.LastHash = seq, stored
 	}
 	return rep
-}
-
-// getValue is o[key], nil when absent.
-func getValue(o *jsonv.Object, key string) any {
-	v, _ := o.Get(key)
-	return v
 }
 
 // makeDir creates dir (and parents) with mode 0700.
