@@ -1,11 +1,12 @@
 package main
 
 import (
-	"cockpit/session"
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"cockpit/session"
 )
 
 // TestCommitLifetimeClampsToOneDay: a commit asked for 0 days lasts one day, as the

@@ -1,7 +1,6 @@
 package counter
 
 import (
-	"cockpit/live"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"cockpit/live"
 )
 
 func TestReadDailyCount(t *testing.T) {

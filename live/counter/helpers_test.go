@@ -1,9 +1,10 @@
 package counter
 
 import (
-	"cockpit/live"
 	"testing"
 	"time"
+
+	"cockpit/live"
 )
 
 var testNow = time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)

@@ -1,12 +1,13 @@
 package gate
 
 import (
-	"cockpit/live"
-	"cockpit/live/halt"
 	"context"
 	"fmt"
 	"sync"
 	"time"
+
+	"cockpit/live"
+	"cockpit/live/halt"
 )
 
 // AuditHalt is the gate's in-memory halt latch: once set it stays set for the life of the gate,

@@ -1,11 +1,12 @@
 package gate
 
 import (
+	"context"
+	"time"
+
 	"cockpit/live"
 	"cockpit/live/halt"
 	"cockpit/live/mandatefile"
-	"context"
-	"time"
 )
 
 // GateMandate runs the gate's first steps for an order on broker: a mandate must be on file

@@ -1,10 +1,11 @@
 package halt
 
 import (
-	"cockpit/live"
 	"os"
 	"testing"
 	"time"
+
+	"cockpit/live"
 )
 
 var testNow = time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
