@@ -66,6 +66,7 @@ type Engine struct {
 	started  time.Time
 	denials  []time.Time // denied write calls in the last minute
 	coolTill time.Time   // the agent is paused until then after too many denials
+	coolWhy  string      // why it is paused until coolTill
 	refusals map[string]priorDenial
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"cockpit/live"
@@ -32,6 +33,7 @@ func (e *Engine) noteDenial(tool string, code live.Reason) {
 	trip := len(e.denials) >= denialBurst && !now.Before(e.coolTill)
 	if trip {
 		e.coolTill = now.Add(coolDown)
+		e.coolWhy = fmt.Sprintf("%d denied writes within a minute", denialBurst)
 		e.denials = nil
 		if e.cancel != nil {
 			e.cancel()
@@ -50,6 +52,17 @@ func (e *Engine) coolingDown() time.Duration {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.coolTill.Sub(e.now())
+}
+
+// CoolingDown reports until when and why the agent is auto-paused after a burst of denied
+// writes; a zero time when it is not.
+func (e *Engine) CoolingDown() (until time.Time, why string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.coolTill.After(e.now()) {
+		return time.Time{}, ""
+	}
+	return e.coolTill, e.coolWhy
 }
 
 // recentDenial returns a human's denial of the same order digest in the last ten minutes.

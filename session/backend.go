@@ -34,6 +34,8 @@ type Backend struct {
 	tail    []tui.AuditRow // the audit tail as of tailSeq
 	tailSeq int64
 	largest money.Amount      // the largest order accepted today
+	last    money.Amount      // the last order accepted today
+	breach  int               // orders accepted today on an approved breach
 	day     string            // the UTC day largest belongs to
 	origins map[string]string // client order id → who placed it
 }
@@ -75,7 +77,11 @@ func (b *Backend) noteDecision(d *gate.Decision) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.day != today {
-		b.largest, b.day = money.Zero, today
+		b.largest, b.last, b.breach, b.day = money.Zero, money.Zero, 0, today
+	}
+	b.last = *d.Intent.NotionalUSD
+	if d.ApprovalID != "" {
+		b.breach++
 	}
 	if d.Intent.NotionalUSD.GreaterThan(b.largest) {
 		b.largest = *d.Intent.NotionalUSD
@@ -122,8 +128,12 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	}
 	snap.OrdersToday, _ = counter.DailyCount(ctx, rt.Root, rt.DB, s.key, now) // the gate's count (DV14)
 	b.mu.Lock()
-	snap.LargestOrder = b.largest
+	snap.LargestOrder, snap.LastOrder, snap.Breaches = b.largest, b.last, b.breach
+	if b.day != now.UTC().Format("2006-01-02") {
+		snap.LargestOrder, snap.LastOrder, snap.Breaches = money.Zero, money.Zero, 0
+	}
 	b.mu.Unlock()
+	snap.PauseTill, snap.PauseWhy = s.eng.CoolingDown()
 	b.readBroker(ctx, &snap)
 	if items, err := rt.DB.Approvals(ctx, store.ApprovalPending, 200); err == nil {
 		for _, a := range items {

@@ -54,6 +54,8 @@ type Snapshot struct {
 	HaltFile   string            // the sentinel path shown in the status bar
 	HaltFileOK bool              // false: the sentinel could not be read (shown as ERROR, and halted)
 	Paused     bool              // the agent loop is paused
+	PauseWhy   string            // why the agent is auto-paused until PauseTill ("5 denied writes within a minute")
+	PauseTill  time.Time         // the end of an auto-pause, zero when none
 	Agent      string            // the agent's name, "" when none runs
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
 
@@ -65,6 +67,8 @@ type Snapshot struct {
 
 	OrdersToday  int
 	LargestOrder money.Amount // the largest order notional accepted today
+	LastOrder    money.Amount // the notional of the last order accepted today
+	Breaches     int          // orders accepted today over a cap on a human's approval
 
 	BrokerErr string // the last broker read error, "" when healthy
 	Latency   time.Duration

@@ -41,8 +41,9 @@ type Data struct {
 	Agent  agentStatus
 	Alerts alertLog
 
-	Flash   string // the footer's message
-	FlashAt time.Time
+	Flash      string // the footer's message
+	FlashAt    time.Time
+	FlashState live.TradingState // the trading state the message claims, "" when none
 
 	gen          uint64          // the engine bus generation events are accepted from
 	outcomeShown map[string]bool // review ids whose post-approval outcome is on screen
@@ -73,7 +74,37 @@ func (d *Data) State() live.TradingState {
 }
 
 // say shows a message in the footer for a few seconds.
-func (d *Data) say(text string) { d.Flash, d.FlashAt = text, d.c.Now() }
+func (d *Data) say(text string) { d.Flash, d.FlashAt, d.FlashState = text, d.c.Now(), "" }
+
+// sayState shows a message that claims a trading state; it is replaced as soon as the
+// state shown is another one (one source of truth: the state, not the message).
+func (d *Data) sayState(text string, st live.TradingState) {
+	d.say(text)
+	d.FlashState = st
+}
+
+// flash is the footer message still worth showing: recent and not contradicted by the state.
+func (d *Data) flash() string {
+	if d.Flash == "" || d.c.Now().Sub(d.FlashAt) >= 5*time.Second {
+		return ""
+	}
+	if d.FlashState != "" && d.FlashState != d.State() {
+		return ""
+	}
+	return d.Flash
+}
+
+// noteStateChange replaces a message that claims a state other than the new one.
+func (d *Data) noteStateChange(prev, now live.TradingState, why string) {
+	if prev == now || d.FlashState == "" || d.FlashState == now {
+		return
+	}
+	text := "trading is now " + string(now)
+	if why != "" {
+		text += ": " + untrusted(why, 80)
+	}
+	d.sayState(text, now)
+}
 
 // toggleFreeze keeps the tables still (or lets them move again).
 func (d *Data) toggleFreeze() {

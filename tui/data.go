@@ -75,7 +75,9 @@ func (d *Data) once(key string, window time.Duration, a Alert) {
 
 // onSnapshot takes a new snapshot: series samples, stale-data alerts.
 func (d *Data) onSnapshot(s Snapshot) {
+	prev := d.Snap.State
 	d.Snap, d.Ready = s, true
+	d.noteStateChange(prev, s.State, s.HaltReason)
 	d.Gross = headroomGross(&s)
 	d.Series.sample(s, d.Gross)
 	for _, w := range s.Warnings {
@@ -196,6 +198,7 @@ func (d *Data) onHalt(h *halt.State) (refresh bool) {
 	if h == nil || (h.Broker != d.Snap.Broker && d.Snap.Broker != "") {
 		return false
 	}
+	prev := d.Snap.State
 	switch {
 	case h.Halted:
 		if d.Snap.State != live.Halted {
@@ -207,6 +210,7 @@ func (d *Data) onHalt(h *halt.State) (refresh bool) {
 	default:
 		d.Snap.State = live.Active
 	}
+	d.noteStateChange(prev, d.Snap.State, h.Cause)
 	return true
 }
 
@@ -255,13 +259,13 @@ func (d *Data) onActionDone(a ActionDoneMsg) {
 	switch a.What {
 	case ActHalt:
 		d.Snap.State, d.Snap.Paused = live.Halted, true
-		d.say("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused")
+		d.sayState("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused", live.Halted)
 	case ActHaltBroker:
 		d.Snap.State, d.Snap.Paused = live.Halted, true
-		d.say("HALTED " + d.Snap.Broker + ": its HALT file is written, resting orders are being cancelled, the agent is paused")
+		d.sayState("HALTED "+d.Snap.Broker+": its HALT file is written, resting orders are being cancelled, the agent is paused", live.Halted)
 	case ActResume:
 		d.Snap.State = live.Active
-		d.say("resumed: trading is ACTIVE")
+		d.sayState("resumed: trading is ACTIVE", live.Active)
 	case ActExport:
 		d.say("audit exported to " + a.Info)
 	case ActApprove: // not "done": the gate runs the order again, and its outcome follows

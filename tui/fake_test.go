@@ -133,7 +133,7 @@ func sampleSnapshot(t testing.TB) Snapshot {
 	return Snapshot{
 		Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
 		Agent: "strategy", Mandate: md, Committed: now.Add(-24 * time.Hour), Expires: now.Add(29 * 24 * time.Hour),
-		OrdersToday: 14, LargestOrder: money.MustParse("3400"), Latency: 3 * time.Millisecond,
+		OrdersToday: 14, LargestOrder: money.MustParse("3400"), LastOrder: money.MustParse("1205"), Latency: 3 * time.Millisecond,
 		Positions: []live.Position{
 			{Symbol: "AAPL", Qty: money.MustParse("20"), AvgPrice: money.MustParse("190.10"), MarketValue: money.MustParse("3828.00"), UnrealizedPnL: money.MustParse("26.00")},
 			{Symbol: "TSLA", Qty: money.MustParse("-5"), AvgPrice: money.MustParse("245.00"), MarketValue: money.MustParse("-1221.25"), UnrealizedPnL: money.MustParse("3.75")},

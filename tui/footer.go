@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"time"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
@@ -24,8 +22,8 @@ func newFooter(c *Common) footer {
 // View draws the footer w cells wide for the focused pane.
 func (f footer) View(w int, focused pane) string {
 	st, d := f.c.Styles, f.c.Data
-	if d.Flash != "" && f.c.Now().Sub(d.FlashAt) < 5*time.Second {
-		return fit(" "+st.Warn.Render(d.Flash), w)
+	if msg := d.flash(); msg != "" {
+		return fit(" "+st.Warn.Render(msg), w)
 	}
 	bindings := []key.Binding{hint("?", "help"), hint("/", "filter"), hint("tab", "pane")}
 	bindings = append(bindings, focused.ShortHelp()...)

@@ -45,11 +45,12 @@ func (p *headroomPane) gauges() []gauge {
 	if c.AccountFundingUSD.Sign() > 0 {
 		lev = gross.Div(c.AccountFundingUSD)
 	}
+	openMax := largestResting(s) // a per-order breach is live only while that order rests
 	pair := func(used, limit money.Amount) string {
 		return p.c.amt(used, true) + " / " + p.c.amt(limit, true)
 	}
 	gs := []gauge{
-		{"per-order notional", s.LargestOrder.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(s.LargestOrder, c.MaxOrderNotionalUSD)},
+		{"per-order notional", openMax.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(openMax, c.MaxOrderNotionalUSD)},
 		{"total exposure", gross.Float64(), c.MaxTotalExposureUSD.Float64(), pair(gross, c.MaxTotalExposureUSD)},
 		{"leverage", lev.Float64(), c.MaxLeverage.Float64(), fmt.Sprintf("%sx / %sx", lev.Round(2).StringFixed(2), c.MaxLeverage.Round(2))},
 		{"trades today", float64(s.OrdersToday), float64(c.MaxTradesPerDay), fmt.Sprintf("%d / %d", s.OrdersToday, c.MaxTradesPerDay)},
@@ -138,9 +139,15 @@ func (p *headroomPane) headroomLines(w, h int, compact bool) []string {
 	var out []string
 	for _, g := range gs {
 		out = append(out, p.gaugeLine(g, w, compact))
+		if g.label == "per-order notional" {
+			out = append(out, p.perOrderLines(w)...)
+		}
 	}
-	if h-len(out) >= 5 {
+	switch room := h - len(out); {
+	case room >= 5:
 		out = append(out, "")
+		fallthrough
+	case room >= 4:
 		out = append(out, p.chartLines(w, p.chartSymbol())...)
 	}
 	return out
@@ -183,4 +190,52 @@ func (p *headroomPane) headroomStrip() string {
 		return p.c.Styles.Critical.Render("no mandate: every order is denied")
 	}
 	return strings.Join(parts, " · ")
+}
+
+// perOrderLines follow the per-order gauge (which measures the largest resting order): the
+// last and the largest order accepted today, and the approved breaches of the day, which are
+// history, not a live breach.
+func (p *headroomPane) perOrderLines(w int) []string {
+	s := &p.c.Data.Snap
+	last, top := "—", "—"
+	if s.LastOrder.Sign() > 0 {
+		last = p.c.amt(s.LastOrder, true)
+	}
+	if s.LargestOrder.Sign() > 0 {
+		top = p.c.amt(s.LargestOrder, true)
+	}
+	if p.c.Privacy {
+		last, top = "•••", "•••"
+	}
+	out := []string{fit(p.c.Styles.Muted.Render("  ↑ largest resting · last "+last+" · max today "+top), w)}
+	switch {
+	case s.Breaches == 1:
+		out = append(out, fit(p.c.Styles.Warn.Render("  1 approved breach today"), w))
+	case s.Breaches > 1:
+		out = append(out, fit(p.c.Styles.Warn.Render(fmt.Sprintf("  %d approved breaches today", s.Breaches)), w))
+	}
+	return out
+}
+
+// largestResting is the largest notional among the open orders, valued at the order's own
+// notional or limit price, else at the snapshot's quote (zero when it cannot be priced).
+func largestResting(s *Snapshot) money.Amount {
+	top := money.Zero
+	for _, o := range s.Orders {
+		n := money.Zero
+		switch {
+		case o.Notional != nil:
+			n = *o.Notional
+		case o.Quantity != nil && o.LimitPrice != nil:
+			n = o.Quantity.Mul(*o.LimitPrice)
+		case o.Quantity != nil:
+			if q, ok := s.Quotes[o.Symbol]; ok {
+				n = o.Quantity.Mul(q.ValuationPrice(o.Side))
+			}
+		}
+		if n = n.Abs(); n.Cmp(top) > 0 {
+			top = n
+		}
+	}
+	return top
 }

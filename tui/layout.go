@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Layouts by terminal size (field-anchors D3).
@@ -61,7 +62,7 @@ func (m *Model) tooSmall(w, h int) string {
 	name, worst := m.panes.headroom.worstHeadroom()
 	lines := []string{
 		m.status.View(w),
-		fit(fmt.Sprintf(" %s · worst headroom %s %.0f%% · approvals waiting %d", m.data.State(), name, max(worst, 0), len(m.data.Snap.Reviews)), w),
+		fit(fmt.Sprintf(" %s · worst headroom %s %.0f%% · approvals waiting %d", strings.TrimSpace(ansi.Strip(m.status.stateBadge(true))), name, max(worst, 0), len(m.data.Snap.Reviews)), w),
 		"",
 		fit(st.Warn.Render(fmt.Sprintf(" Terminal too small: %d×%d, need ≥80×24", w, h)), w),
 		fit(" "+st.Key.Render("H")+" HALT  "+st.Key.Render("X")+" flatten  "+st.Key.Render("U")+" resume  "+st.Key.Render("q")+" quit", w),

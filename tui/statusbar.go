@@ -16,6 +16,13 @@ type statusBar struct{ c *Common }
 // View is the top line: mode, trading state, mandate, broker, data age, orders today,
 // the HALT file, the agent and the clock. Unknown or stale values show as such, never ✓.
 func (b statusBar) View(w int) string {
+	line, _ := b.compose(w)
+	return line
+}
+
+// compose lays the top line out in w cells; short reports that the state had to be
+// shortened (the pause reason then goes to the banner).
+func (b statusBar) compose(w int) (line string, short bool) {
 	st, s := b.c.Styles, &b.c.Data.Snap
 	halted := b.c.Data.State() == live.Halted
 	badge := st.Paper.Render(" PAPER ")
@@ -27,14 +34,14 @@ func (b statusBar) View(w int) string {
 		text string
 		prio int
 	}
-	segs := []seg{{badge + " " + b.stateBadge(), 0}, {b.mandateSeg(), 3}, {b.brokerSeg(), 2}, {b.dataSeg(), 4},
+	segs := []seg{{badge + " " + b.stateBadge(false), 0}, {b.mandateSeg(), 3}, {b.brokerSeg(), 2}, {b.dataSeg(), 4},
 		{b.ordersSeg(), 1}, {b.haltFileSeg(), 1}}
 	if s.Agent != "" {
 		a := fmt.Sprintf("agent %s", s.Agent)
 		if b.c.Data.Agent.turn > 0 {
 			a += fmt.Sprintf(" t%d", b.c.Data.Agent.turn)
 		}
-		if s.Paused || halted {
+		if s.Paused || halted || s.PauseTill.After(b.c.Now()) {
 			a += " PAUSED"
 		}
 		segs = append(segs, seg{a, 5})
@@ -49,24 +56,33 @@ func (b statusBar) View(w int) string {
 		}
 		return strings.Join(parts, " │ ")
 	}
-	line := join(0)
-	for p := 5; p >= 0; p-- {
-		if l := join(p); ansi.StringWidth(l)+len(clock)+2 <= w {
-			line = l
-			break
+	fitted := false
+	line = join(0)
+	for p := 5; p >= 1 && !fitted; p-- {
+		line = join(p)
+		fitted = ansi.StringWidth(line)+len(clock)+2 <= w
+	}
+	if !fitted { // narrow: the short state keeps the orders and the HALT file on the line
+		segs[0].text = badge + " " + b.stateBadge(true)
+		line = join(0)
+		for p := 5; p >= 0; p-- {
+			if l := join(p); ansi.StringWidth(l)+len(clock)+2 <= w {
+				line = l
+				break
+			}
 		}
 	}
 	line = fit(line, max(0, w-len(clock)-1)) + " " + clock
 	if halted {
-		return st.HaltBar.Render(fit(ansi.Strip(line), w))
+		return st.HaltBar.Render(fit(ansi.Strip(line), w)), !fitted
 	}
-	return fit(line, w)
+	return fit(line, w), !fitted
 }
 
-// haltBanner is the second line while halted: why, since when, what rests, how to resume.
+// Banner is the second line while halted (or paused without room for why): why, since when, what rests, how to resume.
 func (b statusBar) Banner(w int) string {
 	if b.c.Data.State() != live.Halted {
-		return ""
+		return b.pauseBanner(w)
 	}
 	why := b.c.Data.Snap.HaltReason
 	if why == "" {
@@ -77,17 +93,53 @@ func (b statusBar) Banner(w int) string {
 	return b.c.Styles.HaltBar.Render(fit(text, w))
 }
 
-func (b statusBar) stateBadge() string {
+// stateBadge is the one state shown: the trading state, and the agent's own state when it
+// does not trade; short leaves the pause reason out (narrow screens).
+func (b statusBar) stateBadge(short bool) string {
 	st := b.c.Styles
 	switch b.c.Data.State() {
 	case live.Halted:
 		return st.Halted.Render(" ■ HALTED ")
 	case live.ReduceOnly:
+		if agent := b.agentState(short); agent != "" {
+			return st.Reduce.Render(" ◐ REDUCE-ONLY ") + " " + agent
+		}
 		return st.Reduce.Render(" ◐ REDUCE-ONLY ")
 	case live.Active:
+		if agent := b.agentState(short); agent != "" {
+			return agent
+		}
 		return st.Active.Render("● ACTIVE")
 	}
 	return st.Muted.Render("? UNKNOWN")
+}
+
+// agentState is the agent's own state when it is not trading although trading is allowed:
+// auto-paused (why, until when) or blocked on the operator's reviews; "" otherwise.
+func (b statusBar) agentState(short bool) string {
+	st, s := b.c.Styles, &b.c.Data.Snap
+	if s.PauseTill.After(b.c.Now()) {
+		why := s.PauseWhy
+		if why == "" {
+			why = "auto-pause"
+		}
+		until := s.PauseTill.UTC().Format("15:04:05")
+		if short {
+			return st.Warn.Render("⏸ PAUSED until " + until)
+		}
+		return st.Warn.Render(fmt.Sprintf("⏸ PAUSED (%s, until %s UTC)", untrusted(why, 60), until))
+	}
+	if n := len(s.Reviews); n > 0 {
+		unit := "reviews"
+		if n == 1 {
+			unit = "review"
+		}
+		if short {
+			return st.Warn.Render(fmt.Sprintf("⏳ WAITING (%d %s)", n, unit))
+		}
+		return st.Warn.Render(fmt.Sprintf("⏳ WAITING FOR YOU (%d %s)", n, unit))
+	}
+	return ""
 }
 
 func (b statusBar) mandateSeg() string {
@@ -184,4 +236,21 @@ func percent(used, limit float64) float64 {
 		return 0
 	}
 	return used / limit * 100
+}
+
+// pauseBanner carries the pause reason when the top line had no room for it.
+func (b statusBar) pauseBanner(w int) string {
+	s := &b.c.Data.Snap
+	if !s.PauseTill.After(b.c.Now()) {
+		return ""
+	}
+	if _, short := b.compose(w); !short {
+		return ""
+	}
+	why := s.PauseWhy
+	if why == "" {
+		why = "auto-pause"
+	}
+	text := fmt.Sprintf(" PAUSED — %s — until %s UTC — H halt", untrusted(why, 60), s.PauseTill.UTC().Format("15:04:05"))
+	return b.c.Styles.Warn.Render(fit(text, w))
 }

@@ -50,6 +50,10 @@ func TestLayoutGoldens(t *testing.T) {
 		{"resume_question", 120, 40, func(m *Model, _ *fakeBackend) { press(m, "U") }},
 		{"mandate", 120, 40, func(m *Model, _ *fakeBackend) { press(m, "M") }},
 		{"mandate_form", 120, 40, func(m *Model, _ *fakeBackend) { press(m, "M", "n") }},
+		{"paused_agent", 120, 40, pausedAgent},
+		{"paused_agent_narrow", 80, 24, pausedAgent},
+		{"waiting_review", 120, 40, waitingReview},
+		{"waiting_review_narrow", 80, 24, waitingReview},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,7 +99,7 @@ func TestStatusBarNeverGreenWhenUnknown(t *testing.T) {
 		mod  func()
 		want []string
 	}{
-		{"fresh", func() {}, []string{"ACTIVE", "broker paper ✓", "data ✓", "orders 14/20", "HALT file: absent"}},
+		{"fresh", func() {}, []string{"WAITING FOR YOU (2 reviews)", "broker paper ✓", "data ✓", "orders 14/20", "HALT file: absent"}},
 		{"broker error", func() { s := m.data.Snap; s.BrokerErr = "connection refused"; m.data.onSnapshot(s) }, []string{"broker paper ✖ ERROR"}},
 		{"stale", func() { clock.Advance(10 * time.Second) }, []string{"? STALE", "data ? STALE"}},
 		{"halt file unreadable", func() { s := m.data.Snap; s.HaltFileOK = false; m.data.onSnapshot(s) }, []string{"HALT file: ERROR"}},
@@ -137,4 +141,19 @@ func TestFormatting(t *testing.T) {
 			t.Errorf("%d: got %q, want %q", i, tt.got, tt.want)
 		}
 	}
+}
+
+// pausedAgent: the agent auto-paused after a burst of denials, one approved breach earlier
+// today, nothing waiting for review (issue 12).
+func pausedAgent(m *Model, _ *fakeBackend) {
+	s := pausedSnap(m)
+	s.LargestOrder, s.Breaches = money.MustParse("5950"), 1
+	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
+}
+
+// waitingReview: the agent blocked on one pending review (issue 12).
+func waitingReview(m *Model, _ *fakeBackend) {
+	s := m.data.Snap
+	s.Reviews = s.Reviews[:1]
+	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 }
