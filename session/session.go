@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/engine/agents/llm"
 	"cockpit/engine/agents/replay"
@@ -201,7 +202,8 @@ func (s *Session) buildAgent(name, script string) error {
 		return nil
 	case "llm":
 		if _, ok := cfg.LLM.Prices[cfg.LLM.Model]; !ok {
-			return fmt.Errorf("config: agents.llm.prices.%s is not set: cockpit will not send requests it cannot price", cfg.LLM.Model)
+			return fmt.Errorf("config: agents.llm.prices.%s is not set: cockpit will not send requests it cannot price; add to %s (USD per million tokens, from your provider's price list):\n[agents.llm.prices.%s]\ninput_per_mtok = \"…\"\noutput_per_mtok = \"…\"",
+				cfg.LLM.Model, config.Path(s.rt.Root), cfg.LLM.Model)
 		}
 		key := s.rt.Getenv(cfg.LLM.APIKeyEnv)
 		if key == "" {
