@@ -46,6 +46,7 @@ type Session struct {
 	interval time.Duration
 	onQuit   string
 	voided   int64
+	notes    []string // start-up notes for the operator (the screen's info alerts, the headless console)
 	closers  []func()
 	// flattenMu serialises flattens: the watcher's halt action and an operator's flatten
 	// never cancel and close the same orders at once.
@@ -97,7 +98,7 @@ func Open(o Options) (*Session, error) {
 		if res, err := EnsurePaperMandate(rt); err != nil {
 			return fail(err)
 		} else if res != nil {
-			fmt.Fprintf(rt.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
+			s.notes = append(s.notes, fmt.Sprintf("committed the default paper mandate %s (until %s)", res.MandateID, res.ExpiresAt))
 		}
 	}
 	if c := mandatefile.Read(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {

@@ -66,6 +66,9 @@ func (a *App) cmdRun(args []string) int {
 	}()
 	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
 		"headless", s.Key(), s.AgentName(), *approvals, s.OnQuit(), s.ID())
+	for _, n := range s.Notes() {
+		fmt.Fprintln(a.Stdout, n)
+	}
 	if s.Voided() > 0 {
 		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.Voided())
 	}
