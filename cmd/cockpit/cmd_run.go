@@ -57,13 +57,6 @@ func (a *App) cmdRun(args []string) int {
 	printing, quiet := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	events := s.Bus().Subscribe(printing, 4096)
-	go func() {
-		defer close(done)
-		for ev := range events { // closed when printing ends, after what was queued
-			tally.add(ev)
-			fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
-		}
-	}()
 	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
 		"headless", s.Key(), s.AgentName(), *approvals, s.OnQuit(), s.ID())
 	for _, n := range s.Notes() {
@@ -72,6 +65,13 @@ func (a *App) cmdRun(args []string) int {
 	if s.Voided() > 0 {
 		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.Voided())
 	}
+	go func() { // after the header and the notes: the events queue until then
+		defer close(done)
+		for ev := range events { // closed when printing ends, after what was queued
+			tally.add(ev)
+			fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
+		}
+	}()
 	started := a.Now()
 	ctx, unlatch := s.UntilLatched(ctx)
 	defer unlatch()
