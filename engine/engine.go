@@ -60,6 +60,10 @@ type Engine struct {
 	ReviewPoll time.Duration
 
 	turns    atomic.Int64
+	// placing is held (shared) by each call from its gate submission until its decision is on
+	// the bus; FollowBroker takes it (exclusively) before it publishes an order update, so a
+	// fill never reaches the bus before the ALLOW that placed it.
+	placing sync.RWMutex
 	paused   atomic.Bool
 	mu       sync.Mutex
 	cancel   context.CancelFunc // cancels the running turn on a halt or a cool-down
@@ -237,6 +241,8 @@ func (e *Engine) publish(ev Event) {
 func (e *Engine) FollowBroker(ctx context.Context) {
 	for u := range e.Broker.Subscribe(ctx) {
 		u := u
+		e.placing.Lock() // wait for the decisions of the orders in flight
+		e.placing.Unlock()
 		e.publish(Event{Kind: EvOrderUpdate, Order: &u})
 	}
 }
