@@ -60,10 +60,6 @@ type Engine struct {
 	ReviewPoll time.Duration
 
 	turns    atomic.Int64
-	// placing is held (shared) by each call from its gate submission until its decision is on
-	// the bus; FollowBroker takes it (exclusively) before it publishes an order update, so a
-	// fill never reaches the bus before the ALLOW that placed it.
-	placing sync.RWMutex
 	paused   atomic.Bool
 	mu       sync.Mutex
 	cancel   context.CancelFunc // cancels the running turn on a halt or a cool-down
@@ -71,6 +67,11 @@ type Engine struct {
 	denials  []time.Time // denied write calls in the last minute
 	coolTill time.Time   // the agent is paused until then after too many denials
 	refusals map[string]priorDenial
+
+	// placing is held (shared) by each call from its gate submission until its decision is on
+	// the bus; FollowBroker takes it (exclusively) before it publishes an order update, so a
+	// fill never reaches the bus before the ALLOW that placed it.
+	placing sync.RWMutex
 }
 
 func (e *Engine) now() time.Time {

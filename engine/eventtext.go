@@ -24,6 +24,8 @@ func (e Event) text() string {
 		switch {
 		case r.Status == StatusOK:
 			return fmt.Sprintf("call    %-15s ok", e.Tool)
+		case r.Code == live.ReasonCancelled: // stopped (--for, a quit, a halt), not refused
+			return fmt.Sprintf("call    %-15s cancelled: %s", e.Tool, oneLine(r.Detail))
 		case r.Decision == live.DecisionAsk || strings.HasPrefix(string(r.Code), "approval_") || r.Code == live.ReasonNoApprover:
 			return fmt.Sprintf("call    %-15s %s: %s", e.Tool, r.Code, oneLine(r.Detail))
 		}

@@ -113,10 +113,10 @@ func (a *App) openSession(home string, o session.Options) (*session.Session, err
 
 // tally counts what the engine did, from its events.
 type tally struct {
-	calls, ok, orders, fills, findings, errors int
-	reviews                                    map[string]int
-	denials                                    map[string]int
-	llm                                        money.Amount
+	calls, ok, cancelled, orders, fills, findings, errors int
+	reviews                                               map[string]int
+	denials                                               map[string]int
+	llm                                                   money.Amount
 }
 
 func (t *tally) add(ev engine.Event) {
@@ -126,6 +126,8 @@ func (t *tally) add(ev engine.Event) {
 		if r := ev.Result; r != nil {
 			if r.OK() {
 				t.ok++
+			} else if r.Code == live.ReasonCancelled { // cut off by the stop, not refused
+				t.cancelled++
 			} else if r.Decision == live.DecisionDeny || r.Decision == live.DecisionAsk {
 				t.denials[string(r.Code)]++
 			}
@@ -156,8 +158,12 @@ func (t *tally) add(ev engine.Event) {
 func (a *App) summary(s *session.Session, t *tally, turns int, why string, took time.Duration, rep gate.FlattenReport, halted bool) {
 	w, rt, key, broker := a.Stdout, s.Runtime(), s.Key(), s.Broker()
 	fmt.Fprintf(w, "\n── summary (%s after %s) ──\n", why, took.Round(100*time.Millisecond))
-	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok) · orders placed %d · fills %d · errors %d\n",
-		turns, t.calls, t.ok, t.orders, t.fills, t.errors)
+	cancelled := ""
+	if t.cancelled > 0 {
+		cancelled = fmt.Sprintf(", %d cancelled", t.cancelled)
+	}
+	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok%s) · orders placed %d · fills %d · errors %d\n",
+		turns, t.calls, t.ok, cancelled, t.orders, t.fills, t.errors)
 	if len(t.denials) > 0 {
 		fmt.Fprintf(w, "refused: %s\n", counts(t.denials))
 	}
