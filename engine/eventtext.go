@@ -128,6 +128,9 @@ func decisionText(d *gate.Decision) string {
 	case live.PauseForReauth:
 		return fmt.Sprintf("ASK     %s: %s", intent, oneLine(d.Message()))
 	}
+	if d.Denial != nil && d.Denial.Code == live.ReasonCancelled { // cut off by the stop, nothing sent
+		return fmt.Sprintf("cancel  %s: the call was cut off before it was sent", intent)
+	}
 	return fmt.Sprintf("DENY    %s: %s", intent, oneLine(d.Message()))
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
+	"cockpit/live/gate"
 )
 
 // TestCallsCutOffAtStopCountAsCancelled: a call the --for deadline (or a quit) cut off is
@@ -20,6 +21,11 @@ func TestCallsCutOffAtStopCountAsCancelled(t *testing.T) {
 	}
 	if got := ev.Text(); strings.Contains(got, "DENIED") || !strings.Contains(got, "cancelled") {
 		t.Errorf("got the log line %q, want it cancelled, not DENIED", got)
+	}
+	dec := engine.Event{Kind: engine.EvDecision, Decision: &gate.Decision{Verdict: live.Deny,
+		Denial: live.NewDenial(live.ReasonCancelled, "error", "context deadline exceeded")}}
+	if got := dec.Text(); strings.Contains(got, "DENY") || !strings.Contains(got, "cancel") {
+		t.Errorf("got the decision line %q, want it cancelled, not DENY", got)
 	}
 	// A real refusal still counts as one.
 	tl.add(engine.Event{Kind: engine.EvToolCall, Tool: "place_order", Result: &engine.Result{Status: engine.StatusDenied,
