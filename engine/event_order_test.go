@@ -75,3 +75,19 @@ func TestFillNeverBeforeItsAllow(t *testing.T) {
 		t.Errorf("got %v, want the decision before the order update", kinds)
 	}
 }
+
+// TestCancelledCallsAreNotDenials: write calls cut off by a stop (a cancelled context) are
+// cancelled, not refusals, so they do not pause the agent as five denials in a minute do.
+func TestCancelledCallsAreNotDenials(t *testing.T) {
+	f := enginetest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := 0; i < 6; i++ {
+		if r := f.Turn().Call(ctx, "place_order", enginetest.Buy("AAPL", "100")); r.Code != live.ReasonCancelled {
+			t.Fatalf("call %d: got %s, want cancelled", i, r.Code)
+		}
+	}
+	if r := f.Call("place_order", enginetest.Buy("AAPL", "100")); !r.OK() {
+		t.Errorf("after six cancelled calls: got %s %s, want the order placed", r.Code, r.Detail)
+	}
+}
