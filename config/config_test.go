@@ -57,3 +57,18 @@ func TestLoadAndInit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestDefaultModelIsPriced(t *testing.T) {
+	for name, src := range map[string]func() (Config, error){
+		"Default()": func() (Config, error) { return Default(), nil },
+		"template":  func() (Config, error) { return Parse([]byte(Template), Config{}) },
+	} {
+		cfg, err := src()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := cfg.Agents.LLM.Prices[cfg.Agents.LLM.Model]; !ok {
+			t.Errorf("%s: no agents.llm.prices.%s; `run --agent llm` fails on defaults", name, cfg.Agents.LLM.Model)
+		}
+	}
+}

@@ -178,7 +178,8 @@ func DefaultAgents() Agents {
 			Interval: Duration{2 * time.Second}, Notional: money.FromInt(2500)},
 		Replay: ReplayAgent{Speed: 1},
 		LLM: LLMAgent{BaseURL: "https://api.openai.com/v1/", Model: "gpt-4o-mini", APIKeyEnv: "OPENAI_API_KEY",
-			Timeout: Duration{60 * time.Second}, MaxOutputTokens: 1024, Interval: Duration{30 * time.Second}},
+			Timeout: Duration{60 * time.Second}, MaxOutputTokens: 1024, Interval: Duration{30 * time.Second},
+			Prices: map[string]Price{"gpt-4o-mini": {InputPerMTok: money.MustParse("0.15"), OutputPerMTok: money.MustParse("0.60")}}},
 	}
 }
 

@@ -77,9 +77,10 @@ api_key_env = "OPENAI_API_KEY"   # the key is read from this environment variabl
 timeout = "1m0s"
 max_output_tokens = 1024
 interval = "30s"
-# [agents.llm.prices.gpt-4o-mini]
-# input_per_mtok = "0.15"
-# output_per_mtok = "0.60"
+# USD per million tokens; cockpit will not call a model it cannot price. Add a table per model you use.
+[agents.llm.prices.gpt-4o-mini]
+input_per_mtok = "0.15"
+output_per_mtok = "0.60"
 
 [tools.news]
 source = "sample"      # an RSS/Atom URL, a directory of files, or "sample"; empty = off

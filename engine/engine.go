@@ -68,6 +68,11 @@ type Engine struct {
 	coolTill time.Time   // the agent is paused until then after too many denials
 	coolWhy  string      // why it is paused until coolTill
 	refusals map[string]priorDenial
+
+	// placing is held (shared) by each call from its gate submission until its decision is on
+	// the bus; FollowBroker takes it (exclusively) before it publishes an order update, so a
+	// fill never reaches the bus before the ALLOW that placed it.
+	placing sync.RWMutex
 }
 
 func (e *Engine) now() time.Time {
@@ -238,6 +243,8 @@ func (e *Engine) publish(ev Event) {
 func (e *Engine) FollowBroker(ctx context.Context) {
 	for u := range e.Broker.Subscribe(ctx) {
 		u := u
+		e.placing.Lock() // wait for the decisions of the orders in flight
+		e.placing.Unlock()
 		e.publish(Event{Kind: EvOrderUpdate, Order: &u})
 	}
 }

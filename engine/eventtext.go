@@ -24,6 +24,8 @@ func (e Event) text() string {
 		switch {
 		case r.Status == StatusOK:
 			return fmt.Sprintf("call    %-15s ok", e.Tool)
+		case r.Code == live.ReasonCancelled: // stopped (--for, a quit, a halt), not refused
+			return fmt.Sprintf("call    %-15s cancelled: %s", e.Tool, oneLine(r.Detail))
 		case r.Decision == live.DecisionAsk || strings.HasPrefix(string(r.Code), "approval_") || r.Code == live.ReasonNoApprover:
 			return fmt.Sprintf("call    %-15s %s: %s", e.Tool, r.Code, oneLine(r.Detail))
 		}
@@ -125,6 +127,9 @@ func decisionText(d *gate.Decision) string {
 		return fmt.Sprintf("ALLOW   %s → broker %s: %s", intent, d.Outcome, oneLine(d.Message()))
 	case live.PauseForReauth:
 		return fmt.Sprintf("ASK     %s: %s", intent, oneLine(d.Message()))
+	}
+	if d.Denial != nil && d.Denial.Code == live.ReasonCancelled { // cut off by the stop, nothing sent
+		return fmt.Sprintf("cancel  %s: the call was cut off before it was sent", intent)
 	}
 	return fmt.Sprintf("DENY    %s: %s", intent, oneLine(d.Message()))
 }

@@ -299,8 +299,7 @@ func (c *call) trade(ctx context.Context) Result {
 			return c.review(ctx, sub, d, "escalated")
 		}
 	}
-	d := e.Gate.Submit(ctx, sub)
-	c.publishDecision(d)
+	d := c.submit(ctx, sub)
 	if d.Verdict == live.PauseForReauth {
 		return c.review(ctx, sub, d, "breach")
 	}
@@ -316,6 +315,16 @@ func (c *call) gated(d gate.Decision) Result {
 		r.Detail += " (audit write failed: " + d.AuditErr.Error() + ")"
 	}
 	return r
+}
+
+// submit runs the order through the gate and publishes the decision before any broker
+// update of the order can reach the bus (see Engine.placing).
+func (c *call) submit(ctx context.Context, sub gate.Submission) gate.Decision {
+	c.e.placing.RLock()
+	defer c.e.placing.RUnlock()
+	d := c.e.Gate.Submit(ctx, sub)
+	c.publishDecision(d)
+	return d
 }
 
 func (c *call) publishDecision(d gate.Decision) {

@@ -24,7 +24,7 @@ type priorDenial struct {
 // noteDenial counts a denied write; the fifth in a minute pauses the agent for a minute and
 // stops its running turn.
 func (e *Engine) noteDenial(tool string, code live.Reason) {
-	if code == live.ReasonCoolingDown || code == live.ReasonHalted {
+	if code == live.ReasonCoolingDown || code == live.ReasonHalted || code == live.ReasonCancelled { // cancelled: cut off by us, not refused
 		return
 	}
 	now := e.now()

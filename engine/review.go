@@ -166,8 +166,7 @@ func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live
 		ap.Waives = append(ap.Waives, *b)
 	}
 	sub.Drift, sub.Approval = &dr, ap
-	d := e.Gate.Submit(ctx, sub)
-	c.publishDecision(d)
+	d := c.submit(ctx, sub)
 	if d.Verdict == live.PauseForReauth {
 		r := denied(live.DoesNotCoverCode(d.Breach.Limit), "%s (the approval covered %s)",
 			breachLine(d.Breach), orDash(strings.Join(covered, ", ")))

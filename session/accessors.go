@@ -44,5 +44,9 @@ func (s *Session) SetOnQuit(v string) { s.onQuit = v }
 // Voided counts the review items an earlier run left pending and Open voided.
 func (s *Session) Voided() int64 { return s.voided }
 
+// Notes are what Open did that the operator should hear at start (e.g. the default paper
+// mandate it committed).
+func (s *Session) Notes() []string { return s.notes }
+
 // Latched reports the gate's audit halt (DV15), if it tripped.
 func (s *Session) Latched() (gate.AuditHalt, bool) { return s.gate.Latched() }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/engine/agents/llm"
 	"cockpit/engine/agents/replay"
@@ -45,6 +46,7 @@ type Session struct {
 	interval time.Duration
 	onQuit   string
 	voided   int64
+	notes    []string // start-up notes for the operator (the screen's info alerts, the headless console)
 	closers  []func()
 	// flattenMu serialises flattens: the watcher's halt action and an operator's flatten
 	// never cancel and close the same orders at once.
@@ -96,7 +98,7 @@ func Open(o Options) (*Session, error) {
 		if res, err := EnsurePaperMandate(rt); err != nil {
 			return fail(err)
 		} else if res != nil {
-			fmt.Fprintf(rt.Stderr, "committed the default paper mandate %s (until %s)\n", res.MandateID, res.ExpiresAt)
+			s.notes = append(s.notes, fmt.Sprintf("committed the default paper mandate %s (until %s)", res.MandateID, res.ExpiresAt))
 		}
 	}
 	if c := mandatefile.Read(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
@@ -201,7 +203,8 @@ func (s *Session) buildAgent(name, script string) error {
 		return nil
 	case "llm":
 		if _, ok := cfg.LLM.Prices[cfg.LLM.Model]; !ok {
-			return fmt.Errorf("config: agents.llm.prices.%s is not set: cockpit will not send requests it cannot price", cfg.LLM.Model)
+			return fmt.Errorf("config: agents.llm.prices.%s is not set: cockpit will not send requests it cannot price; add to %s (USD per million tokens, from your provider's price list):\n[agents.llm.prices.%s]\ninput_per_mtok = \"…\"\noutput_per_mtok = \"…\"",
+				cfg.LLM.Model, config.Path(s.rt.Root), cfg.LLM.Model)
 		}
 		key := s.rt.Getenv(cfg.LLM.APIKeyEnv)
 		if key == "" {

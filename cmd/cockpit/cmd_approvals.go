@@ -49,41 +49,23 @@ func (a *App) approvalsList(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
-	now := a.Now()
-	for _, it := range items {
-		if *asJSON {
+	if *asJSON {
+		for _, it := range items {
 			order, _ := jsonv.ParseString(it.OrderJSON, jsonv.Options{})
 			a.printJSON(jsonv.ObjectOf("id", it.ID, "state", string(it.State), "broker", it.Broker, "why", it.Why,
 				"limit", it.Limit, "limit_value", it.LimitValue, "attempted", it.Attempted, "order", order,
 				"digest", it.Digest, "agent_reason", it.AgentReason, "created_at", live.FormatTimestamp(it.CreatedAt),
 				"deadline", live.FormatTimestamp(it.Deadline), "resolved_by", it.ResolvedBy, "resolution", it.Resolution,
 				"breaches", breachesJSON(it.Breaches), "outcome", it.Outcome))
-			continue
 		}
-		left := ""
-		if it.State == store.ApprovalPending {
-			left = "  " + humanDuration(it.Deadline.Sub(now).Truncate(time.Second)) + " left"
-		}
-		fmt.Fprintf(a.Stdout, "%s  %-9s %-6s %s %s%s\n", it.ID, it.State, it.Broker, it.Why, orderLine(it), left)
+		return exitOK
 	}
-	if len(items) == 0 && !*asJSON {
+	if len(items) == 0 {
 		fmt.Fprintf(a.Stdout, "no %s review items\n", *state)
+		return exitOK
 	}
+	approvalsTable(a.Stdout, items, a.Now())
 	return exitOK
-}
-
-func orderLine(it store.Approval) string {
-	s := it.Detail
-	if it.Limit != "" {
-		s = fmt.Sprintf("%s: %s > %s", it.Limit, it.Attempted, it.LimitValue)
-	}
-	for _, b := range it.Breaches[min(1, len(it.Breaches)):] { // every breach the approval covers
-		s += fmt.Sprintf("; %s: %s > %s", b.Limit, b.Attempted, b.LimitValue)
-	}
-	if it.Outcome != "" {
-		s += " — " + it.Outcome
-	}
-	return fmt.Sprintf("%s — %s", it.OrderJSON, s)
 }
 
 func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {

@@ -57,18 +57,21 @@ func (a *App) cmdRun(args []string) int {
 	printing, quiet := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	events := s.Bus().Subscribe(printing, 4096)
-	go func() {
+	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
+		"headless", s.Key(), s.AgentName(), *approvals, s.OnQuit(), s.ID())
+	for _, n := range s.Notes() {
+		fmt.Fprintln(a.Stdout, n)
+	}
+	if s.Voided() > 0 {
+		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.Voided())
+	}
+	go func() { // after the header and the notes: the events queue until then
 		defer close(done)
 		for ev := range events { // closed when printing ends, after what was queued
 			tally.add(ev)
 			fmt.Fprintf(a.Stdout, "%s %s\n", ev.Time.UTC().Format("15:04:05.000"), ev.Text())
 		}
 	}()
-	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
-		"headless", s.Key(), s.AgentName(), *approvals, s.OnQuit(), s.ID())
-	if s.Voided() > 0 {
-		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.Voided())
-	}
 	started := a.Now()
 	ctx, unlatch := s.UntilLatched(ctx)
 	defer unlatch()
@@ -110,10 +113,10 @@ func (a *App) openSession(home string, o session.Options) (*session.Session, err
 
 // tally counts what the engine did, from its events.
 type tally struct {
-	calls, ok, orders, fills, findings, errors int
-	reviews                                    map[string]int
-	denials                                    map[string]int
-	llm                                        money.Amount
+	calls, ok, cancelled, orders, fills, findings, errors int
+	reviews                                               map[string]int
+	denials                                               map[string]int
+	llm                                                   money.Amount
 }
 
 func (t *tally) add(ev engine.Event) {
@@ -123,6 +126,8 @@ func (t *tally) add(ev engine.Event) {
 		if r := ev.Result; r != nil {
 			if r.OK() {
 				t.ok++
+			} else if r.Code == live.ReasonCancelled { // cut off by the stop, not refused
+				t.cancelled++
 			} else if r.Decision == live.DecisionDeny || r.Decision == live.DecisionAsk {
 				t.denials[string(r.Code)]++
 			}
@@ -153,8 +158,12 @@ func (t *tally) add(ev engine.Event) {
 func (a *App) summary(s *session.Session, t *tally, turns int, why string, took time.Duration, rep gate.FlattenReport, halted bool) {
 	w, rt, key, broker := a.Stdout, s.Runtime(), s.Key(), s.Broker()
 	fmt.Fprintf(w, "\n── summary (%s after %s) ──\n", why, took.Round(100*time.Millisecond))
-	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok) · orders placed %d · fills %d · errors %d\n",
-		turns, t.calls, t.ok, t.orders, t.fills, t.errors)
+	cancelled := ""
+	if t.cancelled > 0 {
+		cancelled = fmt.Sprintf(", %d cancelled", t.cancelled)
+	}
+	fmt.Fprintf(w, "turns %d · tool calls %d (%d ok%s) · orders placed %d · fills %d · errors %d\n",
+		turns, t.calls, t.ok, cancelled, t.orders, t.fills, t.errors)
 	if len(t.denials) > 0 {
 		fmt.Fprintf(w, "refused: %s\n", counts(t.denials))
 	}

@@ -35,6 +35,9 @@ func (a *App) runScreen(home, agent, script string) int {
 	if err != nil {
 		return a.failf("config: %v", err)
 	}
+	for _, n := range s.Notes() {
+		model.Note(n)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out))

@@ -181,7 +181,11 @@ func TestRunRefusesBadSetups(t *testing.T) {
 		args      []string
 		want      string
 	}{
-		{"llm without a price", "", []string{"--agent", "llm"}, "agents.llm.prices.gpt-4o-mini is not set"},
+		{"llm on defaults is priced", "", []string{"--agent", "llm"}, "needs an API key in $OPENAI_API_KEY"},
+		{"llm without a price", "[agents.llm]\nmodel = \"gpt-4o\"\n", []string{"--agent", "llm"},
+			"agents.llm.prices.gpt-4o is not set"},
+		{"llm without a price names the lines", "[agents.llm]\nmodel = \"gpt-4o\"\n", []string{"--agent", "llm"},
+			"[agents.llm.prices.gpt-4o]\ninput_per_mtok = \"…\"\noutput_per_mtok = \"…\""},
 		{"llm without a key", "[agents.llm.prices.gpt-4o-mini]\ninput_per_mtok = \"0.15\"\noutput_per_mtok = \"0.6\"\n",
 			[]string{"--agent", "llm"}, "needs an API key in $OPENAI_API_KEY"},
 		{"replay without a script", "", []string{"--agent", "replay"}, "needs a script"},

@@ -1,0 +1,20 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStartupNoteIsAnInfoAlert: what cockpit did before the screen came up (the default paper
+// mandate it committed) is on the screen at start, as an info alert (issue 12).
+func TestStartupNoteIsAnInfoAlert(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	m.Note("committed the default paper mandate mandate_abc (until 2026-12-31)")
+	if got := screen(m); !strings.Contains(got, "INFO      start-up committed the default") {
+		t.Errorf("the screen lacks the start-up note:\n%s", got)
+	}
+	a := m.data.Alerts.list[len(m.data.Alerts.list)-1]
+	if a.Level != levelInfo || a.Kind != "INFO" {
+		t.Errorf("got level %d kind %q, want an info alert", a.Level, a.Kind)
+	}
+}
