@@ -80,6 +80,11 @@ func TestPaletteListsAndCompletes(t *testing.T) {
 		t.Errorf("tab completed the theme to %q, want \"theme high-contrast\"", got)
 	}
 	m, _, _ = newTestModel(t, 120, 40)
+	press(m, ":", "h", "a", "l", "t", " ", "b", "tab")
+	if got := m.modal.(*commandModal).in.Value(); got != "halt broker " {
+		t.Errorf("\"halt b\" then tab completed to %q, want \"halt broker \"", got)
+	}
+	m, _, _ = newTestModel(t, 120, 40)
 	press(m, ":", "h", "down", "tab")
 	if got := m.modal.(*commandModal).in.Value(); got != "halt broker " {
 		t.Errorf("down then tab completed to %q, want \"halt broker \"", got)

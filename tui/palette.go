@@ -56,13 +56,16 @@ func (p *commandModal) matches() []completion {
 		}
 		return out
 	}
-	var out []completion
+	var out, typing []completion // names that complete what is typed first, then those whose argument is being typed
 	for _, c := range paletteCommands {
-		if strings.HasPrefix(c.name, low) || (c.arg != "" && strings.HasPrefix(low, c.name+" ")) {
+		switch {
+		case strings.HasPrefix(c.name, low):
 			out = append(out, completion{c.name, c.arg, c.what})
+		case c.arg != "" && strings.HasPrefix(low, c.name+" "):
+			typing = append(typing, completion{c.name, c.arg, c.what})
 		}
 	}
-	return out
+	return append(out, typing...)
 }
 
 func (p *commandModal) View(w, h int) string {
