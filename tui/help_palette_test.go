@@ -109,6 +109,17 @@ func TestPaletteListsOnlyCommandsThatExist(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandListsThePalette: an unknown command names every command there is.
+func TestUnknownCommandListsThePalette(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	got, _ := command("nope", &m.panes).(flashMsg)
+	for _, c := range paletteCommands {
+		if !strings.Contains(string(got), c.name) {
+			t.Errorf("%q lacks %q", got, c.name)
+		}
+	}
+}
+
 // TestMandateFormEscAsksWhenEdited: esc with no edits closes the form; with edits it asks,
 // n keeps them, y throws them away. H halts over the question (it is no text field).
 func TestMandateFormEscAsksWhenEdited(t *testing.T) {

@@ -25,6 +25,15 @@ var paletteCommands = []paletteCommand{
 	{"mandate", "", "show the committed mandate"},
 }
 
+// paletteNames lists the commands for a message: "halt [reason], halt broker [reason], …".
+func paletteNames() string {
+	var names []string
+	for _, c := range paletteCommands {
+		names = append(names, strings.TrimSpace(c.name+" "+c.arg))
+	}
+	return strings.Join(names, ", ")
+}
+
 // commandModal is the `:` palette: a line with the commands that match what is typed
 // listed under it; tab completes the selected one, ↑/↓ choose.
 type commandModal struct {
