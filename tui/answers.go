@@ -134,6 +134,9 @@ func command(line string, p *paneSet) tea.Msg {
 	case "flatten":
 		return openFlattenMsg{}
 	case "cancel":
+		if arg == "all" {
+			return p.orders.confirmCancelAll()
+		}
 		return p.orders.confirmCancel(arg)
 	case "theme":
 		return themeMsg{arg}
@@ -142,5 +145,5 @@ func command(line string, p *paneSet) tea.Msg {
 	case "mandate":
 		return openModalMsg{mandateModal{p.headroom.c}}
 	}
-	return flashMsg(fmt.Sprintf("unknown command %q (halt, halt broker, reduce, resume, flatten, cancel ID, theme NAME, export audit, mandate)", f[0]))
+	return flashMsg(fmt.Sprintf("unknown command %q (%s; : lists them, tab completes)", f[0], paletteNames()))
 }

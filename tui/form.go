@@ -31,6 +31,7 @@ type MandateForm struct {
 	pos     int
 	err     string
 	consent bool // the consent step
+	discard bool // esc with edits: asking whether to throw them away
 	typed   textField
 	busy    bool
 	Result  *mandatefile.CommitResult
@@ -115,9 +116,19 @@ func (f *MandateForm) Key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if f.consent {
 		return f.consentKey(k)
 	}
+	if f.discard {
+		switch k.String() {
+		case "y":
+			return nil, true
+		case "n", "N", "esc":
+			f.discard = false
+		}
+		return nil, false
+	}
 	switch k.String() {
 	case "esc":
-		return nil, true
+		f.discard = f.edited()
+		return nil, !f.discard
 	case "up", "shift+tab":
 		f.pos = max(0, f.pos-1)
 	case "down", "tab":
@@ -135,10 +146,20 @@ func (f *MandateForm) Key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// edited reports whether any field differs from the text it started with.
+func (f *MandateForm) edited() bool {
+	for _, fl := range f.fields {
+		if fl.in.Value() != fl.initial {
+			return true
+		}
+	}
+	return false
+}
+
 // Paste types pasted text into the field being edited (or the consent).
 func (f *MandateForm) Paste(p tea.PasteMsg) {
 	switch {
-	case f.Result != nil || f.busy:
+	case f.Result != nil || f.busy || f.discard:
 	case f.consent:
 		f.typed.Update(p)
 	default:
@@ -204,6 +225,8 @@ func (f *MandateForm) View(st Styles, w, h int) string {
 	case f.consent:
 		lines = append(lines, "", fmt.Sprintf("Type the broker name (%s) and press enter to commit: %s", f.Broker, f.typed.View(true)),
 			"esc back to the form")
+	case f.discard:
+		lines = append(lines, "", st.Warn.Render("Discard your edits?")+"  y discard · n/esc keep editing (default)")
 	default:
 		lines = append(lines, "", "↑/↓ tab move · type to edit · ctrl+s review and commit · esc cancel")
 	}
@@ -219,7 +242,7 @@ type formModal struct {
 	form *MandateForm
 }
 
-func (f *formModal) Typing() bool { return true }
+func (f *formModal) Typing() bool { return !f.form.discard }
 
 func (f *formModal) View(w, h int) string {
 	mw := min(100, w-2)

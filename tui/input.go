@@ -58,7 +58,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, keys.Resume):
 		a = openModalMsg{newResumeModal(c)}
 	case key.Matches(k, keys.Help):
-		a = openModalMsg{helpModal{c}}
+		a = openModalMsg{&helpModal{c: c}}
 	case key.Matches(k, keys.Quit):
 		a = openModalMsg{&quitModal{c}}
 	case key.Matches(k, keys.Back):
@@ -81,7 +81,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		pane := m.focus
 		a = openModalMsg{newInput(c, "filter "+paneNames[pane], focused.base().filter, func(v string) tea.Msg { return filterMsg{pane, v} })}
 	case key.Matches(k, keys.Command):
-		a = openModalMsg{newInput(c, "command", "", func(v string) tea.Msg { return commandMsg{v} })}
+		a = openModalMsg{newCommandModal(c)}
 	case key.Matches(k, keys.Details):
 		a = focused.Details()
 	default:

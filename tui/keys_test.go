@@ -35,6 +35,9 @@ func TestHaltAlwaysWorks(t *testing.T) {
 		{"filter typing: H is a letter", 120, 40, []string{"/"}, "H", false},
 		{"filter typing: ctrl+k halts", 120, 40, []string{"/"}, "ctrl+k", true},
 		{"form typing: ctrl+k halts", 120, 40, []string{"M", "n"}, "ctrl+k", true},
+		{"form typing: H is a letter", 120, 40, []string{"M", "n"}, "H", false},
+		{"palette typing: H is a letter", 120, 40, []string{":"}, "H", false},
+		{"form discard question: H halts", 120, 40, []string{"M", "n", "9", "esc"}, "H", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -253,31 +253,6 @@ func (a *approveModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	return nil, nil
 }
 
-// helpModal lists every key.
-type helpModal struct{ c *Common }
-
-func (helpModal) Typing() bool { return false }
-
-func (hm helpModal) View(w, h int) string {
-	var lines []string
-	groups := []string{"Safety", "Navigation", "Views", "Actions"}
-	for i, g := range hm.c.Keys.FullHelp() {
-		lines = append(lines, hm.c.Styles.Header.Render(groups[i]))
-		for _, b := range g {
-			lines = append(lines, fmt.Sprintf("  %-12s %s", b.Help().Key, b.Help().Desc))
-		}
-	}
-	lines = append(lines, "", "H and ctrl+k halt from anywhere, even here. esc never quits; enter never confirms.")
-	return frame(hm.c, "Keys", lines, 80, w, h)
-}
-
-func (hm helpModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
-	if isNo(hm.c, msg) || keyIs(msg, hm.c.Keys.Help) || keyString(msg) == "q" {
-		return closeMsg{}, nil
-	}
-	return nil, nil
-}
-
 // inputModal reads one line (filter, command) and answers with what submit makes of it.
 type inputModal struct {
 	c      *Common

@@ -44,6 +44,9 @@ func TestLayoutGoldens(t *testing.T) {
 			press(m, "5", "P")
 		}},
 		{"help", 120, 40, func(m *Model, _ *fakeBackend) { press(m, "?") }},
+		{"help_narrow", 80, 24, func(m *Model, _ *fakeBackend) { press(m, "?") }},
+		{"palette", 120, 40, func(m *Model, _ *fakeBackend) { press(m, ":", "c") }},
+		{"palette_narrow", 80, 24, func(m *Model, _ *fakeBackend) { press(m, ":", "h") }},
 		{"flatten_preview", 120, 40, func(m *Model, _ *fakeBackend) { press(m, "X") }},
 		{"approve_card", 120, 40, func(m *Model, _ *fakeBackend) { press(m, "4", "a") }},
 		{"quit_question", 80, 24, func(m *Model, _ *fakeBackend) { press(m, "q") }},
