@@ -15,15 +15,13 @@ func (b *Backend) pnl(snap *tui.Snapshot) {
 	}
 	snap.StartEquity = *b.start
 	b.mu.Unlock()
-	real := money.Zero
 	if b.s.paper != nil {
-		for _, p := range b.s.paper.Snapshot().Positions {
-			real = real.Add(p.Realized)
-		}
-	} else {
-		for _, p := range snap.Positions {
-			real = real.Add(p.RealizedPnL)
-		}
+		snap.Realized = b.s.paper.Realized()
+		return
 	}
-	snap.Realized = real
+	sum := money.Zero
+	for _, p := range snap.Positions {
+		sum = sum.Add(p.RealizedPnL)
+	}
+	snap.Realized = sum
 }

@@ -34,11 +34,13 @@ func (p *headroomPane) pnlLine(w int) string {
 	if v.StartEquity.Sign() > 0 && !c.Privacy {
 		pct = fmt.Sprintf(" (%+.2f%%)", day.Float64()/v.StartEquity.Float64()*100)
 	}
-	style := c.Styles.Profit
-	if day.Sign() < 0 {
-		style = c.Styles.Loss
+	head := "P&L " + c.pnlAmt(day) + pct
+	switch day.Sign() {
+	case 1:
+		head = c.Styles.Profit.Render(head)
+	case -1:
+		head = c.Styles.Loss.Render(head)
 	}
-	head := style.Render("P&L " + c.pnlAmt(day) + pct)
 	rest := "  real " + c.pnlAmt(v.Realized) + "  unreal " + c.pnlAmt(unreal)
 	if !v.StartEquity.IsZero() {
 		rest += "  Δstart " + c.pnlAmt(v.Account.Equity.Sub(v.StartEquity))
