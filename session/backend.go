@@ -38,6 +38,7 @@ type Backend struct {
 	breach  int               // orders accepted today on an approved breach
 	day     string            // the UTC day largest belongs to
 	origins map[string]string // client order id → who placed it
+	start   *money.Amount     // the equity at the first account read of the session
 }
 
 var _ tui.Backend = (*Backend)(nil)
@@ -187,6 +188,8 @@ func (b *Backend) readBroker(ctx context.Context, snap *tui.Snapshot) {
 	}
 	if snap.Account, err = br.Account(ctx); err != nil {
 		snap.BrokerErr = err.Error()
+	} else {
+		b.pnl(snap)
 	}
 	syms := map[string]bool{}
 	if b.s.paper != nil {

@@ -78,6 +78,9 @@ type Snapshot struct {
 	Account   live.Account
 	Quotes    map[string]live.Quote
 
+	StartEquity money.Amount // the equity at the session's first account read
+	Realized    money.Amount // realised P&L, closed positions included
+
 	Reviews    []live.ReviewItem // pending
 	Audit      []AuditRow        // the newest events, newest first
 	AuditTotal int64

@@ -95,17 +95,12 @@ func sparkline(vals []float64, w int) string {
 // selected symbol's price with the session's fills marked under it (▲ buy, ▼ sell).
 func (p *headroomPane) chartLines(w int, sym string) []string {
 	label := 10
-	sw := w - label - 12
+	sw := w - label - 1 - scaleWidth
 	if sw < 8 {
 		return nil
 	}
 	s := &p.c.Data.Series
-	last := func(xs []float64) string {
-		if len(xs) == 0 {
-			return "—"
-		}
-		return p.c.amt(money.MustParse(fmt.Sprintf("%.2f", xs[len(xs)-1])), true)
-	}
+	last := func(xs []float64) string { return p.c.scaleLabel(xs, sw) }
 	lines := []string{
 		fmt.Sprintf("%-*s%s %s", label, "equity", sparkline(s.equity, sw), last(s.equity)),
 		fmt.Sprintf("%-*s%s %s", label, "gross exp", sparkline(s.gross, sw), last(s.gross)),

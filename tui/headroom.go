@@ -143,14 +143,7 @@ func (p *headroomPane) headroomLines(w, h int, compact bool) []string {
 			out = append(out, p.perOrderLines(w)...)
 		}
 	}
-	switch room := h - len(out); {
-	case room >= 5:
-		out = append(out, "")
-		fallthrough
-	case room >= 4:
-		out = append(out, p.chartLines(w, p.chartSymbol())...)
-	}
-	return out
+	return append(out, p.moneyLines(w, h-len(out))...)
 }
 
 // chartSymbol is the symbol of the selected order or position, else the first quoted one.

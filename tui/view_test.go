@@ -57,6 +57,8 @@ func TestLayoutGoldens(t *testing.T) {
 		{"paused_agent_narrow", 80, 24, pausedAgent},
 		{"waiting_review", 120, 40, waitingReview},
 		{"waiting_review_narrow", 80, 24, waitingReview},
+		{"pnl_loss", 120, 40, pnlLoss},
+		{"pnl_loss_narrow", 80, 24, pnlLoss},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -490,6 +490,17 @@ func (b *Broker) publish(o live.Order, qty, px money.Amount) {
 // ErrFault is returned by injected error replies.
 var ErrFault = errors.New("injected fault")
 
+// Realized is the realised P&L of every position, closed ones included.
+func (b *Broker) Realized() money.Amount {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	sum := money.Zero
+	for _, p := range b.st.Positions {
+		sum = sum.Add(p.Realized)
+	}
+	return sum
+}
+
 // Snapshot returns a deep copy of the account.
 func (b *Broker) Snapshot() *State {
 	b.mu.Lock()

@@ -213,3 +213,21 @@ func TestReplayBars(t *testing.T) {
 		t.Fatalf("replay last %s, want bar 3 close %s", q.Last, want)
 	}
 }
+
+// TestRealizedCountsClosedPositions (issue 12): a closed round trip's realised P&L stays counted.
+func TestRealizedCountsClosedPositions(t *testing.T) {
+	b := newBroker(t, livetest.NewClock(livetest.Epoch), nil)
+	ctx := context.Background()
+	for _, side := range []string{live.Buy, live.Sell} {
+		if _, err := b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "rt" + side, Symbol: "AAPL", Side: side, Type: live.Market, Quantity: amt("10")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := money.Zero
+	for _, p := range b.Snapshot().Positions {
+		want = want.Add(p.Realized)
+	}
+	if got := b.Realized(); got.Sign() == 0 || got.Cmp(want) != 0 {
+		t.Errorf("Realized() = %s, want %s (non-zero: the spread paid)", got, want)
+	}
+}
