@@ -90,6 +90,17 @@ func (f *fakeBackend) ClosePosition(_ context.Context, s string) error {
 	f.record("close " + s)
 	return nil
 }
+func (f *fakeBackend) Block(_ context.Context, s, r string) error {
+	f.record("block " + s + " " + r)
+	f.mu.Lock()
+	f.snap.Blocked = append(f.snap.Blocked, s)
+	f.mu.Unlock()
+	return nil
+}
+func (f *fakeBackend) Unblock(_ context.Context, s, r string) error {
+	f.record("unblock " + s + " " + r)
+	return nil
+}
 func (f *fakeBackend) Audit(_ context.Context, fl AuditFilter) ([]AuditRow, error) {
 	var out []AuditRow
 	for _, r := range f.audit {
