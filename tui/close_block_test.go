@@ -85,3 +85,20 @@ func TestCloseBlockGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestFlattenPreviewIsLive: the preview counts what the latest snapshot holds, not what was
+// on screen when X was pressed.
+func TestFlattenPreviewIsLive(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	press(m, "X")
+	s := m.data.Snap
+	s.Orders = s.Orders[:1]
+	s.Positions = s.Positions[:1]
+	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
+	out := screen(m)
+	for _, want := range []string{"Cancel 1 resting order ", "Close 1 position "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("flatten preview lacks %q after the snapshot changed:\n%s", want, out)
+		}
+	}
+}
