@@ -70,6 +70,14 @@ func TestCloseBlockGoldens(t *testing.T) {
 		{"close_modal_narrow", 80, 24, func(m *Model) { press(m, "3", "x") }},
 		{"blocked", 120, 40, blocked},
 		{"blocked_narrow", 80, 24, blocked},
+		{"deny_reason", 120, 40, func(m *Model) { press(m, "4", "d", "t", "o", "o") }},
+		{"deny_reason_narrow", 80, 24, func(m *Model) { press(m, "4", "d") }},
+		{"flatten_preview_live", 80, 24, func(m *Model) {
+			press(m, "X")
+			s := m.data.Snap
+			s.Orders, s.Positions = s.Orders[:1], s.Positions[:1]
+			m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +107,31 @@ func TestFlattenPreviewIsLive(t *testing.T) {
 	for _, want := range []string{"Cancel 1 resting order ", "Close 1 position "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("flatten preview lacks %q after the snapshot changed:\n%s", want, out)
+		}
+	}
+}
+
+// TestDenyReason: d opens an optional reason line; enter with it empty denies with the
+// default reason, a typed reason is recorded, esc denies nothing.
+func TestDenyReason(t *testing.T) {
+	tests := []struct {
+		typed  string
+		finish string
+		want   []string
+	}{
+		{"", "enter", []string{"denied from the cockpit"}},
+		{"too big", "enter", []string{"denied from the cockpit: too big"}},
+		{"Hm", "esc", nil},
+	}
+	for _, tt := range tests {
+		m, be, _ := newTestModel(t, 120, 40)
+		press(m, "4", "d")
+		for _, r := range tt.typed {
+			run(m, press(m, string(r)))
+		}
+		run(m, press(m, tt.finish))
+		if got := strings.Join(be.denyWhy, "|"); got != strings.Join(tt.want, "|") {
+			t.Errorf("typed %q then %s: deny reasons %q, want %q", tt.typed, tt.finish, be.denyWhy, tt.want)
 		}
 	}
 }
