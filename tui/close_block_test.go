@@ -72,6 +72,7 @@ func TestCloseBlockGoldens(t *testing.T) {
 		{"blocked_narrow", 80, 24, blocked},
 		{"deny_reason", 120, 40, func(m *Model) { press(m, "4", "d", "t", "o", "o") }},
 		{"deny_reason_narrow", 80, 24, func(m *Model) { press(m, "4", "d") }},
+		{"deny_confirm_narrow", 80, 24, func(m *Model) { press(m, "4", "d", "o", "k", "enter") }},
 		{"flatten_preview_live", 80, 24, func(m *Model) {
 			press(m, "X")
 			s := m.data.Snap
@@ -111,17 +112,19 @@ func TestFlattenPreviewIsLive(t *testing.T) {
 	}
 }
 
-// TestDenyReason: d opens an optional reason line; enter with it empty denies with the
-// default reason, a typed reason is recorded, esc denies nothing.
+// TestDenyReason: d opens an optional reason line; enter ends it (empty skips the reason)
+// and y denies; a typed reason is recorded; enter alone, n and esc deny nothing.
 func TestDenyReason(t *testing.T) {
 	tests := []struct {
 		typed  string
 		finish string
 		want   []string
 	}{
-		{"", "enter", []string{"denied from the cockpit"}},
-		{"too big", "enter", []string{"denied from the cockpit: too big"}},
+		{"", "enter y", []string{"denied from the cockpit"}},
+		{"too big", "enter y", []string{"denied from the cockpit: too big"}},
+		{"Hm", "enter", nil}, // enter never confirms
 		{"Hm", "esc", nil},
+		{"", "enter n", nil},
 	}
 	for _, tt := range tests {
 		m, be, _ := newTestModel(t, 120, 40)
@@ -129,7 +132,9 @@ func TestDenyReason(t *testing.T) {
 		for _, r := range tt.typed {
 			run(m, press(m, string(r)))
 		}
-		run(m, press(m, tt.finish))
+		for _, k := range strings.Fields(tt.finish) {
+			run(m, press(m, k))
+		}
 		if got := strings.Join(be.denyWhy, "|"); got != strings.Join(tt.want, "|") {
 			t.Errorf("typed %q then %s: deny reasons %q, want %q", tt.typed, tt.finish, be.denyWhy, tt.want)
 		}
