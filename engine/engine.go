@@ -62,6 +62,7 @@ type Engine struct {
 	turns    atomic.Int64
 	paused   atomic.Bool
 	mu       sync.Mutex
+	blocked  map[string]bool    // the session block list (blocklist.go)
 	cancel   context.CancelFunc // cancels the running turn on a halt or a cool-down
 	started  time.Time
 	denials  []time.Time // denied write calls in the last minute

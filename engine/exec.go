@@ -160,6 +160,9 @@ func (c *call) execute(ctx context.Context) Result {
 		if halt.IsHalted(e.Root, e.BrokerKey) {
 			return c.record(ctx, denied(live.ReasonHalted, "trading is halted"))
 		}
+		if sym, on := e.symbolBlocked(c.args); on {
+			return c.record(ctx, denied(ReasonSymbolBlocked, "%s is blocked for this session by the operator", sym))
+		}
 		if wait := e.coolingDown(); wait > 0 {
 			r := denied(live.ReasonCoolingDown, "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
 			r.RetryAfter = wait

@@ -100,6 +100,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	}
 	snap.State = halt.StateOf(rt.Root, s.key)
 	snap.Warnings = SentinelWarnings(rt.Root)
+	snap.Blocked = s.eng.Blocked()
 	if on, why := s.latch.Halted(); on {
 		snap.State, snap.HaltReason = live.Halted, why
 	}
@@ -412,6 +413,16 @@ func (b *Backend) ClosePosition(ctx context.Context, symbol string) error {
 		return nil
 	}
 	return fmt.Errorf("no open position in %s", symbol)
+}
+
+// Block implements tui.Backend: the engine's session block list, audited.
+func (b *Backend) Block(ctx context.Context, symbol, reason string) error {
+	return b.s.eng.Block(ctx, b.operator, symbol, reason)
+}
+
+// Unblock implements tui.Backend.
+func (b *Backend) Unblock(ctx context.Context, symbol, reason string) error {
+	return b.s.eng.Unblock(ctx, b.operator, symbol, reason)
 }
 
 // Audit implements tui.Backend.

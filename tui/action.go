@@ -14,12 +14,15 @@ const (
 	ActCancel                       // cancel a resting order (ID "all" for every one)
 	ActClose                        // close a position
 	ActExport                       // export the audit trail
+	ActBlock                        // close a position and block its symbol
+	ActUnblock                      // take a symbol off the block list
 )
 
 // actionWords are the words the footer and alerts use for each action.
 var actionWords = [...]string{
 	ActHalt: "halt", ActHaltBroker: "halt broker", ActResume: "resume", ActReduce: "reduce",
 	ActApprove: "approve", ActDeny: "deny", ActCancel: "cancel", ActClose: "close", ActExport: "export",
+	ActBlock: "close and block", ActUnblock: "unblock",
 }
 
 // String is the action's word, as the footer shows it.

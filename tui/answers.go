@@ -144,6 +144,8 @@ func command(line string, p *paneSet) tea.Msg {
 		return actionMsg{what: ActExport, run: func(ctx context.Context, be Backend) (string, error) { return be.ExportAudit(ctx) }}
 	case "mandate":
 		return openModalMsg{mandateModal{p.headroom.c}}
+	case "unblock":
+		return unblock(arg)
 	}
 	return flashMsg(fmt.Sprintf("unknown command %q (%s; : lists them, tab completes)", f[0], paletteNames()))
 }

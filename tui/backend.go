@@ -35,6 +35,10 @@ type Backend interface {
 	// Cancel cancels one resting order; ClosePosition closes one position (reduce-only).
 	Cancel(ctx context.Context, orderID string) error
 	ClosePosition(ctx context.Context, symbol string) error
+	// Block puts a symbol on the session block list (the agent's orders in it are denied);
+	// Unblock takes it off. Both are audited.
+	Block(ctx context.Context, symbol, reason string) error
+	Unblock(ctx context.Context, symbol, reason string) error
 	// Audit reads a page of the audit trail.
 	Audit(ctx context.Context, f AuditFilter) ([]AuditRow, error)
 	// ExportAudit writes the audit trail to a file and returns its path.
@@ -58,6 +62,7 @@ type Snapshot struct {
 	PauseTill  time.Time         // the end of an auto-pause, zero when none
 	Agent      string            // the agent's name, "" when none runs
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
+	Blocked    []string          // symbols on the session block list, sorted
 
 	Mandate      *live.Mandate
 	MandateErr   string

@@ -26,6 +26,7 @@ type fakeBackend struct {
 	calls   []string
 	flatten func(progress func(gate.FlattenProgress)) gate.FlattenReport
 	audit   []AuditRow
+	denyWhy []string // the reasons given to Deny
 }
 
 func (f *fakeBackend) record(s string) {
@@ -81,13 +82,30 @@ func (f *fakeBackend) Approve(_ context.Context, id, r string) error {
 	f.record("approve " + id)
 	return nil
 }
-func (f *fakeBackend) Deny(_ context.Context, id, r string) error { f.record("deny " + id); return nil }
+func (f *fakeBackend) Deny(_ context.Context, id, r string) error {
+	f.record("deny " + id)
+	f.mu.Lock()
+	f.denyWhy = append(f.denyWhy, r)
+	f.mu.Unlock()
+	return nil
+}
 func (f *fakeBackend) Cancel(_ context.Context, id string) error {
 	f.record("cancel " + id)
 	return nil
 }
 func (f *fakeBackend) ClosePosition(_ context.Context, s string) error {
 	f.record("close " + s)
+	return nil
+}
+func (f *fakeBackend) Block(_ context.Context, s, r string) error {
+	f.record("block " + s + " " + r)
+	f.mu.Lock()
+	f.snap.Blocked = append(f.snap.Blocked, s)
+	f.mu.Unlock()
+	return nil
+}
+func (f *fakeBackend) Unblock(_ context.Context, s, r string) error {
+	f.record("unblock " + s + " " + r)
 	return nil
 }
 func (f *fakeBackend) Audit(_ context.Context, fl AuditFilter) ([]AuditRow, error) {

@@ -84,17 +84,15 @@ func flattenLevel(rep gate.FlattenReport) int {
 
 // flattenModal is the preview (y/N) and then the live progress of a flatten.
 type flattenModal struct {
-	c         *Common
-	preview   bool
-	orders    int
-	positions []live.Position
-	run       *flattenRun
+	c       *Common
+	preview bool
+	run     *flattenRun
 }
 
-// newFlattenPreview asks before flattening what is on screen now.
+// newFlattenPreview asks before flattening; the preview reads the latest snapshot each time
+// it is drawn, so it stays live while open.
 func newFlattenPreview(c *Common) *flattenModal {
-	s := &c.Data.Snap
-	return &flattenModal{c: c, preview: true, orders: len(s.Orders), positions: append([]live.Position(nil), s.Positions...)}
+	return &flattenModal{c: c, preview: true}
 }
 
 func (f *flattenModal) Typing() bool { return false }
@@ -112,14 +110,21 @@ func (f *flattenModal) View(w, h int) string {
 
 func (f *flattenModal) previewLines() []string {
 	k := f.c.Styles.Key.Render
+	var positions []live.Position
+	for _, p := range f.c.Data.Snap.Positions {
+		if p.Qty.Sign() != 0 {
+			positions = append(positions, p)
+		}
+	}
+	orders := len(f.c.Data.Snap.Orders)
 	lines := []string{
 		"1. HALT: write the HALT file, pause the agent, close the gate",
-		fmt.Sprintf("2. Cancel %d resting order%s", f.orders, plural(f.orders)),
-		fmt.Sprintf("3. Close %d position%s (reduce-only, market, through the gate):", len(f.positions), plural(len(f.positions))),
+		fmt.Sprintf("2. Cancel %d resting order%s", orders, plural(orders)),
+		fmt.Sprintf("3. Close %d position%s (reduce-only, market, through the gate):", len(positions), plural(len(positions))),
 	}
-	for i, p := range f.positions {
+	for i, p := range positions {
 		if i == 8 {
-			lines = append(lines, fmt.Sprintf("     … and %d more", len(f.positions)-8))
+			lines = append(lines, fmt.Sprintf("     … and %d more", len(positions)-8))
 			break
 		}
 		side := "SELL"

@@ -101,6 +101,8 @@ func TestPaletteListsOnlyCommandsThatExist(t *testing.T) {
 			line += " " + m.data.Snap.Orders[0].ID
 		case "NAME":
 			line += " dark"
+		case "SYMBOL":
+			line += " AAPL"
 		}
 		got := command(line, &m.panes)
 		if f, ok := got.(flashMsg); got == nil || ok && strings.Contains(string(f), "unknown") {

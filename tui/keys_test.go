@@ -91,8 +91,8 @@ func TestConfirmedActions(t *testing.T) {
 		{[]string{"2", "C", "y"}, "cancel P000012\ncancel P000013\ncancel P000014"},
 		{[]string{"3", "x", "y"}, "close AAPL"},
 		{[]string{"4", "a", "y"}, "approve ap_0001"},
-		{[]string{"4", "d"}, "deny ap_0001"},
-		{[]string{"4", "j", "d"}, "deny ap_0002"},
+		{[]string{"4", "d", "enter", "y"}, "deny ap_0001"},
+		{[]string{"4", "j", "d", "enter", "y"}, "deny ap_0002"},
 		{[]string{"U", "y"}, "resume operator resumed from the cockpit"},
 		{[]string{"U", "r", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "enter", "y"}, "resume operator resumed from the"},
 	}

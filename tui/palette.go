@@ -23,6 +23,7 @@ var paletteCommands = []paletteCommand{
 	{"theme", "NAME", "switch the colours"},
 	{"export", "", "export the audit log"},
 	{"mandate", "", "show the committed mandate"},
+	{"unblock", "SYMBOL", "let the agent trade a blocked symbol again"},
 }
 
 // paletteNames lists the commands for a message: "halt [reason], halt broker [reason], …".

@@ -61,7 +61,7 @@ func (p *approvalsPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 		return openModalMsg{newApproveModal(p.c, it)}, nil
 	case key.Matches(k, keys.Deny):
 		if it, ok := p.selectedReview(); ok {
-			return deny(it.ID, "denied from the cockpit"), nil
+			return openModalMsg{newDenyModal(p.c, it.ID)}, nil
 		}
 	case key.Matches(k, keys.DenyAll):
 		var all answers

@@ -123,8 +123,8 @@ func (p *positionsPane) confirmClose(sym string) tea.Msg {
 	if pos.Qty.Sign() < 0 {
 		side = "BUY"
 	}
-	return openModalMsg{&confirmModal{c: p.c, title: "Close position " + sym,
+	return openModalMsg{&closeModal{sym: sym, confirmModal: confirmModal{c: p.c, title: "Close position " + sym,
 		body: []string{fmt.Sprintf("%s %s %s at market, reduce-only, through the gate", side, qty(pos.Qty.Abs()), sym),
 			fmt.Sprintf("value now %s", p.c.amt(pos.MarketValue, false))},
-		yes: actionMsg{what: ActClose, id: sym, run: func(ctx context.Context, be Backend) (string, error) { return "", be.ClosePosition(ctx, sym) }}}}
+		yes: actionMsg{what: ActClose, id: sym, run: func(ctx context.Context, be Backend) (string, error) { return "", be.ClosePosition(ctx, sym) }}}}}
 }
