@@ -25,7 +25,7 @@ type TrailStep struct {
 
 // trailLines renders a trail for the order details drawer, wrapped to width w.
 func (c *Common) trailLines(t OrderTrail, w int) []string {
-	reason := strings.TrimSpace(t.Reason)
+	reason := untrusted(t.Reason, 600)
 	if reason == "" {
 		reason = "(none given)"
 	}
@@ -38,7 +38,7 @@ func (c *Common) trailLines(t OrderTrail, w int) []string {
 		return append(out, "  (no audited steps found for this order)")
 	}
 	for _, s := range t.Steps {
-		out = append(out, "  "+s.Time+"  "+s.What+"  "+s.Outcome)
+		out = append(out, "  "+s.Time+"  "+untrusted(s.What+"  "+s.Outcome, 0))
 		if len(s.Checked) > 0 {
 			for _, l := range wrapWords("checked: "+strings.Join(s.Checked, " → "), w-12) {
 				out = append(out, "            "+l)

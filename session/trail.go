@@ -1,0 +1,97 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"cockpit/live"
+	"cockpit/store"
+	"cockpit/tui"
+)
+
+// trailsFor gives each open order the audited trail that placed it (the agent's reason, the
+// policy call, each gate step, a breach and its approval), read once per order and cached.
+func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]tui.OrderTrail {
+	out := make(map[string]tui.OrderTrail, len(orders))
+	for _, o := range orders {
+		if o.ClientOrderID == "" {
+			continue
+		}
+		b.mu.Lock()
+		t, ok := b.trails[o.ClientOrderID]
+		b.mu.Unlock()
+		if !ok {
+			events, err := b.s.rt.DB.Events(ctx, store.Filter{OrderID: o.ClientOrderID, Ascending: true, Limit: 50})
+			if err != nil {
+				continue // read again on the next snapshot
+			}
+			t = trailOf(events)
+			b.mu.Lock()
+			if b.trails == nil {
+				b.trails = map[string]tui.OrderTrail{}
+			}
+			b.trails[o.ClientOrderID] = t
+			b.mu.Unlock()
+		}
+		out[o.ClientOrderID] = t
+	}
+	return out
+}
+
+// trailPayload is the part of an audit payload the trail shows.
+type trailPayload struct {
+	Request  map[string]any `json:"request"`
+	Decision *struct {
+		Decision string   `json:"decision"`
+		Checked  []string `json:"checked"`
+		Limit    string   `json:"limit"`
+		Kind     string   `json:"kind"`
+		Value    any      `json:"limit_value"`
+		Tried    any      `json:"attempted_value"`
+		Grant    string   `json:"approved_by_grant"`
+	} `json:"decision"`
+}
+
+// trailOf turns an order's audit events, oldest first, into its trail.
+func trailOf(events []store.Event) tui.OrderTrail {
+	var t tui.OrderTrail
+	for _, e := range events {
+		var p trailPayload
+		dec := json.NewDecoder(strings.NewReader(e.Payload))
+		dec.UseNumber()
+		_ = dec.Decode(&p) // a payload the trail cannot read still lists the event
+		if r, ok := p.Request["reason"].(string); ok && t.Reason == "" {
+			t.Reason = r
+		}
+		what := e.Type
+		if e.Tool != "" {
+			what += " " + e.Tool
+		}
+		outcome := strings.TrimSpace(e.Outcome + " " + e.Reason)
+		s := tui.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: what, Outcome: outcome, Approve: e.ApprovalID}
+		if d := p.Decision; d != nil {
+			s.Outcome = strings.TrimSpace(d.Decision + " " + outcome)
+			s.Checked = d.Checked
+			if d.Limit != "" {
+				s.Breach = strings.TrimSpace(d.Limit + " " + d.Kind + " limit " + amountText(d.Value) + ", attempted " + amountText(d.Tried))
+			}
+			if d.Grant != "" {
+				s.Approve = d.Grant
+			}
+		}
+		t.Steps = append(t.Steps, s)
+	}
+	return t
+}
+
+// amountText is an encoded amount as text ("?" when absent).
+func amountText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return "?"
+}
