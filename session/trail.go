@@ -14,6 +14,7 @@ import (
 // policy call, each gate step, a breach and its approval), read once per order and cached.
 func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]tui.OrderTrail {
 	out := make(map[string]tui.OrderTrail, len(orders))
+	reads := 0 // at most 20 store reads per snapshot; an order with no event yet is read again later
 	for _, o := range orders {
 		if o.ClientOrderID == "" {
 			continue
@@ -22,11 +23,17 @@ func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string
 		t, ok := b.trails[o.ClientOrderID]
 		b.mu.Unlock()
 		if !ok {
+			if reads++; reads > 20 {
+				continue
+			}
 			events, err := b.s.rt.DB.Events(ctx, store.Filter{OrderID: o.ClientOrderID, Ascending: true, Limit: 50})
 			if err != nil {
 				continue // read again on the next snapshot
 			}
-			t = trailOf(events)
+			if t = trailOf(events); len(t.Steps) == 0 {
+				out[o.ClientOrderID] = t
+				continue
+			}
 			b.mu.Lock()
 			if b.trails == nil {
 				b.trails = map[string]tui.OrderTrail{}
