@@ -115,12 +115,12 @@ func auditLine(e AuditRow, privacy bool) string {
 	if e.Reason != "" {
 		reason = " " + e.Reason
 	}
-	summary := untrusted(e.Summary, 80)
+	summary := untrusted(roundDollars(e.Summary), 80)
 	if privacy {
 		summary = maskDigits(summary)
 	}
 	return fmt.Sprintf("%s #%d %-18s %s %s%s %s", e.Time.UTC().Format("15:04:05"), e.Seq, clip(e.Actor, 18),
-		e.Type, e.Outcome, reason, summary)
+		auditWhat(e), e.Outcome, reason, summary)
 }
 
 func auditDetails(e AuditRow) []string {
