@@ -24,11 +24,15 @@ func (p *alertsPane) View() string {
 }
 
 func (p *alertsPane) alertRows() []row {
-	alerts := p.c.Data.Alerts.list
-	out := make([]row, 0, len(alerts))
-	for i := len(alerts) - 1; i >= 0; i-- {
-		a := alerts[i]
-		out = append(out, row{id: a.ID, n: 1, draw: func(bool) []string { return []string{alertLine(a, p.c.Styles)} }})
+	groups := groupAlerts(p.c.Data.Alerts.list)
+	out := make([]row, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, row{id: g.last.ID, n: 1, draw: func(bool) []string {
+			if g.count > 1 {
+				return []string{fmt.Sprintf("×%d ", g.count) + alertLine(g.last, p.c.Styles)}
+			}
+			return []string{alertLine(g.last, p.c.Styles)}
+		}})
 	}
 	return out
 }
