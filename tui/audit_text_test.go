@@ -21,3 +21,18 @@ func TestAuditLineToolAndCents(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditDetailsWrapLongWords: a long summary, even one unbroken word, is wrapped in the
+// audit drawer instead of running past its column.
+func TestAuditDetailsWrapLongWords(t *testing.T) {
+	word := strings.Repeat("abcdefghij", 15)
+	lines := auditDetails(AuditRow{Seq: 1, Type: "tool_call", Summary: "see " + word + " end"})
+	if joined := strings.Join(lines, "\n"); !strings.Contains(joined, "abcdefghij") || !strings.Contains(joined, "end") {
+		t.Fatalf("summary lost:\n%s", joined)
+	}
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 88 {
+			t.Errorf("line %q is %d wide, want ≤ 88", l, n)
+		}
+	}
+}

@@ -128,7 +128,11 @@ func auditLine(e AuditRow, privacy bool) string {
 }
 
 func auditDetails(e AuditRow) []string {
-	return []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
+	lines := []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
 		"Actor:   " + e.Actor, "Type:    " + e.Type, "Outcome: " + e.Outcome, "Reason:  " + e.Reason, "Tool:    " + e.Tool,
-		"Order:   " + e.OrderID, "Summary: " + untrusted(e.Summary, 200)}
+		"Order:   " + e.OrderID}
+	for i, l := range wrapWords(untrusted(e.Summary, 2000), 78) {
+		lines = append(lines, map[bool]string{true: "Summary: ", false: "         "}[i == 0]+l)
+	}
+	return lines
 }
