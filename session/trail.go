@@ -48,7 +48,8 @@ func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string
 
 // trailPayload is the part of an audit payload the trail shows.
 type trailPayload struct {
-	Request  map[string]any `json:"request"`
+	Request  any `json:"request"`
+	Detail   any `json:"detail"`
 	Decision *struct {
 		Decision string   `json:"decision"`
 		Checked  []string `json:"checked"`
@@ -68,8 +69,11 @@ func trailOf(events []store.Event) tui.OrderTrail {
 		dec := json.NewDecoder(strings.NewReader(e.Payload))
 		dec.UseNumber()
 		_ = dec.Decode(&p) // a payload the trail cannot read still lists the event
-		if r, ok := p.Request["reason"].(string); ok && t.Reason == "" {
-			t.Reason = r
+		if t.Reason == "" {
+			t.Reason = field(p.Detail, "agent_reason") // the gate's copy, on one line
+		}
+		if t.Reason == "" {
+			t.Reason = field(p.Request, "reason") // the tool call's own argument
 		}
 		what := e.Type
 		if e.Tool != "" {
@@ -101,4 +105,11 @@ func amountText(v any) string {
 		return x.String()
 	}
 	return "?"
+}
+
+// field is a string field of a JSON object ("" when v is no object or has none).
+func field(v any, name string) string {
+	m, _ := v.(map[string]any)
+	s, _ := m[name].(string)
+	return s
 }

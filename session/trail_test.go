@@ -26,13 +26,18 @@ func TestOrderTrail(t *testing.T) {
 			Decision: &live.GateDecision{Allowed: true, Decision: live.DecisionAllow, Checked: []string{"halt", "max_order_notional"},
 				Limit: "max_order_notional", Kind: "per_order", LimitValue: &limit, Attempted: &tried, Approved: "ap_9"}},
 		{Kind: live.KindOrderPlaced, Outcome: live.OutcomeAccepted, Broker: s.Key(), ClientOrderID: "other"},
+		{Kind: live.KindOrderPlaced, Outcome: live.OutcomeAccepted, Broker: s.Key(), ClientOrderID: "ck2", Detail: map[string]any{"agent_reason": "the gate's copy"}},
 	} {
 		r.Time = at
 		if err := s.rt.Audit.Record(context.Background(), r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got := s.Backend().trailsFor(context.Background(), []live.Order{{ID: "o1", ClientOrderID: "ck1"}})["ck1"]
+	trails := s.Backend().trailsFor(context.Background(), []live.Order{{ID: "o1", ClientOrderID: "ck1"}, {ID: "o2", ClientOrderID: "ck2"}})
+	if got := trails["ck2"].Reason; got != "the gate's copy" {
+		t.Errorf("ck2 reason %q, want the gate's detail.agent_reason", got)
+	}
+	got := trails["ck1"]
 	if got.Reason != "breakout on volume" {
 		t.Errorf("reason %q, want %q", got.Reason, "breakout on volume")
 	}
