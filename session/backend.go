@@ -33,12 +33,12 @@ type Backend struct {
 	mu      sync.Mutex
 	tail    []tui.AuditRow // the audit tail as of tailSeq
 	tailSeq int64
-	largest money.Amount              // the largest order accepted today
-	last    money.Amount              // the last order accepted today
-	breach  int                       // orders accepted today on an approved breach
-	day     string                    // the UTC day largest belongs to
-	origins map[string]string         // client order id → who placed it
-	trails  map[string]tui.OrderTrail // client order id → its decision trail (trail.go)
+	largest money.Amount      // the largest order accepted today
+	last    money.Amount      // the last order accepted today
+	breach  int               // orders accepted today on an approved breach
+	day     string            // the UTC day largest belongs to
+	origins map[string]string // client order id → who placed it
+	trails  trailCache        // open orders' decision trails (trail.go)
 }
 
 var _ tui.Backend = (*Backend)(nil)

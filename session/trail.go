@@ -10,6 +10,12 @@ import (
 	"cockpit/tui"
 )
 
+// trailCache keeps the trails read so far and how often an order's read found no event.
+type trailCache struct {
+	got    map[string]tui.OrderTrail
+	misses map[string]int
+}
+
 // trailsFor gives each open order the audited trail that placed it (the agent's reason, the
 // policy call, each gate step, a breach and its approval), read once per order and cached.
 func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]tui.OrderTrail {
@@ -20,7 +26,7 @@ func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string
 			continue
 		}
 		b.mu.Lock()
-		t, ok := b.trails[o.ClientOrderID]
+		t, ok := b.trails.got[o.ClientOrderID]
 		b.mu.Unlock()
 		if !ok {
 			if reads++; reads > 20 {
@@ -30,15 +36,18 @@ func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string
 			if err != nil {
 				continue // read again on the next snapshot
 			}
-			if t = trailOf(events); len(t.Steps) == 0 {
-				out[o.ClientOrderID] = t
-				continue
-			}
+			t = trailOf(events)
 			b.mu.Lock()
-			if b.trails == nil {
-				b.trails = map[string]tui.OrderTrail{}
+			c := &b.trails
+			if c.got == nil {
+				c.got, c.misses = map[string]tui.OrderTrail{}, map[string]int{}
 			}
-			b.trails[o.ClientOrderID] = t
+			// An order with no event yet (its record may be a moment behind) is read again on
+			// the next two snapshots, then taken as having none (placed outside the cockpit).
+			if c.misses[o.ClientOrderID]++; len(t.Steps) > 0 || c.misses[o.ClientOrderID] >= 3 {
+				c.got[o.ClientOrderID] = t
+				delete(c.misses, o.ClientOrderID)
+			}
 			b.mu.Unlock()
 		}
 		out[o.ClientOrderID] = t

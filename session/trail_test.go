@@ -53,3 +53,24 @@ func TestOrderTrail(t *testing.T) {
 		t.Errorf("breach %q, want %q", st.Breach, want)
 	}
 }
+
+// TestOrderTrailLateRecord: an order read before its audit record lands gets its trail on a
+// later snapshot instead of an empty one cached for good.
+func TestOrderTrailLateRecord(t *testing.T) {
+	s, err := Open(testOptions(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b, orders := s.Backend(), []live.Order{{ID: "o1", ClientOrderID: "late"}}
+	if got := b.trailsFor(context.Background(), orders)["late"]; len(got.Steps) != 0 {
+		t.Fatalf("steps before any record: %+v", got.Steps)
+	}
+	r := live.AuditRecord{Time: time.Now(), Kind: live.KindOrderPlaced, Outcome: live.OutcomeAccepted, Broker: s.Key(), ClientOrderID: "late"}
+	if err := s.rt.Audit.Record(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.trailsFor(context.Background(), orders)["late"]; len(got.Steps) != 1 {
+		t.Errorf("steps after the record: %+v, want 1", got.Steps)
+	}
+}
