@@ -39,6 +39,7 @@ type Backend struct {
 	day     string            // the UTC day largest belongs to
 	origins map[string]string // client order id → who placed it
 	start   *money.Amount     // the equity at the first account read of the session
+	trails  trailCache        // open orders' decision trails (trail.go)
 }
 
 var _ tui.Backend = (*Backend)(nil)
@@ -210,6 +211,7 @@ func (b *Backend) readBroker(ctx context.Context, snap *tui.Snapshot) {
 		}
 	}
 	snap.Origins = b.originsFor(ctx, snap.Orders)
+	snap.Trails = b.trailsFor(ctx, snap.Orders)
 }
 
 // originsFor names who placed each open order, from the order journal.

@@ -78,8 +78,9 @@ type Snapshot struct {
 	BrokerErr string // the last broker read error, "" when healthy
 	Latency   time.Duration
 	Positions []live.Position
-	Orders    []live.Order      // open orders
-	Origins   map[string]string // client order id → who placed it (agent, operator)
+	Orders    []live.Order          // open orders
+	Origins   map[string]string     // client order id → who placed it (agent, operator)
+	Trails    map[string]OrderTrail // client order id → the decision that placed it
 	Account   live.Account
 	Quotes    map[string]live.Quote
 

@@ -12,7 +12,7 @@ func TestDetailsDrawer(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
 	press(m, "2", "enter")
 	out := screen(m)
-	for _, want := range []string{"Orders P000012", "Client id:  ckP000012", "c cancels it (y/N)", "j/k scroll · esc close"} {
+	for _, want := range []string{"Orders P000012", "Client id:  ckP000012", "c cancel · j/k scroll · esc close"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("drawer lacks %q:\n%s", want, out)
 		}

@@ -16,6 +16,7 @@ type detailsModal struct {
 	title string
 	lines []string
 	vp    *viewport.Model
+	keys  string // the row's own keys before "j/k scroll", e.g. "c cancel"
 }
 
 func newDetails(c *Common, title string, lines []string) *detailsModal {
@@ -35,7 +36,7 @@ func (d *detailsModal) View(w, h int) string {
 		d.vp.SetHeight(max(1, min(len(d.lines), h-6)))
 		lines = strings.Split(d.vp.View(), "\n")
 	}
-	return frame(d.c, d.title, append(lines, "", "j/k scroll · esc close"), 96, w, h)
+	return frame(d.c, d.title, append(lines, "", d.keys+"j/k scroll · esc close"), 96, w, h)
 }
 
 func (d *detailsModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {

@@ -24,11 +24,15 @@ func (p *alertsPane) View() string {
 }
 
 func (p *alertsPane) alertRows() []row {
-	alerts := p.c.Data.Alerts.list
-	out := make([]row, 0, len(alerts))
-	for i := len(alerts) - 1; i >= 0; i-- {
-		a := alerts[i]
-		out = append(out, row{id: a.ID, n: 1, draw: func(bool) []string { return []string{alertLine(a, p.c.Styles)} }})
+	groups := groupAlerts(p.c.Data.Alerts.list)
+	out := make([]row, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, row{id: g.last.ID, n: 1, draw: func(bool) []string {
+			if g.count > 1 {
+				return []string{fmt.Sprintf("×%d ", g.count) + alertLine(g.last, p.c.Styles)}
+			}
+			return []string{alertLine(g.last, p.c.Styles)}
+		}})
 	}
 	return out
 }
@@ -115,16 +119,20 @@ func auditLine(e AuditRow, privacy bool) string {
 	if e.Reason != "" {
 		reason = " " + e.Reason
 	}
-	summary := untrusted(e.Summary, 80)
+	summary := untrusted(roundDollars(e.Summary), 80)
 	if privacy {
 		summary = maskDigits(summary)
 	}
 	return fmt.Sprintf("%s #%d %-18s %s %s%s %s", e.Time.UTC().Format("15:04:05"), e.Seq, clip(e.Actor, 18),
-		e.Type, e.Outcome, reason, summary)
+		auditWhat(e), e.Outcome, reason, summary)
 }
 
 func auditDetails(e AuditRow) []string {
-	return []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
+	lines := []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
 		"Actor:   " + e.Actor, "Type:    " + e.Type, "Outcome: " + e.Outcome, "Reason:  " + e.Reason, "Tool:    " + e.Tool,
-		"Order:   " + e.OrderID, "Summary: " + untrusted(e.Summary, 200)}
+		"Order:   " + e.OrderID}
+	for i, l := range wrapWords(untrusted(e.Summary, 2000), 78) {
+		lines = append(lines, map[bool]string{true: "Summary: ", false: "         "}[i == 0]+l)
+	}
+	return lines
 }

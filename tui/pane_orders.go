@@ -111,7 +111,15 @@ func (p *ordersPane) Details() tea.Msg {
 			lines = p.orderDetails(o)
 		}
 	}
-	return p.detailsOf(id, lines)
+	d, _ := p.detailsOf(id, lines).(openModalMsg)
+	dm := d.modal.(*detailsModal)
+	dm.keys = "c cancel · "
+	return openModalMsg{&keyedDetails{detailsModal: dm, act: func(msg tea.Msg) tea.Msg {
+		if keyIs(msg, p.c.Keys.Cancel) {
+			return p.confirmCancel(id)
+		}
+		return nil
+	}}}
 }
 
 func (p *ordersPane) orderDetails(o live.Order) []string {
@@ -122,8 +130,10 @@ func (p *ordersPane) orderDetails(o live.Order) []string {
 		lines = append(lines, "Limit:      "+c.amt(*o.LimitPrice, false))
 	}
 	lines = append(lines, "Filled:     "+qty(o.FilledQty)+" @ "+c.amt(o.AvgFillPrice, false), "Status:     "+string(o.Status),
-		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+c.Data.View().Origins[o.ClientOrderID], "",
-		"c cancels it (y/N)")
+		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+c.Data.View().Origins[o.ClientOrderID])
+	if t, ok := c.Data.View().Trails[o.ClientOrderID]; ok {
+		lines = append(lines, c.trailLines(t, min(96, c.Width-2)-4)...)
+	}
 	return lines
 }
 

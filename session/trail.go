@@ -1,0 +1,124 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"cockpit/live"
+	"cockpit/store"
+	"cockpit/tui"
+)
+
+// trailCache keeps the trails read so far and how often an order's read found no event.
+type trailCache struct {
+	got    map[string]tui.OrderTrail
+	misses map[string]int
+}
+
+// trailsFor gives each open order the audited trail that placed it (the agent's reason, the
+// policy call, each gate step, a breach and its approval), read once per order and cached.
+func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]tui.OrderTrail {
+	out := make(map[string]tui.OrderTrail, len(orders))
+	reads := 0 // at most 20 store reads per snapshot; an order with no event yet is read again later
+	for _, o := range orders {
+		if o.ClientOrderID == "" {
+			continue
+		}
+		b.mu.Lock()
+		t, ok := b.trails.got[o.ClientOrderID]
+		b.mu.Unlock()
+		if !ok {
+			if reads++; reads > 20 {
+				continue
+			}
+			events, err := b.s.rt.DB.Events(ctx, store.Filter{OrderID: o.ClientOrderID, Ascending: true, Limit: 50})
+			if err != nil {
+				continue // read again on the next snapshot
+			}
+			t = trailOf(events)
+			b.mu.Lock()
+			c := &b.trails
+			if c.got == nil {
+				c.got, c.misses = map[string]tui.OrderTrail{}, map[string]int{}
+			}
+			// An order with no event yet (its record may be a moment behind) is read again on
+			// the next two snapshots, then taken as having none (placed outside the cockpit).
+			if c.misses[o.ClientOrderID]++; len(t.Steps) > 0 || c.misses[o.ClientOrderID] >= 3 {
+				c.got[o.ClientOrderID] = t
+				delete(c.misses, o.ClientOrderID)
+			}
+			b.mu.Unlock()
+		}
+		out[o.ClientOrderID] = t
+	}
+	return out
+}
+
+// trailPayload is the part of an audit payload the trail shows.
+type trailPayload struct {
+	Request  any `json:"request"`
+	Detail   any `json:"detail"`
+	Decision *struct {
+		Decision string   `json:"decision"`
+		Checked  []string `json:"checked"`
+		Limit    string   `json:"limit"`
+		Kind     string   `json:"kind"`
+		Value    any      `json:"limit_value"`
+		Tried    any      `json:"attempted_value"`
+		Grant    string   `json:"approved_by_grant"`
+	} `json:"decision"`
+}
+
+// trailOf turns an order's audit events, oldest first, into its trail.
+func trailOf(events []store.Event) tui.OrderTrail {
+	var t tui.OrderTrail
+	for _, e := range events {
+		var p trailPayload
+		dec := json.NewDecoder(strings.NewReader(e.Payload))
+		dec.UseNumber()
+		_ = dec.Decode(&p) // a payload the trail cannot read still lists the event
+		if t.Reason == "" {
+			t.Reason = field(p.Detail, "agent_reason") // the gate's copy, on one line
+		}
+		if t.Reason == "" {
+			t.Reason = field(p.Request, "reason") // the tool call's own argument
+		}
+		what := e.Type
+		if e.Tool != "" {
+			what += " " + e.Tool
+		}
+		outcome := strings.TrimSpace(e.Outcome + " " + e.Reason)
+		s := tui.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: what, Outcome: outcome, Approve: e.ApprovalID}
+		if d := p.Decision; d != nil {
+			s.Outcome = strings.TrimSpace(d.Decision + " " + outcome)
+			s.Checked = d.Checked
+			if d.Limit != "" {
+				s.Breach = strings.TrimSpace(d.Limit + " " + d.Kind + " limit " + amountText(d.Value) + ", attempted " + amountText(d.Tried))
+			}
+			if d.Grant != "" {
+				s.Approve = d.Grant
+			}
+		}
+		t.Steps = append(t.Steps, s)
+	}
+	return t
+}
+
+// amountText is an encoded amount as text ("?" when absent).
+func amountText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return "?"
+}
+
+// field is a string field of a JSON object ("" when v is no object or has none).
+func field(v any, name string) string {
+	m, _ := v.(map[string]any)
+	s, _ := m[name].(string)
+	return s
+}
