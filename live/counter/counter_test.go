@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cockpit/live"
+	"cockpit/live/livetest"
 )
 
 func TestReadDailyCount(t *testing.T) {
@@ -32,7 +33,7 @@ func TestReadDailyCount(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			root := mustRoot(t)
+			root := livetest.Root(t)
 			path := root.CounterPath("paper")
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				t.Fatal(err)
@@ -40,25 +41,25 @@ func TestReadDailyCount(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if got := ReadDailyCount(root, "paper", testNow); got != c.want {
+			if got := ReadDailyCount(root, "paper", livetest.Epoch); got != c.want {
 				t.Fatalf("ReadDailyCount = %d, want %d", got, c.want)
 			}
 		})
 	}
-	if got := ReadDailyCount(mustRoot(t), "paper", testNow); got != 0 {
+	if got := ReadDailyCount(livetest.Root(t), "paper", livetest.Epoch); got != 0 {
 		t.Fatalf("missing file reads %d, want 0", got)
 	}
 }
 
 func TestIncrementDailyCountRollsOver(t *testing.T) {
-	root := mustRoot(t)
+	root := livetest.Root(t)
 	for want := 1; want <= 3; want++ {
-		n, err := IncrementDailyCount(root, "paper", testNow)
+		n, err := IncrementDailyCount(root, "paper", livetest.Epoch)
 		if err != nil || n != want {
 			t.Fatalf("increment = %d, %v; want %d", n, err, want)
 		}
 	}
-	next := testNow.Add(9*time.Hour + time.Minute) // past UTC midnight
+	next := livetest.Epoch.Add(9*time.Hour + time.Minute) // past UTC midnight
 	if got := ReadDailyCount(root, "paper", next); got != 0 {
 		t.Fatalf("next day reads %d, want 0", got)
 	}
@@ -70,7 +71,7 @@ func TestIncrementDailyCountRollsOver(t *testing.T) {
 }
 
 func TestSubmitLockInProcess(t *testing.T) {
-	root := mustRoot(t)
+	root := livetest.Root(t)
 	l, err := TrySubmitLock(root, "paper")
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestSubmitLockAcrossProcesses(t *testing.T) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	root := mustRoot(t)
+	root := livetest.Root(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSubmitLockAcrossProcesses$")
 	cmd.Env = append(os.Environ(), "COCKPIT_TEST_HOLD_LOCK="+root.Dir())
 	out, err := cmd.StdoutPipe()

@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -151,18 +152,8 @@ func TestWatcherReportsSentinelChanges(t *testing.T) {
 	}
 }
 
-// waitState waits for a watcher state with Halted == want (a copy of the one in package halt's tests).
+// waitState waits for a watcher state with Halted == want.
 func waitState(t *testing.T, ch <-chan halt.State, want bool) halt.State {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case s := <-ch:
-			if s.Halted == want {
-				return s
-			}
-		case <-deadline:
-			t.Fatalf("no state with halted=%v within 5s", want)
-		}
-	}
+	return livetest.WaitFor(t, ch, fmt.Sprintf("state with halted=%v", want), func(s halt.State) bool { return s.Halted == want })
 }

@@ -3,28 +3,17 @@ package halt
 import (
 	"os"
 	"testing"
-	"time"
 
 	"cockpit/live"
+	"cockpit/live/livetest"
 )
 
-var testNow = time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
-
-func mustRoot(t *testing.T) live.Root {
-	t.Helper()
-	r, err := live.NewRoot(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 func TestHaltTripClearRead(t *testing.T) {
-	root := mustRoot(t)
+	root := livetest.Root(t)
 	if IsHalted(root, "paper") || IsGloballyHalted(root) {
 		t.Fatal("halted on an empty root")
 	}
-	if _, err := Trip(root, live.HaltSentinel, live.BrokerScope(" PAPER "), "cli", "stop", testNow); err != nil {
+	if _, err := Trip(root, live.HaltSentinel, live.BrokerScope(" PAPER "), "cli", "stop", livetest.Epoch); err != nil {
 		t.Fatal(err)
 	}
 	if !IsHalted(root, "paper") || IsHalted(root, "alpaca") || IsGloballyHalted(root) {
@@ -34,7 +23,7 @@ func TestHaltTripClearRead(t *testing.T) {
 	if err != nil || a == nil || a.By != "cli" || a.Reason != "stop" || a.TrippedAt != "2026-06-01T15:00:00.000000+00:00" {
 		t.Fatalf("attribution = %+v, %v", a, err)
 	}
-	if _, err := Trip(root, live.HaltSentinel, live.GlobalScope, "tui", "panic", testNow); err != nil {
+	if _, err := Trip(root, live.HaltSentinel, live.GlobalScope, "tui", "panic", livetest.Epoch); err != nil {
 		t.Fatal(err)
 	}
 	if !IsHalted(root, "alpaca") {
@@ -55,7 +44,7 @@ func TestHaltTripClearRead(t *testing.T) {
 }
 
 func TestHaltFailsClosed(t *testing.T) {
-	root := mustRoot(t)
+	root := livetest.Root(t)
 	for _, bad := range []string{"", "  ", "../evil", "a/b", `a\b`, "x\x00y"} {
 		if !IsHalted(root, bad) {
 			t.Errorf("IsHalted(%q) = false, want true for an invalid broker key", bad)
@@ -82,14 +71,14 @@ func TestHaltFailsClosed(t *testing.T) {
 }
 
 func TestReduceOnlyState(t *testing.T) {
-	root := mustRoot(t)
-	if _, err := Trip(root, live.ReduceOnlySentinel, live.GlobalScope, "cli", "wind down", testNow); err != nil {
+	root := livetest.Root(t)
+	if _, err := Trip(root, live.ReduceOnlySentinel, live.GlobalScope, "cli", "wind down", livetest.Epoch); err != nil {
 		t.Fatal(err)
 	}
 	if got := StateOf(root, "paper"); got != live.ReduceOnly {
 		t.Fatalf("state = %s, want REDUCE_ONLY", got)
 	}
-	if _, err := Trip(root, live.HaltSentinel, live.BrokerScope("paper"), "cli", "stop", testNow); err != nil {
+	if _, err := Trip(root, live.HaltSentinel, live.BrokerScope("paper"), "cli", "stop", livetest.Epoch); err != nil {
 		t.Fatal(err)
 	}
 	if got := StateOf(root, "paper"); got != live.Halted {
@@ -98,9 +87,9 @@ func TestReduceOnlyState(t *testing.T) {
 }
 
 func TestTripLeavesNoTempFiles(t *testing.T) {
-	root := mustRoot(t)
+	root := livetest.Root(t)
 	for i := 0; i < 3; i++ {
-		if _, err := Trip(root, live.HaltSentinel, live.GlobalScope, "cli", "x", testNow); err != nil {
+		if _, err := Trip(root, live.HaltSentinel, live.GlobalScope, "cli", "x", livetest.Epoch); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package halt_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync/atomic"
 	"testing"
@@ -14,17 +15,7 @@ import (
 
 func waitState(t *testing.T, ch <-chan halt.State, want bool) halt.State {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case s := <-ch:
-			if s.Halted == want {
-				return s
-			}
-		case <-deadline:
-			t.Fatalf("no state with halted=%v within 5s", want)
-		}
-	}
+	return livetest.WaitFor(t, ch, fmt.Sprintf("state with halted=%v", want), func(s halt.State) bool { return s.Halted == want })
 }
 
 func TestWatcherSeesExternalTouchAndRunsTheActionOncePerTrip(t *testing.T) {

@@ -119,3 +119,19 @@ func PinFile(root live.Root, broker string) Pinned {
 	}
 	return Pinned{broker: live.MandateHash(data)}
 }
+
+// WaitFor returns the first value from ch that ok accepts, failing the test after 5 s.
+func WaitFor[T any](tb testing.TB, ch <-chan T, what string, ok func(T) bool) T {
+	tb.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case v := <-ch:
+			if ok(v) {
+				return v
+			}
+		case <-deadline:
+			tb.Fatalf("no %s within 5s", what)
+		}
+	}
+}

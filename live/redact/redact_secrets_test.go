@@ -1,8 +1,6 @@
 package redact
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -51,15 +49,7 @@ func TestRedactSecretsCockpitRules(t *testing.T) {
 
 // TestRedactSecretsIdempotentOnCorpus runs Secrets twice over the reference corpus.
 func TestRedactSecretsIdempotentOnCorpus(t *testing.T) {
-	raw, err := os.ReadFile("testdata/redact_text.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct{ Input, Expected string }
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range redactCorpus(t) {
 		once := Secrets(c.Input)
 		if twice := Secrets(once); twice != once {
 			t.Fatalf("Secrets(%q): once %q, twice %q", c.Input, once, twice)
