@@ -2,24 +2,16 @@ package main
 
 import (
 	"context"
-	"log/slog"
 
-	"cockpit/config"
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/session"
-	"cockpit/store"
 )
 
-// runtime is a verb's session.Runtime with short names for what the verbs use.
+// runtime is a verb's session.Runtime and the App it serves.
 type runtime struct {
 	*session.Runtime
-	app   *App
-	root  live.Root
-	cfg   config.Config
-	db    *store.DB
-	log   *slog.Logger
-	audit live.AuditSink
+	app *App
 }
 
 // env is what the session package takes from the App.
@@ -37,14 +29,14 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runtime{Runtime: rt, app: a, root: rt.Root, cfg: rt.Config, db: rt.DB, log: rt.Log, audit: rt.Audit}, nil
+	return &runtime{Runtime: rt, app: a}, nil
 }
 
 func (rt *runtime) close() { rt.Close() }
 
 // gate returns a gate bound to this runtime's store.
 func (rt *runtime) gate() *gate.Gate {
-	return &gate.Gate{Root: rt.root, Now: rt.app.Now, Audit: rt.audit, Journal: rt.db, Mandates: rt.db}
+	return &gate.Gate{Root: rt.Root, Now: rt.app.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB}
 }
 
 // operatorAction audits something the operator did from the command line (DV8).
@@ -58,9 +50,9 @@ func (rt *runtime) record(r live.AuditRecord) error {
 	if r.Tool == "" {
 		r.Tool = "cli"
 	}
-	err := rt.audit.Record(context.Background(), r)
+	err := rt.Audit.Record(context.Background(), r)
 	if err != nil {
-		rt.log.Error("audit write failed", "kind", r.Kind, "err", err)
+		rt.Log.Error("audit write failed", "kind", r.Kind, "err", err)
 	}
 	return err
 }

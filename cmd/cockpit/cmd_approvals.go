@@ -45,7 +45,7 @@ func (a *App) approvalsList(args []string) int {
 		return code
 	}
 	defer rt.close()
-	items, err := rt.db.Approvals(context.Background(), filter, 200)
+	items, err := rt.DB.Approvals(context.Background(), filter, 200)
 	if err != nil {
 		return a.failf("%v", err)
 	}
@@ -85,7 +85,7 @@ func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	}
 	defer rt.close()
 	ctx := context.Background()
-	it, err := rt.db.Resolve(ctx, id, state, operatorName(), *reason)
+	it, err := rt.DB.Resolve(ctx, id, state, operatorName(), *reason)
 	switch {
 	case errors.Is(err, store.ErrNotPending):
 		fmt.Fprintf(a.Stdout, "%s was already %s (by %s) — nothing changed.\n", id, it.State, orUnknown(it.ResolvedBy))
@@ -112,7 +112,7 @@ func (a *App) approvalOutcome(rt *runtime, id string) int {
 	}
 	fmt.Fprintf(a.Stdout, "%s: approved. The gate checks the order again before it goes…\n", id)
 	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
-		it, err := rt.db.Approval(context.Background(), id)
+		it, err := rt.DB.Approval(context.Background(), id)
 		if err != nil {
 			return a.failf("%v", err)
 		}

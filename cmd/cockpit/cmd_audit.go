@@ -60,7 +60,7 @@ func (a *App) auditList(args []string) int {
 		return exit
 	}
 	defer rt.close()
-	evs, err := rt.db.Events(context.Background(), f)
+	evs, err := rt.DB.Events(context.Background(), f)
 	if err != nil {
 		return a.failf("%v", err)
 	}
@@ -104,7 +104,7 @@ func (a *App) auditShow(args []string) int {
 		return code
 	}
 	defer rt.close()
-	e, err := rt.db.Event(context.Background(), seq)
+	e, err := rt.DB.Event(context.Background(), seq)
 	if err != nil {
 		return a.failf("%v", err)
 	}
@@ -125,7 +125,7 @@ func (a *App) auditVerify(args []string) int {
 	}
 	defer rt.close()
 	start := time.Now()
-	rep, err := rt.db.Verify(context.Background(), func(n int64) {
+	rep, err := rt.DB.Verify(context.Background(), func(n int64) {
 		fmt.Fprintf(a.Stderr, "verified %d events…\n", n)
 	})
 	if err != nil {
@@ -134,19 +134,19 @@ func (a *App) auditVerify(args []string) int {
 	if !rep.OK() {
 		fmt.Fprintf(a.Stdout, "audit chain BROKEN at event %d (%s): %s\n%d events before it verified.\n",
 			rep.Break.Seq, rep.Break.Reason, rep.Break.Detail, rep.Events)
-		rt.log.Error("audit chain broken", "seq", rep.Break.Seq, "reason", rep.Break.Reason)
+		rt.Log.Error("audit chain broken", "seq", rep.Break.Seq, "reason", rep.Break.Reason)
 		return exitFailure
 	}
-	if msg := anchorTrouble(context.Background(), rt.db); msg != "" { // DV15: truncated, emptied or replaced
+	if msg := anchorTrouble(context.Background(), rt.DB); msg != "" { // DV15: truncated, emptied or replaced
 		fmt.Fprintf(a.Stdout, "audit chain REFUSED: %s\n%d events verified, but they are not the chain the anchor %s recorded.\n"+
 			"Keep the files for investigation; `cockpit audit rotate --reason …` archives them and starts a new chain.\n",
-			msg, rep.Events, rt.db.Anchor())
+			msg, rep.Events, rt.DB.Anchor())
 		return exitFailure
 	}
 	fmt.Fprintf(a.Stdout, "audit chain OK: %d events verified in %s (last hash %s)\n", rep.Events,
 		time.Since(start).Round(time.Millisecond), shortHash(rep.Last))
 	if *mirror {
-		m := &vibe.Mirror{Root: rt.root}
+		m := &vibe.Mirror{Root: rt.Root}
 		cr := vibe.VerifyChain(m.ChainPath())
 		if !cr.OK {
 			fmt.Fprintf(a.Stdout, "mirror chain BROKEN at line %d (seq %d, %s): %s\n", cr.Break.Index+1, cr.Break.Seq, cr.Break.Reason, cr.Break.Detail)
@@ -188,7 +188,7 @@ func (a *App) auditExport(args []string) int {
 		defer f.Close()
 		w = f
 	}
-	n, err := session.ExportEvents(context.Background(), rt.db, *format, w)
+	n, err := session.ExportEvents(context.Background(), rt.DB, *format, w)
 	if err != nil {
 		return a.failf("export: %v", err)
 	}

@@ -83,7 +83,7 @@ func readBook(rt *runtime, key string) (book, error) {
 
 // savedBook reads the paper account's saved state (read-only).
 func savedBook(rt *runtime, key string) (book, error) {
-	data, found, err := rt.db.PaperState(context.Background(), key)
+	data, found, err := rt.DB.PaperState(context.Background(), key)
 	if err != nil || !found {
 		return book{saved: true}, err
 	}

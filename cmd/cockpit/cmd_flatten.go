@@ -33,8 +33,8 @@ func (a *App) cmdFlatten(args []string) int {
 		return code
 	}
 	defer rt.close()
-	if !halt.IsHalted(rt.root, key) {
-		if _, err := halt.Trip(rt.root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
+	if !halt.IsHalted(rt.Root, key) {
+		if _, err := halt.Trip(rt.Root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
 			return a.failf("could not halt %s before flattening: %v", key, err)
 		}
 		rt.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, live.BrokerScope(key), *reason))
@@ -54,7 +54,7 @@ func (a *App) cmdFlatten(args []string) int {
 	if *closePos {
 		explicit = closePos
 	}
-	m := mandatefile.Verified(context.Background(), rt.root, rt.db, key) // DV13: only a consented flatten_on_halt counts
+	m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{

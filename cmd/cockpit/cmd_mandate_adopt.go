@@ -59,11 +59,11 @@ func (a *App) mandateAdopt(args []string) int {
 	}
 	defer rt.close()
 	rec := mandatefile.CommitRecord(rt.app.Now(), live.Operator(operatorName(), "cli"), "adopt", root.MandatePath(key), ad.Result)
-	if err := rt.audit.Record(context.Background(), rec); err != nil {
-		rt.log.Error("mandate adoption not recorded", "err", err)
+	if err := rt.Audit.Record(context.Background(), rec); err != nil {
+		rt.Log.Error("mandate adoption not recorded", "err", err)
 		return a.failf("the adoption could not be recorded, so the gate still refuses every order: %v", err)
 	}
-	rt.log.Info("mandate adopted", "broker", key, "mandate_id", ad.Mandate.MandateID, "sha256", ad.Result.DocumentSHA256)
+	rt.Log.Info("mandate adopted", "broker", key, "mandate_id", ad.Mandate.MandateID, "sha256", ad.Result.DocumentSHA256)
 	fmt.Fprintf(a.Stdout, "Adopted mandate %s for %s (expires %s); the gate now verifies the file against sha256 %s.\n",
 		orUnknown(ad.Mandate.MandateID), key, ad.Mandate.Consent.ExpiresAt, ad.Result.DocumentSHA256)
 	return exitOK

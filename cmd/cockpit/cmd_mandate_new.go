@@ -32,7 +32,7 @@ func (a *App) mandateNew(args []string) int {
 		return code
 	}
 	defer rt.close()
-	cur, _ := mandatefile.Load(rt.root, key)
+	cur, _ := mandatefile.Load(rt.Root, key)
 	form := tui.NewMandateForm(key, cur)
 	actor := live.Operator(operatorName(), "cli")
 	form.Commit = func(doc []byte, days int, typed string) tea.Cmd {
@@ -44,7 +44,7 @@ func (a *App) mandateNew(args []string) int {
 			return tui.CommitDoneMsg{Result: res, Err: err}
 		}
 	}
-	prog, err := tui.NewFormProgram(form, rt.cfg.TUI.Theme, a.Getenv)
+	prog, err := tui.NewFormProgram(form, rt.Config.TUI.Theme, a.Getenv)
 	if err != nil {
 		return a.failf("config: %v", err)
 	}

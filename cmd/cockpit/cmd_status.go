@@ -185,11 +185,11 @@ func (a *App) storeStatus(home string) any {
 		return jsonv.ObjectOf("error", err.Error())
 	}
 	defer rt.close()
-	st, err := rt.db.Stats(context.Background())
+	st, err := rt.DB.Stats(context.Background())
 	if err != nil {
 		return jsonv.ObjectOf("error", err.Error())
 	}
-	if msg := anchorTrouble(context.Background(), rt.db); msg != "" {
+	if msg := anchorTrouble(context.Background(), rt.DB); msg != "" {
 		return jsonv.ObjectOf("error", msg)
 	}
 	return jsonv.ObjectOf("events", jsonv.Number(fmt.Sprint(st.Events)), "pending_reviews", jsonv.Number(fmt.Sprint(st.Pending)),
