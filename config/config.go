@@ -19,13 +19,14 @@ import (
 
 // Config is the whole file.
 type Config struct {
-	Cockpit Cockpit `toml:"cockpit"`
-	Paper   Paper   `toml:"paper"`
-	Audit   Audit   `toml:"audit"`
-	Policy  Policy  `toml:"policy"`
-	Agents  Agents  `toml:"agents"`
-	Tools   Tools   `toml:"tools"`
-	TUI     TUI     `toml:"tui"`
+	Cockpit Cockpit                 `toml:"cockpit"`
+	Paper   Paper                   `toml:"paper"`
+	Audit   Audit                   `toml:"audit"`
+	Policy  Policy                  `toml:"policy"`
+	Agents  Agents                  `toml:"agents"`
+	Tools   Tools                   `toml:"tools"`
+	TUI     TUI                     `toml:"tui"`
+	Brokers map[string]BrokerConfig `toml:"brokers"` // real brokers by key; cockpit.broker picks one
 }
 
 // Cockpit is the run's shape.
@@ -138,6 +139,9 @@ func (c Config) Validate() error {
 	case "auto", "dark", "light", "high-contrast", "no-color":
 	default:
 		return bad("tui.theme", fmt.Sprintf("%q", c.TUI.Theme), "want auto, dark, light, high-contrast or no-color")
+	}
+	if err := c.validateBrokers(); err != nil {
+		return err
 	}
 	if err := c.Policy.Validate(); err != nil {
 		return err

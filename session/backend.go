@@ -94,7 +94,7 @@ func (b *Backend) noteDecision(d *gate.Decision) {
 func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	s, rt := b.s, b.s.rt
 	now := rt.Now()
-	snap := tui.Snapshot{Taken: now, Broker: s.key, Live: !live.IsPaperBroker(s.key), Paused: s.eng.Paused(),
+	snap := tui.Snapshot{Taken: now, Broker: s.key, Live: rt.IsLive(s.key), Paused: s.eng.Paused(),
 		HaltFile: rt.Root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()

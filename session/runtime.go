@@ -27,6 +27,9 @@ type Env struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Stderr io.Writer
+	// AllowLive is the run's --live flag: without it a broker table with mode = "live" is
+	// refused.
+	AllowLive bool
 }
 
 // Runtime is what a session and most verbs need: the root, its config, the store, the log
@@ -95,7 +98,10 @@ var ErrAccountInUse = errors.New("the paper account is in use by a running cockp
 // (review items, mandates, the journal) before it owns the account.
 func (rt *Runtime) OwnAccount(key string) (func(), error) {
 	if !live.IsPaperBroker(key) {
-		return nil, fmt.Errorf("broker %q is not configured in this build; only the embedded paper broker is", key)
+		if _, ok := rt.Config.Broker(key); !ok {
+			return nil, fmt.Errorf("broker %q: no [brokers.%s] table in %s", key, key, config.Path(rt.Root))
+		}
+		return lockAccount(rt.Root, key)
 	}
 	return LockPaper(rt.Root, key)
 }
@@ -103,7 +109,13 @@ func (rt *Runtime) OwnAccount(key string) (func(), error) {
 // OpenOwnedBroker opens the broker whose account lock release holds; release is called on
 // failure, else returned with the broker.
 func (rt *Runtime) OpenOwnedBroker(key string, release func()) (live.Broker, func(), error) {
-	b, err := openPaper(rt.Config, rt.DB, rt.Now, key)
+	var b live.Broker
+	var err error
+	if live.IsPaperBroker(key) {
+		b, err = openPaper(rt.Config, rt.DB, rt.Now, key)
+	} else {
+		b, err = rt.openConfigured(key)
+	}
 	if err != nil {
 		release()
 		return nil, nil, err

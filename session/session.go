@@ -107,14 +107,14 @@ func Open(o Options) (*Session, error) {
 	s.onQuit = cfg.Cockpit.OnQuit
 	if s.onQuit == "" {
 		s.onQuit = "halt"
-		if live.IsPaperBroker(key) {
+		if !rt.IsLive(key) {
 			s.onQuit = "leave"
 		}
 	}
 	ctx := context.Background()
 	s.ctx = ctx
 	mode := "live"
-	if live.IsPaperBroker(key) {
+	if !rt.IsLive(key) {
 		mode = "paper"
 	}
 	agentName := o.Agent
