@@ -362,3 +362,21 @@ func waitStreams(t *testing.T, f *alpacafake.Server, n int) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+func TestBars(t *testing.T) {
+	f, b := pair(t, 5*time.Second)
+	f.Trend("AAPL", 1)
+	closes, err := b.Bars(context.Background(), "AAPL", 20, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(closes) != 20 {
+		t.Fatalf("closes = %d, want 20", len(closes))
+	}
+	if last := closes[len(closes)-1]; !last.Equal(money.MustParse("190.00")) {
+		t.Fatalf("last close = %s, want the ask 190.00 (oldest first)", last)
+	}
+	if closes[0].Cmp(closes[19]) >= 0 {
+		t.Fatalf("a rising trend reads %s → %s", closes[0], closes[19])
+	}
+}

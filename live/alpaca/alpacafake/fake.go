@@ -61,6 +61,7 @@ type Server struct {
 	notify    *sync.Cond
 	hold      bool            // accept orders without filling them
 	cancelErr map[string]bool // order ids a cancel-all fails on
+	trend     map[string]int  // bar direction by symbol (default rising)
 	headers   []http.Header   // every request's headers, for tests that look for keys
 }
 
@@ -238,6 +239,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.byClientID(w, r)
 	case strings.HasPrefix(p, "/v2/orders/") && r.Method == http.MethodDelete:
 		s.cancel(w, strings.TrimPrefix(p, "/v2/orders/"))
+	case p == "/v2/stocks/bars" && r.Method == http.MethodGet:
+		s.bars(w, r)
 	case p == "/v2/stocks/quotes/latest" && r.Method == http.MethodGet:
 		s.latestQuotes(w, r)
 	default:

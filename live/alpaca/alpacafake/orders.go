@@ -261,8 +261,11 @@ func (s *Server) latestQuotes(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			continue
 		}
-		out[sym] = map[string]any{"t": time.Now().UTC().Format(time.RFC3339Nano), "bp": json.Number(q.Bid.String()),
-			"ap": json.Number(q.Ask.String()), "bs": 1, "as": 1}
+		out[sym] = map[string]any{"t": time.Now().UTC().Format(time.RFC3339Nano), "bp": num(q.Bid),
+			"ap": num(q.Ask), "bs": 1, "as": 1}
 	}
 	writeJSON(w, 200, map[string]any{"quotes": out})
 }
+
+// num writes an amount as a JSON number with its exact digits.
+func num(a money.Amount) json.Number { return json.Number(a.String()) }
