@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -52,10 +53,14 @@ func (a *App) addBrokerLinks(home string, r *jsonv.Object) {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		h, err := rt.ProbeBroker(ctx, key)
 		cancel()
-		if err != nil {
+		switch {
+		case errors.Is(err, session.ErrLiveNotConfirmed):
+			link.Set("checked", false)
+			link.Set("error", "not checked: a live table is opened only by a run with --live")
+		case err != nil:
 			link.Set("connected", false)
 			link.Set("error", redact.Secrets(err.Error()))
-		} else {
+		default:
 			link.Set("connected", h.Connected)
 			link.Set("latency_ms", jsonv.Number(fmt.Sprintf("%.1f", float64(h.LastLatency.Microseconds())/1000)))
 			if h.LastError != "" {
@@ -76,6 +81,8 @@ func linkLine(b *jsonv.Object) string {
 	state := "DOWN"
 	if c, _ := l.Get("connected"); c == true {
 		state = "connected"
+	} else if c, _ := l.Get("checked"); c == false {
+		state = "not checked"
 	}
 	line := fmt.Sprintf("%v, %s", kind, state)
 	if ms, ok := l.Get("latency_ms"); ok {
