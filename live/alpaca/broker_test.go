@@ -380,3 +380,20 @@ func TestBars(t *testing.T) {
 		t.Fatalf("a rising trend reads %s → %s", closes[0], closes[19])
 	}
 }
+
+// TestContextCancelsInFlight: the SDK takes no context, yet cancelling the caller's ctx ends
+// a request in flight (a read here: transport, nothing to reconcile).
+func TestContextCancelsInFlight(t *testing.T) {
+	f, b := pair(t, time.Minute)
+	f.Inject(alpacafake.Fault{Method: "GET", Path: "/v2/account", Delay: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for f.Count("GET", "/v2/account") == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, err := b.Account(ctx); !errors.Is(err, live.ErrTransport) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want a transport error from the cancelled context", err)
+	}
+}

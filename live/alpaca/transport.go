@@ -3,6 +3,7 @@ package alpaca
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -28,12 +29,21 @@ type roundTrip struct {
 
 // RoundTrip implements http.RoundTripper.
 func (r *roundTrip) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(r.ctx)
+	// Both the client's timeout (the request's own context) and the caller's ctx end it.
+	ctx, cancel := context.WithCancel(req.Context())
+	stop := context.AfterFunc(r.ctx, cancel)
+	release := func() { stop(); cancel() }
+	req = req.Clone(ctx)
 	req.Header.Del("Authorization")
 	req.Header.Set("APCA-API-KEY-ID", r.key)
 	req.Header.Set("APCA-API-SECRET-KEY", r.secret)
 	start := time.Now()
 	resp, err := r.next.RoundTrip(req)
+	if err != nil || resp == nil {
+		release()
+	} else {
+		resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.latency = time.Since(start)
@@ -43,6 +53,18 @@ func (r *roundTrip) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.dialed = true
 	}
 	return resp, err
+}
+
+// releasingBody frees the request's context once the body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
 }
 
 func (r *roundTrip) snapshot() (status int, dialed bool, latency time.Duration) {
