@@ -166,6 +166,8 @@ func TestPlaceShapes(t *testing.T) {
 		{ClientOrderID: "x6", Symbol: "AAPL", Side: live.Sell, Type: live.Market, Quantity: amt("1"), ReduceOnly: true},    // no position
 		{ClientOrderID: "x7", Symbol: "AAPL", Side: live.Buy, Type: live.Market, Quantity: amt("1"), Tool: "place_order"},  // tool-shaped
 		{ClientOrderID: "x8", Symbol: "AAPL", Side: live.Buy, Type: live.Market, Quantity: amt("1"), Notional: amt("100")}, // both
+		{ClientOrderID: "x9", Symbol: "BTC/USD", Side: live.Buy, Type: live.Market, Notional: amt("100")},                  // crypto
+		{ClientOrderID: "xa", Symbol: "AAPL250117C00190000", Side: live.Buy, Type: live.Market, Quantity: amt("1")},        // option
 	}
 	before := f.Count("POST", "/v2/orders")
 	for i, r := range bad {
@@ -395,5 +397,18 @@ func TestContextCancelsInFlight(t *testing.T) {
 	}()
 	if _, err := b.Account(ctx); !errors.Is(err, live.ErrTransport) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want a transport error from the cancelled context", err)
+	}
+}
+
+func TestInstrument(t *testing.T) {
+	for class, want := range map[string]live.InstrumentType{"us_equity": live.Equity, "crypto": live.Crypto, "us_option": live.Option, "forex": ""} {
+		if got := Instrument(class); got != want {
+			t.Errorf("Instrument(%q) = %q, want %q", class, got, want)
+		}
+	}
+	for sym, want := range map[string]live.InstrumentType{"AAPL": live.Equity, "BRK.B": live.Equity, "BTC/USD": live.Crypto, "SPY250620P00500000": live.Option} {
+		if got := symbolInstrument(sym); got != want {
+			t.Errorf("symbolInstrument(%q) = %q, want %q", sym, got, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package alpaca
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -128,11 +129,32 @@ func position(p sdk.Position) (live.Position, error) {
 	return out, nil
 }
 
-// timeInForce is day for equities and gtc for crypto pairs (Alpaca takes no day order on a
-// pair).
-func timeInForce(symbol string) sdk.TimeInForce {
-	if strings.Contains(symbol, "/") {
-		return sdk.GTC
+// occSymbol matches an OCC option symbol (root, yymmdd, C/P, strike × 1000).
+var occSymbol = regexp.MustCompile(`^[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}$`)
+
+// Instrument maps an Alpaca asset class to live's instrument type: us_equity is equity
+// (Alpaca does not tell an ETF apart), crypto is crypto, us_option is option; anything else
+// is "" (unknown, refused).
+func Instrument(assetClass string) live.InstrumentType {
+	switch assetClass {
+	case "us_equity":
+		return live.Equity
+	case "crypto":
+		return live.Crypto
+	case "us_option":
+		return live.Option
 	}
-	return sdk.Day
+	return ""
+}
+
+// symbolInstrument is the instrument a symbol's shape says it is: a pair (BTC/USD) is
+// crypto, an OCC symbol an option, anything else equity.
+func symbolInstrument(symbol string) live.InstrumentType {
+	switch {
+	case strings.Contains(symbol, "/"):
+		return live.Crypto
+	case occSymbol.MatchString(symbol):
+		return live.Option
+	}
+	return live.Equity
 }

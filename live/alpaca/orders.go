@@ -136,6 +136,10 @@ func (b *Broker) request(ctx context.Context, req live.OrderRequest) (sdk.PlaceO
 		return pr, live.Rejected("no client order id: an unknown outcome could not be reconciled")
 	case req.Symbol == "":
 		return pr, live.Rejected("no symbol")
+	case symbolInstrument(req.Symbol) != live.Equity:
+		// The gate's request does not yet say what the mandate priced it as; until it does, only
+		// equity orders are forwarded (a pair or an option priced as a share would slip the caps).
+		return pr, live.Rejected(fmt.Sprintf("%s is a %s symbol: this connector forwards equity orders only", req.Symbol, symbolInstrument(req.Symbol)))
 	case req.Side != live.Buy && req.Side != live.Sell:
 		return pr, live.Rejected(fmt.Sprintf("side %q: want buy or sell", req.Side))
 	case (req.Quantity == nil) == (req.Notional == nil):
@@ -164,7 +168,7 @@ func (b *Broker) request(ctx context.Context, req live.OrderRequest) (sdk.PlaceO
 		}
 	}
 	return sdk.PlaceOrderRequest{Symbol: req.Symbol, Qty: qty, Notional: notional, Side: sdk.Side(req.Side),
-		Type: sdk.OrderType(req.Type), TimeInForce: timeInForce(req.Symbol), LimitPrice: limit,
+		Type: sdk.OrderType(req.Type), TimeInForce: sdk.Day, LimitPrice: limit,
 		ClientOrderID: req.ClientOrderID}, nil
 }
 
