@@ -84,7 +84,7 @@ func (c Config) validateBrokers() error {
 func (b BrokerConfig) validateKind(field string) error {
 	switch b.Kind {
 	case KindAlpaca:
-		return b.Alpaca.validate(field)
+		return b.Alpaca.validate(field, b.Mode)
 	case KindMCP:
 		return b.MCP.validate(field)
 	}

@@ -17,6 +17,7 @@ import (
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/mandatefile"
+	"cockpit/live/money"
 	"cockpit/live/paper"
 	"cockpit/store"
 )
@@ -144,6 +145,10 @@ func Open(o Options) (*Session, error) {
 	var bars engine.BarSource
 	if s.paper != nil {
 		bars = engine.PaperBars(s.paper.Market().History, rt.Now)
+	} else if bs, ok := b.(interface { // a real broker's own bars (Alpaca's market data)
+		Bars(context.Context, string, int, time.Duration) ([]money.Amount, error)
+	}); ok {
+		bars = bs.Bars
 	}
 	engine.BrokerTools(reg, b, bars)
 	if _, err := tools.Register(reg, cfg, rt.Root.Dir(), rt.DB.Path()); err != nil {

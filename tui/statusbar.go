@@ -25,9 +25,9 @@ func (b statusBar) View(w int) string {
 func (b statusBar) compose(w int) (line string, short bool) {
 	st, s := b.c.Styles, &b.c.Data.Snap
 	halted := b.c.Data.State() == live.Halted
-	badge := st.Paper.Render(" PAPER ")
-	if s.Live {
-		badge = st.LiveBadge.Render(" LIVE ")
+	badge, shortBadge := st.Paper.Render(" PAPER "), st.Paper.Render(" PAPER ")
+	if s.Live { // real money: spelled out, so it cannot be missed even without colour
+		badge, shortBadge = st.LiveBadge.Render(" LIVE · REAL MONEY "), st.LiveBadge.Render(" LIVE ")
 	}
 	// Segments in display order with a priority each (lower is dropped last when narrow).
 	type seg struct {
@@ -66,7 +66,7 @@ func (b statusBar) compose(w int) (line string, short bool) {
 		fitted = ansi.StringWidth(line)+len(clock)+2 <= w
 	}
 	if !fitted { // narrow: the short state keeps the orders and the HALT file on the line
-		segs[0].text = badge + " " + b.stateBadge(true)
+		segs[0].text = shortBadge + " " + b.stateBadge(true)
 		line = join(0)
 		for p := 5; p >= 0; p-- {
 			if l := join(p); ansi.StringWidth(l)+len(clock)+2 <= w {

@@ -37,6 +37,7 @@ type App struct {
 	Getenv func(string) string
 	// outcomeWait bounds how long `approvals approve` waits for the re-checked order (0: 10 s).
 	outcomeWait time.Duration
+	allowLive   bool // the run's --live flag
 }
 
 // NewApp returns an App on the given streams with the real clock and environment.
@@ -51,7 +52,7 @@ type verb struct {
 
 func verbs() []verb {
 	return []verb{
-		{"run", "run [--headless] [--agent strategy|replay|llm|none] [--for 30s] [--approvals none|cli] [--script FILE]", "the screen (or --headless) over the engine, the broker and the agent; also `cockpit` alone", (*App).cmdRun},
+		{"run", "run [--headless] [--live] [--agent strategy|replay|llm|none] [--for 30s] [--approvals none|cli] [--script FILE]", "the screen (or --headless) over the engine, the broker and the agent; also `cockpit` alone", (*App).cmdRun},
 		{"status", "status [--broker B] [--json]", "halt and reduce-only state, mandates and today's order counts", (*App).cmdStatus},
 		{"halt", "halt [--broker B] [--reason R] [--reduce-only]", "trip the kill switch (global unless --broker)", (*App).cmdHalt},
 		{"resume", "resume [--broker B] --reason R [--reduce-only]", "clear a halt (or reduce-only) sentinel", (*App).cmdResume},
@@ -63,7 +64,7 @@ func verbs() []verb {
 		{"positions", "positions [--broker B] [--json]", "the broker's positions (a running cockpit's saved paper state while it owns the account)", (*App).cmdPositions},
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
-		{"init", "init", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},
+		{"init", "init [--broker alpaca]", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},
 	}
 }
 

@@ -16,7 +16,7 @@ type runtime struct {
 
 // env is what the session package takes from the App.
 func (a *App) env() session.Env {
-	return session.Env{Now: a.Now, Getenv: a.Getenv, Stderr: a.Stderr}
+	return session.Env{Now: a.Now, Getenv: a.Getenv, Stderr: a.Stderr, AllowLive: a.allowLive}
 }
 
 // openRuntime opens the runtime root: config, cockpit.db and cockpit.log.

@@ -86,13 +86,17 @@ func (a *App) printProgress(p gate.FlattenProgress) {
 // cmdInit creates the runtime root: a commented config.toml and, for the paper broker, a
 // default paper mandate (a live broker never gets one).
 func (a *App) cmdInit(args []string) int {
-	p, _ := a.preamble("init")
+	p, fs := a.preamble("init")
+	kind := fs.String("broker", "", "write the config for a real broker: alpaca (a commented [brokers.alpaca] table)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	root, code, ok := p.root()
 	if !ok {
 		return code
+	}
+	if *kind != "" {
+		return a.initBroker(root, *kind)
 	}
 	wrote, err := config.WriteTemplate(root)
 	if err != nil {

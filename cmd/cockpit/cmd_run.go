@@ -29,9 +29,11 @@ func (a *App) cmdRun(args []string) int {
 	script := fs.String("script", "", "the replay agent's JSONL script (default: agents.replay.script)")
 	dur := fs.Duration("for", 0, "stop after this long, e.g. 30s (default: until interrupted)")
 	approvals := fs.String("approvals", "none", "headless: none (review items are denied no_approver) or cli (answer with `cockpit approvals` from another terminal)")
+	liveFlag := fs.Bool("live", false, "allow a broker table with mode = \"live\" (real money); without it such a table is refused")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
+	a.allowLive = *liveFlag
 	if !*headless {
 		return a.runScreen(*p.home, *agent, *script)
 	}

@@ -53,15 +53,16 @@ func (a *App) cmdStatus(args []string) int {
 		if key, err = live.NormalizeBroker(*broker); err != nil {
 			return a.usageErr(fs, "--broker: %v", err)
 		}
-		if known := brokersFor(root, ""); !slices.Contains(known, key) {
+		if known := withConfigured(root, brokersFor(root, ""), ""); !slices.Contains(known, key) {
 			return a.failf("no broker %q on %s (known: %s)", key, root.Dir(), strings.Join(known, ", "))
 		}
 	}
 	now := a.Now()
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
-	report := statusReport(root, ledger, brokersFor(root, key), now)
+	report := statusReport(root, ledger, withConfigured(root, brokersFor(root, key), key), now)
 	report.Set("store", a.storeStatus(*home))
+	a.addBrokerLinks(*home, report)
 	code := a.statusTrouble(root, report) // DV15: a store or config that cannot be used fails status
 	if *asJSON {
 		a.printJSON(report)
@@ -233,6 +234,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 			badge = "PAPER"
 		}
 		fmt.Fprintf(w, "\n%s [%s] — %s%s\n", name, badge, state, deniedBy(obj(b, "mandate"), state))
+		if line := linkLine(b); line != "" {
+			fmt.Fprintf(w, "  Link:      %s\n", line)
+		}
 		if h := obj(b, "halt"); h != nil {
 			fmt.Fprintf(w, "  Halt:      %s\n", sentinelLine(b, "halt", "HALTED", ""))
 		}
