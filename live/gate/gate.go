@@ -199,6 +199,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := r.extract(); den != nil {
 		return r.deny(den)
 	}
+	if b := live.ShapeBreach(r.m, r.intent); b != nil { // an order of unknown shape is never guessed
+		return r.refuse(b)
+	}
 	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
 	if den := r.value(ctx); den != nil {
 		return r.deny(den)
@@ -302,7 +305,7 @@ func (r *run) extract() *live.Denial {
 		}
 		r.intent = in
 		r.req = live.OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: live.Market,
-			Quantity: in.Quantity, Notional: in.NotionalUSD, Tool: s.Tool, Args: s.Args}
+			Quantity: in.Quantity, Notional: in.NotionalUSD, Instrument: in.InstrumentType, Legs: in.Legs, Tool: s.Tool, Args: s.Args}
 	case s.Intent != nil:
 		r.intent = *s.Intent
 		r.req = s.Order
@@ -328,7 +331,13 @@ func (r *run) value(ctx context.Context) *live.Denial {
 	}
 	r.check("quote")
 	var implied money.Amount
-	if sz, ok := r.s.Broker.(live.Sizer); ok {
+	if len(in.Legs) > 0 { // a multi-leg order: each leg at its own quote
+		n, den := r.valueLegs(ctx)
+		if den != nil {
+			return den
+		}
+		implied = n
+	} else if sz, ok := r.s.Broker.(live.Sizer); ok {
 		n, err := sz.NotionalFor(ctx, in.NormalizedSymbol(), *in.Quantity)
 		if err != nil || n.Sign() <= 0 {
 			return live.NewDenial(live.ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
@@ -339,7 +348,7 @@ func (r *run) value(ctx context.Context) *live.Denial {
 		if den != nil {
 			return den
 		}
-		implied = in.Quantity.Mul(price)
+		implied = live.ImpliedNotional(*in, price) // × 100 for an option contract
 	}
 	if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
 		in.NotionalUSD = &implied
