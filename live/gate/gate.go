@@ -77,6 +77,8 @@ type Submission struct {
 	DryRun bool
 	// Drift, on the re-check of an approved order, denies it when the price moved too far.
 	Drift *Drift
+
+	lowers bool // a replace that only lowers (set by Gate.Replace alone)
 }
 
 // Decision is the gate's answer and what happened at the broker.
@@ -253,6 +255,10 @@ func (r *run) submit(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	r.d.Count = count
+	if r.s.lowers { // a replace that only lowers an order already let through (see Replace)
+		r.check("replace_lowers")
+		return r.forward(ctx)
+	}
 	r.check("mandate_limits")
 	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
 	// A grant waives only the breaches it was shown: the rest of the mandate still runs.
@@ -414,6 +420,7 @@ func (r *run) read(ctx context.Context) {
 	r.held = r.book
 	if r.g.CountOpenOrders && r.book.Err == nil {
 		orders, err := r.s.Broker.OpenOrders(ctx)
+		orders = live.WithoutOrder(orders, r.req.Replaces) // a replace swaps the old order out
 		if err != nil {
 			r.book = live.UnreadableBook(fmt.Errorf("open orders unreadable: %w", err))
 		} else {
@@ -515,6 +522,9 @@ func brokerMessage(err error) string {
 // count into the new one.
 func (r *run) count() {
 	n := r.d.Count + 1
+	if r.d.Order != nil && r.d.Order.Children > 0 { // orders the broker created with it (a bracket's legs)
+		n += r.d.Order.Children
+	}
 	if err := counter.WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
 	}

@@ -67,11 +67,15 @@ func newQuoteBroker() *quoteBroker {
 }
 
 // instrumentGate is a gate over b with MandateDoc allowing instruments and asset classes.
-func instrumentGate(t *testing.T, b *quoteBroker, instruments, classes string) *gate.Gate {
+// Further pairs of edits (old, new text) tighten the document.
+func instrumentGate(t *testing.T, b *quoteBroker, instruments, classes string, edits ...string) *gate.Gate {
 	t.Helper()
 	root, clock := livetest.Root(t), livetest.NewClock(livetest.Epoch)
 	doc := strings.Replace(livetest.MandateDoc, `"allowed_instruments": ["equity", "etf"]`, `"allowed_instruments": [`+instruments+`]`, 1)
 	doc = strings.Replace(doc, `"asset_classes": ["us_equity", "us_etf"]`, `"asset_classes": [`+classes+`]`, 1)
+	for i := 0; i+1 < len(edits); i += 2 {
+		doc = strings.Replace(doc, edits[i], edits[i+1], 1)
+	}
 	livetest.Commit(t, root, "paper", doc, clock.Now())
 	return &gate.Gate{Root: root, Now: clock.Now, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{},
 		Mandates: livetest.Ledger(root), CountOpenOrders: true}
@@ -141,4 +145,8 @@ func TestInstrumentsThroughGate(t *testing.T) {
 			}
 		})
 	}
+}
+
+func gateSubmission(b live.Broker) gate.Submission {
+	return gate.Submission{Broker: b, Actor: live.Agent("test", "s1")}
 }
