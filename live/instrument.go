@@ -51,7 +51,10 @@ func ClassifyInstrument(symbol string, hint InstrumentType) (Instrument, error) 
 	if hint != "" && !hint.Valid() {
 		return Instrument{}, fmt.Errorf("instrument_type %s is not one of %s", pystr.Repr(string(hint)), joinEnum(InstrumentTypes))
 	}
-	occ, occErr := ParseOCC(sym)
+	occ, occErr := OptionContract{}, errNotOCCShape
+	if hint == Option || occShape(sym) {
+		occ, occErr = ParseOCC(sym)
+	}
 	switch hint {
 	case "":
 		switch {
@@ -130,4 +133,13 @@ func SymbolMultiplier(symbol string) money.Amount {
 		return OptionContractSize
 	}
 	return money.FromInt(1)
+}
+
+var errNotOCCShape = fmt.Errorf("not an OCC symbol")
+
+// occShape is a cheap necessary condition of ParseOCC's success (a C or P before eight
+// trailing digits), so equity symbols skip the full parse and its error.
+func occShape(sym string) bool {
+	n := len(sym)
+	return n > 15 && (sym[n-9] == 'C' || sym[n-9] == 'P') && allDigits(sym[n-8:])
 }

@@ -142,3 +142,16 @@ func TestPriceLegsSpread(t *testing.T) {
 		t.Errorf("a leg without a quote: err = %v, want one naming legs[1]", err)
 	}
 }
+
+// FuzzParseOCC checks that ParseOCC never panics and that occShape never rejects a symbol
+// ParseOCC accepts (equity symbols skip the parse on occShape's word).
+func FuzzParseOCC(f *testing.F) {
+	for _, s := range []string{"AAPL250117C00150000", "SPY   250620P00545500", "AAPL", "BTC/USD", "X991231P99999999", "AAPL250230C00150000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := ParseOCC(s); err == nil && !occShape(s) {
+			t.Fatalf("ParseOCC accepts %q but occShape rejects it", s)
+		}
+	})
+}
