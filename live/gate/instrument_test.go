@@ -68,7 +68,7 @@ func newQuoteBroker() *quoteBroker {
 
 // instrumentGate is a gate over b with MandateDoc allowing instruments and asset classes.
 // Further pairs of edits (old, new text) tighten the document.
-func instrumentGate(t *testing.T, b *quoteBroker, instruments, classes string, edits ...string) *gate.Gate {
+func instrumentGate(t testing.TB, b *quoteBroker, instruments, classes string, edits ...string) *gate.Gate {
 	t.Helper()
 	root, clock := livetest.Root(t), livetest.NewClock(livetest.Epoch)
 	doc := strings.Replace(livetest.MandateDoc, `"allowed_instruments": ["equity", "etf"]`, `"allowed_instruments": [`+instruments+`]`, 1)
