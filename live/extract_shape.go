@@ -8,8 +8,8 @@ import (
 )
 
 // InferInstrument is the instrument type of place_order arguments that name none: a legs
-// list or an OCC symbol is an option, a "/" pair is crypto, anything else an equity (as
-// before).
+// list or an OCC symbol is an option, a "/" currency pair is crypto, anything else an
+// equity (as before).
 func InferInstrument(args *jsonv.Object) InstrumentType {
 	if args.Has("legs") {
 		return Option
@@ -19,10 +19,8 @@ func InferInstrument(args *jsonv.Object) InstrumentType {
 	if _, err := ParseOCC(sym); err == nil {
 		return Option
 	}
-	for i := range len(sym) {
-		if sym[i] == '/' {
-			return Crypto
-		}
+	if slashPair(sym) {
+		return Crypto
 	}
 	return Equity
 }

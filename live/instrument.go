@@ -40,9 +40,11 @@ var cryptoQuotes = []string{"USDT", "USDC", "USD"}
 // ClassifyInstrument classifies an order's symbol. hint is the type the broker or the agent
 // named ("" when none): with a hint the symbol must have that type's shape (an option needs a
 // valid OCC symbol, crypto a pair quoted in USD, USDT or USDC — "BTC/USD", "BTC-USD", or
-// "BTCUSD"); without one the shape decides (OCC → option, a "/" pair → crypto, else equity).
+// "BTCUSD"); without one the shape decides (OCC → option, a "/" currency pair → crypto, else
+// equity).
 // Equity and ETF symbols are taken as they are, as before, unless their shape is an option's
-// or a pair's: a contradiction is an error, never a guess. Forex and CFD symbols pass as given.
+// or a pair's ("ETH/BTC"; "BRK/B" stays an equity): a contradiction is an error, never a
+// guess. Forex and CFD symbols pass as given.
 func ClassifyInstrument(symbol string, hint InstrumentType) (Instrument, error) {
 	sym := pystr.Upper(pystr.Strip(symbol))
 	if sym == "" {
@@ -60,7 +62,7 @@ func ClassifyInstrument(symbol string, hint InstrumentType) (Instrument, error) 
 		switch {
 		case occErr == nil:
 			return Instrument{Type: Option, Symbol: sym, Option: &occ}, nil
-		case strings.Contains(sym, "/"):
+		case slashPair(sym):
 			return classifyCrypto(sym)
 		}
 		return Instrument{Type: Equity, Symbol: sym}, nil
@@ -75,7 +77,7 @@ func ClassifyInstrument(symbol string, hint InstrumentType) (Instrument, error) 
 		if occErr == nil {
 			return Instrument{}, fmt.Errorf("symbol %s is an OCC option symbol but instrument_type is %s", sym, hint)
 		}
-		if strings.ContainsAny(sym, "/") {
+		if slashPair(sym) {
 			return Instrument{}, fmt.Errorf("symbol %s is a currency pair but instrument_type is %s", sym, hint)
 		}
 	}
@@ -142,4 +144,11 @@ var errNotOCCShape = fmt.Errorf("not an OCC symbol")
 func occShape(sym string) bool {
 	n := len(sym)
 	return n > 15 && (sym[n-9] == 'C' || sym[n-9] == 'P') && allDigits(sym[n-8:])
+}
+
+// slashPair reports a BASE/QUOTE symbol shaped like a currency pair: asset codes on both
+// sides, the quote at least three characters ("ETH/BTC" is a pair, "BRK/B" a share class).
+func slashPair(sym string) bool {
+	base, quote, ok := strings.Cut(sym, "/")
+	return ok && assetCode(base) && assetCode(quote) && len(quote) >= 3
 }

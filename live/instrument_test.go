@@ -33,6 +33,9 @@ func TestClassifyInstrument(t *testing.T) {
 		{"equity hint, OCC symbol", "AAPL250117C00150000", Equity, "", "", "is an OCC option symbol"},
 		{"equity hint, pair", "BTC/USD", Equity, "", "", "currency pair"},
 		{"forex passes", "EUR/USD", Forex, Forex, "EUR/USD", ""},
+		{"a slash in a share class stays an equity", "BRK/B", Equity, Equity, "BRK/B", ""},
+		{"a slash in a share class by shape", "BRK/B", "", Equity, "BRK/B", ""},
+		{"a pair in a stablecoin by shape", "ETH/USDC", "", Crypto, "ETH/USDC", ""},
 		{"empty symbol", "  ", "", "", "", "symbol is empty"},
 		{"unknown type", "AAPL", "bond", "", "", "instrument_type"},
 	}
