@@ -46,6 +46,7 @@ func TestReplaceThroughGate(t *testing.T) {
 		{"size down goes through", live.Replace{OrderID: "o1", Quantity: amt("10")}, false, live.Allow, "", "replace_lowers"},
 		{"size down while halted", live.Replace{OrderID: "o1", Quantity: amt("10")}, true, live.Deny, string(live.ReasonHalted), ""},
 		{"nothing to change", live.Replace{OrderID: "o1"}, false, live.Deny, live.LimitOrderIntent, ""},
+		{"an order that is not open", live.Replace{OrderID: "o9", Quantity: amt("1")}, false, live.Deny, live.LimitOrderIntent, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +56,7 @@ func TestReplaceThroughGate(t *testing.T) {
 			if tt.halted {
 				halt.Trip(g.Root, live.HaltSentinel, live.GlobalScope, "t", "stop", g.Now())
 			}
-			d := g.Replace(context.Background(), gateSubmission(b), old, tt.rep, "")
+			d := g.Replace(context.Background(), gateSubmission(b), tt.rep, "")
 			if d.Verdict != tt.verdict || (tt.reason != "" && string(d.Reason) != tt.reason) {
 				t.Fatalf("got %s %s (%s), want %s %s", d.Verdict, d.Reason, d.Message(), tt.verdict, tt.reason)
 			}
