@@ -14,7 +14,7 @@
 // its exposure the sum of the legs' absolute notionals. Adapters call: ExtractGeneric (cockpit's
 // place_order) or ExtractAlpaca (the Alpaca MCP order tools) for the intent; ChildOrders or
 // ChildOrdersFor to set Order.Children, which the day count adds (a bracket's legs);
-// ReplaceRaises, ReplaceOrder and gate.Gate.Replace for replace_order_by_id (a raise is checked
+// ReplaceFromArgs and gate.Gate.Replace (ReplaceRaises, ReplaceOrder) for replace_order_by_id (a raise is checked
 // as a new order with the old one swapped out of the book, OrderRequest.Replaces naming it).
 //
 // It reads and writes no files, it only names them. The machinery lives in packages beside it,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/live/pystr"
 )
@@ -88,4 +89,32 @@ func WithoutOrder(orders []Order, id string) []Order {
 		}
 	}
 	return out
+}
+
+// ReplaceFromArgs reads a replace tool's arguments (Alpaca's replace_order_by_id): order_id,
+// qty, limit_price, stop_price; time_in_force and client_order_id change no risk and are
+// ignored. A trail (which the gate cannot value) or a number that is not positive is an
+// error naming the field.
+func ReplaceFromArgs(args *jsonv.Object) (Replace, error) {
+	var rep Replace
+	if args == nil {
+		return rep, errors.New("replace: no arguments")
+	}
+	id, _ := rowString(args, "order_id")
+	rep.OrderID = pystr.Strip(id)
+	if args.Has("trail") {
+		return rep, errors.New("replace: trail cannot be valued by the gate")
+	}
+	for key, dst := range map[string]**money.Amount{"qty": &rep.Quantity, "limit_price": &rep.LimitPrice, "stop_price": &rep.StopPrice} {
+		v, ok := args.Get(key)
+		if !ok || v == nil {
+			continue
+		}
+		a, err := DecimalFromJSON(v)
+		if err != nil || a.Sign() <= 0 {
+			return rep, fmt.Errorf("replace: %s %s is not a positive number", key, DescribeValue(v))
+		}
+		*dst = &a
+	}
+	return rep, nil
 }

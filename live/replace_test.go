@@ -102,3 +102,31 @@ func TestRestingOptionOrderCountsContracts(t *testing.T) {
 		t.Errorf("gross = %s, want %s", got, want)
 	}
 }
+
+func TestReplaceFromArgs(t *testing.T) {
+	tests := []struct {
+		args, wantErr string
+		wantQty       string
+	}{
+		{`{"order_id":"o1","qty":"12","time_in_force":"day"}`, "", "12"},
+		{`{"order_id":"o1","limit_price":181.5}`, "", ""},
+		{`{"order_id":"o1","qty":"0"}`, "qty '0' is not a positive number", ""},
+		{`{"order_id":"o1","trail":"1.5"}`, "trail cannot be valued", ""},
+	}
+	for _, tt := range tests {
+		v, err := jsonv.Parse([]byte(tt.args), jsonv.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ReplaceFromArgs(v.(*jsonv.Object))
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: err = %v, want %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || rep.OrderID != "o1" || (tt.wantQty != "" && (rep.Quantity == nil || !rep.Quantity.Equal(money.MustParse(tt.wantQty)))) {
+			t.Errorf("%s: got %+v, %v", tt.args, rep, err)
+		}
+	}
+}
