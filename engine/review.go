@@ -29,6 +29,13 @@ func canonicalOrder(broker string, in live.OrderIntent, req live.OrderRequest) (
 	o := jsonv.ObjectOf("broker", broker, "symbol", in.NormalizedSymbol(), "side", in.Side, "type", string(typ),
 		"quantity", amt(req.Quantity), "notional", amt(req.Notional), "limit_price", amt(req.LimitPrice),
 		"instrument_type", string(in.InstrumentType), "asset_class", string(in.AssetClass))
+	if len(in.Legs) > 0 { // a spread: the human sees, and the digest binds, every leg
+		legs := make([]any, len(in.Legs))
+		for i, l := range in.Legs {
+			legs[i] = jsonv.ObjectOf("symbol", l.Symbol, "side", l.Side, "ratio_qty", amt(&l.Ratio))
+		}
+		o.Set("legs", legs)
+	}
 	b, _ := jsonv.Canonical(o)
 	sum := sha256.Sum256(b)
 	return o, hex.EncodeToString(sum[:])

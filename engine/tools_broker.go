@@ -91,11 +91,11 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 		Description: "Place an order. It passes the mandate's limits; an order over a limit waits for a human or is denied.",
 		Params: []Param{sym,
 			{Name: "side", Type: TypeString, Required: true, Enum: []string{"buy", "sell"}},
-			{Name: "quantity", Type: TypeNumber, Description: "shares or units; give quantity or notional"},
+			{Name: "quantity", Type: TypeNumber, Description: "shares, units or option contracts (whole); give quantity or notional"},
 			{Name: "notional", Type: TypeNumber, Description: "order size in USD; give quantity or notional"},
 			{Name: "type", Type: TypeString, Enum: []string{"market", "limit"}, Description: "default market"},
 			{Name: "limit_price", Type: TypeNumber, Description: "required for limit orders"},
-			{Name: "instrument_type", Type: TypeString, Enum: instrumentTypes(), Description: "default equity"},
+			{Name: "instrument_type", Type: TypeString, Enum: instrumentTypes(), Description: "default from the symbol: an OCC symbol is an option, BTC/USD crypto, else equity"},
 			{Name: "reason", Type: TypeString, Description: "why, in one sentence (shown to the human reviewer)"},
 		}})
 	r.Add(&Tool{Name: "cancel_order", Description: "Cancel an open order by its order_id.", Effect: EffectTrade,

@@ -89,6 +89,11 @@ type OrderRequest struct {
 	Notional      *money.Amount
 	LimitPrice    *money.Amount
 	ReduceOnly    bool
+	Instrument    InstrumentType `json:",omitempty"` // the order's instrument type
+	Legs          []Leg          `json:",omitempty"` // a multi-leg option order's legs
+	// Replaces is the id of the resting order this one replaces: the gate checks the new
+	// order with the old one's resting exposure swapped out (see ReplaceRaises).
+	Replaces string `json:",omitempty"`
 	// Tool and Args carry a tool-shaped call (an MCP broker): the agent's original arguments,
 	// forwarded verbatim to the remote tool.
 	Tool string
@@ -112,6 +117,9 @@ type Order struct {
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	Reply         any // the broker's raw reply (tool-shaped brokers), for the audit
+	// Children is how many further orders the broker created with this one (a bracket's
+	// take-profit and stop-loss, an OCO's other leg; see ChildOrders). Each counts for the day.
+	Children int
 }
 
 // OrderUpdate is a change to an order: a fill, a cancel, a rejection.

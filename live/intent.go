@@ -25,6 +25,7 @@ type OrderIntent struct {
 	InstrumentType InstrumentType // must be valid
 	AssetClass     AssetClass     // "" = use the instrument's default bucket
 	LimitPrice     *money.Amount  // nil for market orders
+	Legs           []Leg          // a multi-leg option order's legs (see MultiLegIntent); nil otherwise
 	// Invalid, when set, says why the intent's own fields are unusable (for example a
 	// non-finite notional); CheckMandate denies such an intent as instrument/order_intent.
 	Invalid error

@@ -113,7 +113,7 @@ func (b Book) WithOpenOrders(orders []Order, price func(symbol string) (money.Am
 }
 
 // restingValue is the unfilled notional of an open order, at its limit price or, for a
-// market order, the current price.
+// market order, the current price; an option's contracts count 100 shares each.
 func restingValue(o Order, sym string, price func(string) (money.Amount, error)) (money.Amount, error) {
 	px := money.Zero
 	if o.LimitPrice != nil {
@@ -128,7 +128,7 @@ func restingValue(o Order, sym string, price func(string) (money.Amount, error))
 	}
 	switch {
 	case o.Quantity != nil:
-		return money.Max(o.Quantity.Sub(o.FilledQty), money.Zero).Mul(px), nil
+		return money.Max(o.Quantity.Sub(o.FilledQty), money.Zero).Mul(SymbolMultiplier(sym)).Mul(px), nil
 	case o.Notional != nil:
 		return money.Max(o.Notional.Sub(o.FilledQty.Mul(o.AvgFillPrice)), money.Zero), nil
 	}

@@ -232,15 +232,16 @@ func EnvelopeError(o *jsonv.Object, fallback string) string {
 }
 
 // ExtractGeneric reads cockpit's own place_order arguments: symbol, side ("buy"/"sell"),
-// quantity or notional, optional type, limit_price, instrument_type (default equity) and
-// asset_class. Unusable fields leave the intent Invalid so CheckMandate denies it.
+// quantity or notional, optional type, limit_price, instrument_type (default: the symbol's
+// shape, see InferInstrument), asset_class, and legs for a multi-leg option order. Unusable
+// fields leave the intent Invalid so CheckMandate denies it.
 func ExtractGeneric(args *jsonv.Object) (OrderIntent, OrderRequest) {
 	if args == nil {
 		args = jsonv.NewObject()
 	}
 	withDefault := jsonv.Clone(args).(*jsonv.Object)
 	if !withDefault.Has("instrument_type") {
-		withDefault.Set("instrument_type", string(Equity))
+		withDefault.Set("instrument_type", string(InferInstrument(args)))
 	}
 	if !withDefault.Has("notional_usd") && withDefault.Has("notional") {
 		v, _ := withDefault.Get("notional")
@@ -248,8 +249,10 @@ func ExtractGeneric(args *jsonv.Object) (OrderIntent, OrderRequest) {
 	}
 	in := IntentFromJSON(withDefault)
 	in.Side = strings.ToLower(pystr.Strip(in.Side))
+	applyShape(withDefault, &in)
 	req := OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: Market,
-		Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice}
+		Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice,
+		Instrument: in.InstrumentType, Legs: in.Legs}
 	if t, ok := rowString(args, "type"); ok {
 		switch strings.ToLower(t) {
 		case "limit":

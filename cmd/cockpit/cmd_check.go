@@ -123,7 +123,7 @@ func cliIntent(symbol, side, notional, qty, price, instrument, class string) (li
 		return in, err
 	}
 	if in.Quantity != nil && p != nil {
-		implied := in.Quantity.Mul(*p)
+		implied := live.ImpliedNotional(in, *p) // an option contract is 100 shares
 		if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
 			in.NotionalUSD = &implied
 		}
@@ -160,6 +160,9 @@ func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, int
 	}
 	if d := gate.GateState(root, key, intent, book); d != nil {
 		return deny(d)
+	}
+	if b := live.ShapeBreach(m, intent); b != nil { // as the gate: an unknown shape is refused
+		return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
 	}
 	if intent.Quantity != nil && intent.NotionalUSD == nil {
 		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))

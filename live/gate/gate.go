@@ -77,6 +77,8 @@ type Submission struct {
 	DryRun bool
 	// Drift, on the re-check of an approved order, denies it when the price moved too far.
 	Drift *Drift
+
+	lowers bool // a replace that only lowers (set by Gate.Replace alone)
 }
 
 // Decision is the gate's answer and what happened at the broker.
@@ -199,6 +201,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := r.extract(); den != nil {
 		return r.deny(den)
 	}
+	if b := live.ShapeBreach(r.m, r.intent); b != nil { // an order of unknown shape is never guessed
+		return r.refuse(b)
+	}
 	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
 	if den := r.value(ctx); den != nil {
 		return r.deny(den)
@@ -250,6 +255,10 @@ func (r *run) submit(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	r.d.Count = count
+	if r.s.lowers { // a replace that only lowers an order already let through (see Replace)
+		r.check("replace_lowers")
+		return r.forward(ctx)
+	}
 	r.check("mandate_limits")
 	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: g.Floors}
 	// A grant waives only the breaches it was shown: the rest of the mandate still runs.
@@ -302,7 +311,7 @@ func (r *run) extract() *live.Denial {
 		}
 		r.intent = in
 		r.req = live.OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: live.Market,
-			Quantity: in.Quantity, Notional: in.NotionalUSD, Tool: s.Tool, Args: s.Args}
+			Quantity: in.Quantity, Notional: in.NotionalUSD, Instrument: in.InstrumentType, Legs: in.Legs, Tool: s.Tool, Args: s.Args}
 	case s.Intent != nil:
 		r.intent = *s.Intent
 		r.req = s.Order
@@ -328,7 +337,13 @@ func (r *run) value(ctx context.Context) *live.Denial {
 	}
 	r.check("quote")
 	var implied money.Amount
-	if sz, ok := r.s.Broker.(live.Sizer); ok {
+	if len(in.Legs) > 0 { // a multi-leg order: each leg at its own quote
+		n, den := r.valueLegs(ctx)
+		if den != nil {
+			return den
+		}
+		implied = n
+	} else if sz, ok := r.s.Broker.(live.Sizer); ok {
 		n, err := sz.NotionalFor(ctx, in.NormalizedSymbol(), *in.Quantity)
 		if err != nil || n.Sign() <= 0 {
 			return live.NewDenial(live.ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
@@ -339,7 +354,7 @@ func (r *run) value(ctx context.Context) *live.Denial {
 		if den != nil {
 			return den
 		}
-		implied = in.Quantity.Mul(price)
+		implied = live.ImpliedNotional(*in, price) // × 100 for an option contract
 	}
 	if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
 		in.NotionalUSD = &implied
@@ -405,6 +420,7 @@ func (r *run) read(ctx context.Context) {
 	r.held = r.book
 	if r.g.CountOpenOrders && r.book.Err == nil {
 		orders, err := r.s.Broker.OpenOrders(ctx)
+		orders = live.WithoutOrder(orders, r.req.Replaces) // a replace swaps the old order out
 		if err != nil {
 			r.book = live.UnreadableBook(fmt.Errorf("open orders unreadable: %w", err))
 		} else {
@@ -506,6 +522,9 @@ func brokerMessage(err error) string {
 // count into the new one.
 func (r *run) count() {
 	n := r.d.Count + 1
+	if r.d.Order != nil && r.d.Order.Children > 0 { // orders the broker created with it (a bracket's legs)
+		n += r.d.Order.Children
+	}
 	if err := counter.WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
 	}

@@ -256,6 +256,9 @@ func (b *Broker) placeLocked(req live.OrderRequest) (live.Order, error) {
 			return *b.st.Orders[id], nil
 		}
 	}
+	if why := unsupported(req); why != "" {
+		return live.Order{}, live.Rejected(why)
+	}
 	t, ok := b.tick(req.Symbol)
 	if !ok {
 		return live.Order{}, live.Rejected("unknown symbol " + req.Symbol)

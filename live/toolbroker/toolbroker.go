@@ -170,7 +170,7 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 		id, _ = fieldString(o, "id")
 	}
 	return live.Order{ID: id, ClientOrderID: req.ClientOrderID, Symbol: req.Symbol, Side: req.Side,
-		Status: live.StatusAccepted, Reply: reply, CreatedAt: t.now()}, nil
+		Status: live.StatusAccepted, Reply: reply, CreatedAt: t.now(), Children: live.ChildOrders(reply)}, nil
 }
 
 // CancelOrder implements live.Broker.
