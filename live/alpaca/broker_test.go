@@ -168,6 +168,12 @@ func TestPlaceShapes(t *testing.T) {
 		{ClientOrderID: "x8", Symbol: "AAPL", Side: live.Buy, Type: live.Market, Quantity: amt("1"), Notional: amt("100")}, // both
 		{ClientOrderID: "x9", Symbol: "BTC/USD", Side: live.Buy, Type: live.Market, Notional: amt("100")},                  // crypto
 		{ClientOrderID: "xa", Symbol: "AAPL250117C00190000", Side: live.Buy, Type: live.Market, Quantity: amt("1")},        // option
+		{ClientOrderID: "xb", Symbol: "AAPL", Side: live.Buy, Type: live.Market, Quantity: amt("2"), Replaces: "ord-1"},    // a replace
+		{ClientOrderID: "xc", Symbol: "AAPL250117C00190000", Instrument: live.Option, Side: live.Buy, Type: live.Market,
+			Legs: []live.Leg{{Symbol: "AAPL250117C00190000"}}, Quantity: amt("1")}, // multi-leg
+		{ClientOrderID: "xd", Symbol: "AAPL250117C00190000", Instrument: live.Option, Side: live.Buy, Type: live.Market, Quantity: amt("1.5")}, // part of a contract
+		{ClientOrderID: "xe", Symbol: "AAPL", Instrument: live.Option, Side: live.Buy, Type: live.Market, Quantity: amt("1")},                  // not an OCC symbol
+		{ClientOrderID: "xf", Symbol: "EUR/USD", Instrument: live.Forex, Side: live.Buy, Type: live.Market, Quantity: amt("1")},                // forex
 	}
 	before := f.Count("POST", "/v2/orders")
 	for i, r := range bad {
@@ -410,5 +416,40 @@ func TestInstrument(t *testing.T) {
 		if got := symbolInstrument(sym); got != want {
 			t.Errorf("symbolInstrument(%q) = %q, want %q", sym, got, want)
 		}
+	}
+}
+
+func TestPlaceInstruments(t *testing.T) {
+	f, b := pair(t, 5*time.Second)
+	ctx := context.Background()
+	f.SetQuote("BTC/USD", money.MustParse("64000"), money.MustParse("64000.50"))
+	f.SetQuote("AAPL250117C00190000", money.MustParse("1.20"), money.MustParse("1.25"))
+	btc, err := b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "btc", Symbol: "btc/usd", Instrument: live.Crypto,
+		Side: live.Buy, Type: live.Market, Quantity: amt("0.0015")})
+	if err != nil {
+		t.Fatalf("crypto order: %v (crypto goes out gtc, as Alpaca requires)", err)
+	}
+	if btc.Symbol != "BTC/USD" {
+		t.Errorf("crypto order symbol: got %q, want BTC/USD", btc.Symbol)
+	}
+	if _, err := b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "opt", Symbol: "AAPL250117C00190000", Instrument: live.Option,
+		Side: live.Buy, Type: live.Market, Quantity: amt("3")}); err != nil {
+		t.Fatalf("option order: %v", err)
+	}
+	ps, err := b.Positions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Symbol)
+	}
+	if strings.Join(got, ",") != "AAPL250117C00190000,BTC/USD" {
+		t.Fatalf("positions: got %v, want the option and BTC/USD (Alpaca lists BTCUSD; the book says BTC/USD)", got)
+	}
+	// A reduce-only sell of the pair finds its position under the book's name.
+	if _, err := b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "btc-out", Symbol: "BTC/USD", Instrument: live.Crypto,
+		Side: live.Sell, Type: live.Market, Quantity: amt("0.0015"), ReduceOnly: true}); err != nil {
+		t.Fatalf("reduce-only crypto sell: %v", err)
 	}
 }

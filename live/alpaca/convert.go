@@ -94,6 +94,11 @@ func order(o *sdk.Order) (live.Order, error) {
 // position converts an SDK position: quantity and market value signed (short negative).
 func position(p sdk.Position) (live.Position, error) {
 	out := live.Position{Symbol: p.Symbol}
+	if p.AssetClass == sdk.Crypto { // Alpaca reports BTCUSD; orders and the book say BTC/USD
+		if inst, err := live.ClassifyInstrument(p.Symbol, live.Crypto); err == nil {
+			out.Symbol = inst.Symbol
+		}
+	}
 	var err error
 	if out.Qty, err = dec(p.Qty); err != nil {
 		return out, fmt.Errorf("position %s qty: %w", p.Symbol, err)

@@ -136,10 +136,25 @@ func (b *Broker) request(ctx context.Context, req live.OrderRequest) (sdk.PlaceO
 		return pr, live.Rejected("no client order id: an unknown outcome could not be reconciled")
 	case req.Symbol == "":
 		return pr, live.Rejected("no symbol")
-	case symbolInstrument(req.Symbol) != live.Equity:
-		// The gate's request does not yet say what the mandate priced it as; until it does, only
-		// equity orders are forwarded (a pair or an option priced as a share would slip the caps).
-		return pr, live.Rejected(fmt.Sprintf("%s is a %s symbol: this connector forwards equity orders only", req.Symbol, symbolInstrument(req.Symbol)))
+	case req.Replaces != "":
+		// A replace must replace or fail, never land as a second order; this connector does not
+		// send replaces yet.
+		return pr, live.Rejected(fmt.Sprintf("replace of %s: this connector does not send replaces", req.Replaces))
+	case len(req.Legs) > 0:
+		return pr, live.Rejected("multi-leg orders: this connector does not send them")
+	}
+	inst, err := live.ClassifyInstrument(req.Symbol, req.Instrument)
+	switch {
+	case err != nil:
+		return pr, live.Rejected(err.Error())
+	case req.Instrument == "" && inst.Type != live.Equity:
+		// The gate names what the mandate priced: a pair or an option it did not name could have
+		// been priced as a share.
+		return pr, live.Rejected(fmt.Sprintf("%s looks like a %s symbol but the order names no instrument type", req.Symbol, inst.Type))
+	case inst.Type != live.Equity && inst.Type != live.ETF && inst.Type != live.Crypto && inst.Type != live.Option:
+		return pr, live.Rejected(fmt.Sprintf("instrument %s: Alpaca trades equities, ETFs, crypto and options", inst.Type))
+	case inst.Type == live.Option && (req.Quantity == nil || !req.Quantity.IsInteger()):
+		return pr, live.Rejected("an option order is a whole number of contracts")
 	case req.Side != live.Buy && req.Side != live.Sell:
 		return pr, live.Rejected(fmt.Sprintf("side %q: want buy or sell", req.Side))
 	case (req.Quantity == nil) == (req.Notional == nil):
@@ -167,8 +182,12 @@ func (b *Broker) request(ctx context.Context, req live.OrderRequest) (sdk.PlaceO
 			return pr, err
 		}
 	}
-	return sdk.PlaceOrderRequest{Symbol: req.Symbol, Qty: qty, Notional: notional, Side: sdk.Side(req.Side),
-		Type: sdk.OrderType(req.Type), TimeInForce: sdk.Day, LimitPrice: limit,
+	tif := sdk.Day
+	if inst.Type == live.Crypto {
+		tif = sdk.GTC // Alpaca takes crypto orders as gtc or ioc only
+	}
+	return sdk.PlaceOrderRequest{Symbol: inst.Symbol, Qty: qty, Notional: notional, Side: sdk.Side(req.Side),
+		Type: sdk.OrderType(req.Type), TimeInForce: tif, LimitPrice: limit,
 		ClientOrderID: req.ClientOrderID}, nil
 }
 

@@ -313,7 +313,11 @@ func (s *Server) listPositions(w http.ResponseWriter) {
 			side = "short"
 		}
 		px := s.mark(sym)
-		out = append(out, map[string]any{"symbol": sym, "asset_class": "us_equity", "qty": p.Qty.String(), "side": side,
+		class, shown := "us_equity", sym
+		if strings.Contains(sym, "/") { // Alpaca lists crypto positions without the slash
+			class, shown = "crypto", strings.ReplaceAll(sym, "/", "")
+		}
+		out = append(out, map[string]any{"symbol": shown, "asset_class": class, "qty": p.Qty.String(), "side": side,
 			"avg_entry_price": p.AvgPrice.String(), "market_value": p.Qty.Mul(px).String(), "current_price": px.String(),
 			"cost_basis": p.Qty.Mul(p.AvgPrice).String(), "unrealized_pl": p.Qty.Mul(px.Sub(p.AvgPrice)).String()})
 	}

@@ -62,6 +62,9 @@ func (s *Server) place(w http.ResponseWriter, r *http.Request) {
 	case b.TimeInForce != "day" && b.TimeInForce != "gtc":
 		writeErr(w, 422, 40010001, "invalid time_in_force")
 		return
+	case strings.Contains(b.Symbol, "/") && b.TimeInForce == "day": // as Alpaca: crypto is gtc or ioc
+		writeErr(w, 422, 40010001, "invalid crypto time_in_force")
+		return
 	}
 	s.seq++
 	now := time.Now().UTC()
