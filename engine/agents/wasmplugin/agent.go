@@ -203,9 +203,12 @@ func (a *Agent) Status() string {
 	if a.disabled != "" {
 		return fmt.Sprintf("%s DISABLED: %s", a.Name(), a.disabled)
 	}
-	return fmt.Sprintf("%s v%s calls %d/%d/min mem %d/%dp tick %s/%s over %d/%d", a.Name(), a.man.Version,
-		a.usage.count(a.now()), a.man.CallsPerMinute, a.pages, a.man.MemoryPages,
-		a.lastTick.Round(100*time.Microsecond), a.man.Budget(), a.overruns, MaxOverruns)
+	line := fmt.Sprintf("%s calls %d/%d/min mem %d/%dp tick %s/%s", a.Name(), a.usage.count(a.now()), a.man.CallsPerMinute,
+		a.pages, a.man.MemoryPages, a.lastTick.Round(100*time.Microsecond), a.man.Budget())
+	if a.overruns > 0 {
+		line += fmt.Sprintf(" overruns %d/%d", a.overruns, MaxOverruns)
+	}
+	return line
 }
 
 // Turn implements engine.Agent: one tick of the plugin under a fresh deadline.
