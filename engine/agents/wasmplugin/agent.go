@@ -102,6 +102,7 @@ func Load(ctx context.Context, cfg Config) (*Agent, error) {
 		cfg.Manifest = ManifestPath(cfg.File)
 	}
 	a := &Agent{cfg: cfg}
+	a.tickTime.Store(cfg.Now().UnixNano())
 	man, err := LoadManifest(cfg.Manifest)
 	if err != nil {
 		return nil, err
@@ -304,8 +305,8 @@ func (a *Agent) walltime() (int64, int32) {
 }
 
 // nanotime is WASI's monotonic clock for the plugin: the tick time as well (it does not
-// advance within a tick).
-func (a *Agent) nanotime() int64 { return a.tickTime.Load() }
+// advance within a tick). It is never 0: the Go runtime refuses to start on a zero clock.
+func (a *Agent) nanotime() int64 { return max(a.tickTime.Load(), 1) }
 
 // settle reads how a tick ended: an ungranted tool, a trap or three overruns disable the
 // plugin (audited, and returned so the engine shows it); a halt or shutdown is not the
