@@ -270,6 +270,7 @@ func (a *Agent) ensure(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return took, err
 	}
+	a.log().Info("plugin instantiated", "agent", a.Name(), "took", took)
 	a.mod = mod
 	if init := mod.ExportedFunction("init"); init != nil {
 		_, err = init.Call(ctx)
