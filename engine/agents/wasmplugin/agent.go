@@ -2,12 +2,9 @@ package wasmplugin
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,11 +12,9 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"cockpit/engine"
 	"cockpit/live"
-	"cockpit/live/redact"
 )
 
 // Audit kinds and reason codes of the plugin's lifecycle.
@@ -83,84 +78,6 @@ type Agent struct {
 	peak     uint32        // the most pages any instance held
 	lastTick time.Duration // the guest's own time in the last tick (host calls excluded)
 	lastInst time.Duration // how long the last instantiation took
-}
-
-// Digest is the hex SHA-256 of b.
-func Digest(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
-// Load reads the module, checks its pinned hash, reads the manifest and compiles the module
-// under the manifest's memory cap. A module whose hash is not pinned, or differs from the
-// pin, is refused and the refusal audited.
-func Load(ctx context.Context, cfg Config) (*Agent, error) {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Manifest == "" {
-		cfg.Manifest = ManifestPath(cfg.File)
-	}
-	a := &Agent{cfg: cfg}
-	a.tickTime.Store(cfg.Now().UnixNano())
-	man, err := LoadManifest(cfg.Manifest)
-	if err != nil {
-		return nil, err
-	}
-	a.man = man
-	wasm, err := os.ReadFile(cfg.File)
-	if err != nil {
-		return nil, fmt.Errorf("plugin: %w", err)
-	}
-	got, pin := Digest(wasm), strings.ToLower(strings.TrimSpace(cfg.SHA256))
-	switch {
-	case pin == "":
-		return nil, a.refuse(ctx, ReasonHashNotPinned, fmt.Sprintf("plugin %s: its sha256 is not pinned in config; cockpit does not trust a module on first use. If you trust this file, pin it in config.toml:\n[agents.plugin]\nfile = %q\nsha256 = %q", cfg.File, cfg.File, got), got)
-	case pin != got:
-		return nil, a.refuse(ctx, ReasonHashMismatch, fmt.Sprintf("plugin %s changed: its sha256 is %s but config pins %s; refusing to load it", cfg.File, got, pin), got)
-	}
-	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(man.MemoryPages).WithCloseOnContextDone(true)
-	a.rt = wazero.NewRuntimeWithConfig(ctx, rc)
-	fail := func(err error) (*Agent, error) {
-		a.rt.Close(ctx)
-		return nil, err
-	}
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, a.rt); err != nil {
-		return fail(fmt.Errorf("plugin: wasi: %w", err))
-	}
-	if err := instantiateHost(ctx, a.rt); err != nil {
-		return fail(fmt.Errorf("plugin: host module: %w", err))
-	}
-	if a.compiled, err = a.rt.CompileModule(ctx, wasm); err != nil {
-		return fail(fmt.Errorf("plugin %s: compile: %w", cfg.File, err))
-	}
-	if _, ok := a.compiled.ExportedFunctions()["tick"]; !ok {
-		return fail(a.refuse(ctx, ReasonNoTickExported, fmt.Sprintf("plugin %s exports no tick function", cfg.File), got))
-	}
-	return a, nil
-}
-
-// refuse audits a refused load and returns it as an error.
-func (a *Agent) refuse(ctx context.Context, code live.Reason, msg, digest string) error {
-	a.audit(ctx, KindRefused, code, msg, digest)
-	return errors.New(msg)
-}
-
-func (a *Agent) audit(ctx context.Context, kind string, code live.Reason, msg, digest string) {
-	if a.cfg.Audit == nil {
-		return
-	}
-	rec := live.AuditRecord{Time: a.now(), Actor: live.System("plugin", a.cfg.Session), Kind: kind, Outcome: live.OutcomeBlocked,
-		Reason: code, Broker: a.cfg.Broker, Error: msg, Intent: "plugin " + a.cfg.File}
-	if digest != "" {
-		rec.Intent += " sha256 " + digest
-	}
-	if a.man.Name != "" {
-		rec.Actor = live.Agent(a.man.Agent(), a.cfg.Session)
-	}
-	if err := a.cfg.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
-		a.log().Error("plugin audit write failed", "kind", kind, "err", err)
-	}
 }
 
 func (a *Agent) now() time.Time { return a.cfg.Now() }
@@ -363,69 +280,4 @@ func (a *Agent) disable(ctx context.Context, code live.Reason, why string) error
 	a.audit(ctx, KindDisabled, code, msg, "")
 	a.log().Error("plugin disabled", "agent", a.Name(), "reason", string(code), "why", why)
 	return errors.New(msg)
-}
-
-// firstLine keeps the first non-empty line of untrusted text, redacted and short.
-func firstLine(s string) string {
-	for _, l := range strings.Split(strings.ToValidUTF8(s, "?"), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			s = l
-			break
-		}
-	}
-	s = redact.Secrets(strings.Join(strings.Fields(s), " "))
-	if r := []rune(s); len(r) > 200 {
-		s = string(r[:200]) + "…"
-	}
-	return s
-}
-
-// capped keeps the first 4 KiB written to it.
-type capped struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if room := 4096 - len(c.buf); room > 0 {
-		c.buf = append(c.buf, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
-}
-
-func (c *capped) reset() {
-	c.mu.Lock()
-	c.buf = c.buf[:0]
-	c.mu.Unlock()
-}
-
-func (c *capped) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return string(c.buf)
-}
-
-// window counts calls in the last minute (for the screen; the engine's limiter enforces).
-type window struct {
-	mu sync.Mutex
-	ts []time.Time
-}
-
-func (w *window) add(now time.Time) {
-	w.mu.Lock()
-	w.ts = append(w.ts, now)
-	w.mu.Unlock()
-}
-
-func (w *window) count(now time.Time) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	i := 0
-	for i < len(w.ts) && !w.ts[i].After(now.Add(-time.Minute)) {
-		i++
-	}
-	w.ts = w.ts[i:]
-	return len(w.ts)
 }
