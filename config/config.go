@@ -115,9 +115,9 @@ func (c Config) Validate() error {
 		return bad("cockpit.broker", fmt.Sprintf("%q", c.Cockpit.Broker), err.Error())
 	}
 	switch c.Cockpit.Agent {
-	case "strategy", "replay", "llm", "none":
+	case "strategy", "replay", "llm", "plugin", "none":
 	default:
-		return bad("cockpit.agent", fmt.Sprintf("%q", c.Cockpit.Agent), "want strategy, replay, llm or none")
+		return bad("cockpit.agent", fmt.Sprintf("%q", c.Cockpit.Agent), "want strategy, replay, llm, plugin or none")
 	}
 	switch c.Cockpit.Approvals {
 	case "tui", "none":

@@ -138,6 +138,7 @@ type Agents struct {
 	Strategy StrategyAgent `toml:"strategy"`
 	Replay   ReplayAgent   `toml:"replay"`
 	LLM      LLMAgent      `toml:"llm"`
+	Plugin   PluginAgent   `toml:"plugin"` // a WASM strategy plugin (config/plugin.go)
 }
 
 // StrategyAgent is the built-in rule-based trader.
@@ -185,6 +186,9 @@ func DefaultAgents() Agents {
 
 // Validate checks the agents' settings.
 func (a Agents) Validate() error {
+	if err := a.Plugin.Validate(); err != nil {
+		return err
+	}
 	if a.Strategy.Interval.Duration <= 0 {
 		return fmt.Errorf("config: agents.strategy.interval = %s: must be positive", a.Strategy.Interval)
 	}

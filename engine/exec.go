@@ -149,6 +149,12 @@ func (c *call) execute(ctx context.Context) Result {
 	if ok, why := pol.Allows(c.name); !ok {
 		return c.record(ctx, denied(live.ReasonToolNotAllowed, "%s is not allowed: %s", c.name, why))
 	}
+	if sym, has := c.args.Get("symbol"); has && pol.Symbols != nil {
+		s, _ := sym.(string)
+		if ok, why := pol.AllowsSymbol(s); !ok {
+			return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
+		}
+	}
 	if c.effect != EffectRead && pol.Autonomy == ReadOnly {
 		return c.record(ctx, denied(live.ReasonReadOnly, "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
 	}

@@ -6,8 +6,12 @@ import (
 	"slices"
 	"sort"
 
+	"cockpit/live"
 	"cockpit/live/money"
 )
+
+// ReasonSymbolNotGranted denies a call naming a symbol outside a layer's symbol grant.
+const ReasonSymbolNotGranted live.Reason = "symbol_not_granted"
 
 // Autonomy is how much the agent may do on its own; lower is stricter.
 type Autonomy int8
@@ -124,6 +128,8 @@ type Layer struct {
 	PerRequestUSD  MoneyLimit
 	PerHourUSD     MoneyLimit
 	PerDayUSD      MoneyLimit
+	// Symbols, when set, is the only symbols a call may name (a plugin's grant); nil says nothing.
+	Symbols *Set
 }
 
 // EmptyLayer is a layer that says nothing: it allows everything and sets no limit.
@@ -142,6 +148,8 @@ type Policies struct {
 	Groups     map[string]Layer
 	ToolGroups map[string][]string // group name → the tools it covers
 	Tools      map[string]Layer
+	// Grants are agent-owned layers (a plugin's manifest), met after the agent's own layer.
+	Grants map[string]Layer
 }
 
 // Policy is the effective policy for one (agent, tool): the meet of its layers.
@@ -158,8 +166,17 @@ type Policy struct {
 	PerRequestUSD  MoneyLimit
 	PerHourUSD     MoneyLimit
 	PerDayUSD      MoneyLimit
+	// Symbols is the meet of the layers' symbol grants; nil means no layer restricts symbols.
+	Symbols *Set
 	// Provenance names the layer whose value binds, per field (autonomy, allow, deny).
 	Provenance map[string]string
+	allowBy    []namedSet // the restricting allow sets, with their layers (to name a refusal)
+	symbolsBy  []namedSet // the symbol grants, with their layers
+}
+
+type namedSet struct {
+	layer string
+	set   Set
 }
 
 // Meet merges layers so each can only narrow: the lowest autonomy, the intersection of allow
@@ -178,6 +195,15 @@ func Meet(layers ...Layer) Policy {
 		}
 		if !l.Allow.All {
 			p.Allow = meetSet(p.Allow, l.Allow)
+			p.allowBy = append(p.allowBy, namedSet{l.Name, l.Allow})
+		}
+		if l.Symbols != nil {
+			s := *l.Symbols
+			if p.Symbols != nil {
+				s = meetSet(*p.Symbols, s)
+			}
+			p.Symbols = &s
+			p.symbolsBy = append(p.symbolsBy, namedSet{l.Name, *l.Symbols})
 		}
 		p.Workspace = meetSet(p.Workspace, l.Workspace)
 		p.Commands = meetSet(p.Commands, l.Commands)
@@ -214,9 +240,28 @@ func (p Policy) Allows(tool string) (bool, string) {
 	case p.Deny[tool]:
 		return false, "the tool is on a deny list"
 	case !p.Allow.Has(tool):
+		for _, n := range p.allowBy {
+			if !n.set.Has(tool) {
+				return false, "the tool is not in the allow list of " + n.layer
+			}
+		}
 		return false, "the tool is not in the allow list"
 	}
 	return true, ""
+}
+
+// AllowsSymbol reports whether the policy's symbol grants let a call name sym, and which
+// layer refuses it otherwise.
+func (p Policy) AllowsSymbol(sym string) (bool, string) {
+	if p.Symbols == nil || p.Symbols.Has(sym) {
+		return true, ""
+	}
+	for _, n := range p.symbolsBy {
+		if !n.set.Has(sym) {
+			return false, fmt.Sprintf("%s is not among the symbols granted by %s", sym, n.layer)
+		}
+	}
+	return false, sym + " is not among the granted symbols"
 }
 
 // Layers resolves the layers that apply to one agent calling one tool, in order:
@@ -230,6 +275,9 @@ func Layers(cfg Policies, profile, agent, tool string) []Layer {
 		out = append(out, l)
 	}
 	if l, ok := cfg.Agents[agent]; ok {
+		out = append(out, l)
+	}
+	if l, ok := cfg.Grants[agent]; ok {
 		out = append(out, l)
 	}
 	groups := make([]string, 0)

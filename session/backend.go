@@ -98,6 +98,9 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 		HaltFile: rt.Root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()
+		if st, ok := s.agent.(interface{ Status() string }); ok {
+			snap.Agent = st.Status() // a plugin: its grants and usage, or why it is disabled
+		}
 	}
 	snap.State = halt.StateOf(rt.Root, s.key)
 	snap.Warnings = SentinelWarnings(rt.Root)

@@ -28,6 +28,7 @@ type Options struct {
 	Root      live.Root // the runtime root (config, store, sentinels, mandates)
 	Agent     string    // strategy | replay | llm | none ("" = config)
 	Script    string    // replay script ("" = config)
+	Plugin    string    // the plugin agent's .wasm module ("" = agents.plugin.file)
 	Approvals string    // tui | cli | none: who answers review items ("" = cockpit.approvals)
 	Mode      string    // tui | headless
 }
@@ -177,14 +178,14 @@ func Open(o Options) (*Session, error) {
 		s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
 		return rep
 	})
-	if err := s.buildAgent(agentName, o.Script); err != nil {
+	if err := s.buildAgent(agentName, o.Script, o.Plugin); err != nil {
 		return fail(err)
 	}
 	return s, nil
 }
 
 // buildAgent makes the configured agent.
-func (s *Session) buildAgent(name, script string) error {
+func (s *Session) buildAgent(name, script, plugin string) error {
 	cfg := s.rt.Config.Agents
 	switch name {
 	case "none":
@@ -220,8 +221,10 @@ func (s *Session) buildAgent(name, script string) error {
 			MaxOutput: cfg.LLM.MaxOutputTokens, Mandate: llm.Summary(m), Now: s.rt.Now})
 		s.agent, s.interval = a, cfg.LLM.Interval.Duration
 		return err
+	case "plugin":
+		return s.buildPlugin(plugin)
 	}
-	return fmt.Errorf("unknown agent %q (strategy, replay, llm or none)", name)
+	return fmt.Errorf("unknown agent %q (strategy, replay, llm, plugin or none)", name)
 }
 
 // Run starts the loops (the halt watcher, the engine following halts and the broker, the

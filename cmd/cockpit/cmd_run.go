@@ -25,8 +25,9 @@ import (
 func (a *App) cmdRun(args []string) int {
 	p, fs := a.preamble("run")
 	headless := fs.Bool("headless", false, "no screen: one log line per event on stdout")
-	agent := fs.String("agent", "", "strategy, replay, llm or none (default: cockpit.agent in config.toml)")
+	agent := fs.String("agent", "", "strategy, replay, llm, plugin or none (default: cockpit.agent in config.toml)")
 	script := fs.String("script", "", "the replay agent's JSONL script (default: agents.replay.script)")
+	plugin := fs.String("plugin", "", "the plugin agent's .wasm module, its sha256 pinned in agents.plugin (default: agents.plugin.file)")
 	dur := fs.Duration("for", 0, "stop after this long, e.g. 30s (default: until interrupted)")
 	approvals := fs.String("approvals", "none", "headless: none (review items are denied no_approver) or cli (answer with `cockpit approvals` from another terminal)")
 	liveFlag := fs.Bool("live", false, "allow a broker table with mode = \"live\" (real money); without it such a table is refused")
@@ -35,7 +36,7 @@ func (a *App) cmdRun(args []string) int {
 	}
 	a.allowLive = *liveFlag
 	if !*headless {
-		return a.runScreen(*p.home, *agent, *script)
+		return a.runScreen(*p.home, session.Options{Agent: *agent, Script: *script, Plugin: *plugin})
 	}
 	if *approvals != "none" && *approvals != "cli" {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
@@ -43,7 +44,7 @@ func (a *App) cmdRun(args []string) int {
 	if *dur < 0 {
 		return a.usageErr(fs, "--for %s: cannot be negative", *dur)
 	}
-	s, err := a.openSession(*p.home, session.Options{Agent: *agent, Script: *script, Approvals: *approvals, Mode: "headless"})
+	s, err := a.openSession(*p.home, session.Options{Agent: *agent, Script: *script, Plugin: *plugin, Approvals: *approvals, Mode: "headless"})
 	if err != nil {
 		return a.failf("%v", err)
 	}

@@ -18,12 +18,13 @@ import (
 // the background, the human in front. Nothing is written to stdout or stderr while the screen
 // is up; logs go to cockpit.log. On quit the operator's choice decides the resting orders
 // (on_quit applies when the program ends another way, e.g. SIGTERM).
-func (a *App) runScreen(home, agent, script string) int {
+func (a *App) runScreen(home string, o session.Options) int {
 	out, ok := a.Stdout.(*os.File)
 	if !ok || !term.IsTerminal(out.Fd()) {
 		return a.failf("the screen needs a terminal; use `cockpit run --headless` to run without one")
 	}
-	s, err := a.openSession(home, session.Options{Agent: agent, Script: script, Mode: "tui"})
+	o.Mode = "tui"
+	s, err := a.openSession(home, o)
 	if err != nil {
 		return a.failf("%v", err)
 	}
