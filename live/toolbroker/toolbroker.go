@@ -51,19 +51,23 @@ func (t *Broker) read(ctx context.Context, tool string, args *jsonv.Object) (any
 	}
 	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
 		return nil, live.Rejected(live.EnvelopeError(o, tool+" returned an error"))
+	} else if ok && t.Profile.ReplyError != nil {
+		if err := t.Profile.ReplyError(o); err != nil {
+			return nil, err
+		}
 	}
 	return reply, nil
 }
 
 // Quote implements live.Broker: the profile's quote tool with {"symbol": SYMBOL}.
 func (t *Broker) Quote(ctx context.Context, symbol string) (live.Quote, error) {
-	reply, err := t.read(ctx, t.Profile.QuoteTool, jsonv.ObjectOf("symbol", symbol))
+	reply, err := t.read(ctx, t.Profile.QuoteToolOf(symbol), jsonv.ObjectOf("symbol", symbol))
 	if err != nil {
 		return live.Quote{}, err
 	}
 	p, ok := t.Profile.ParseQuote(reply, symbol)
 	if !ok {
-		return live.Quote{}, fmt.Errorf("%s: no usable price for %s", t.Profile.QuoteTool, symbol)
+		return live.Quote{}, fmt.Errorf("%s: no usable price for %s", t.Profile.QuoteToolOf(symbol), symbol)
 	}
 	return live.Quote{Symbol: symbol, Last: p, Time: t.now()}, nil
 }
@@ -79,9 +83,17 @@ func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 	if book.Err != nil {
 		return nil, book.Err
 	}
+	rows, err := live.ParsePositionList(reply) // quantities, for flatten: a value without one is an error
+	if err != nil {
+		return nil, err
+	}
+	qty := map[string]money.Amount{}
+	for _, r := range rows {
+		qty[r.Symbol] = qty[r.Symbol].Add(r.Qty)
+	}
 	out := make([]live.Position, len(book.Exposures))
 	for i, e := range book.Exposures {
-		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net}
+		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net, Qty: qty[e.Symbol]}
 	}
 	return out, nil
 }
@@ -150,6 +162,13 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 		tool = t.Profile.PlaceTool
 	}
 	args := req.Args
+	if args == nil && t.Profile.BuildOrder != nil {
+		built, a, err := t.Profile.BuildOrder(req)
+		if err != nil {
+			return live.Order{}, live.Rejected(err.Error())
+		}
+		tool, args = built, a
+	}
 	if args == nil {
 		return live.Order{}, live.Rejected("a tool-shaped broker needs the order's tool arguments")
 	}
@@ -164,6 +183,11 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 	}
 	if live.IsErrorEnvelope(o) {
 		return live.Order{Reply: reply}, &live.BrokerError{Class: live.ErrRejected, Msg: live.EnvelopeError(o, "broker forward returned an error")}
+	}
+	if t.Profile.ReplyError != nil {
+		if err := t.Profile.ReplyError(o); err != nil {
+			return live.Order{Reply: reply}, err
+		}
 	}
 	id, _ := fieldString(o, "order_id")
 	if id == "" {
@@ -181,6 +205,8 @@ func (t *Broker) CancelOrder(ctx context.Context, orderID string) error {
 	}
 	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
 		return live.Rejected(live.EnvelopeError(o, "cancel returned an error"))
+	} else if ok && t.Profile.ReplyError != nil {
+		return t.Profile.ReplyError(o)
 	}
 	return nil
 }
