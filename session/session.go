@@ -146,6 +146,7 @@ func Open(o Options) (*Session, error) {
 		bars = engine.PaperBars(s.paper.Market().History, rt.Now)
 	}
 	engine.BrokerTools(reg, b, bars)
+	registerMCPTools(rt, reg, b, key)
 	if _, err := tools.Register(reg, cfg, rt.Root.Dir(), rt.DB.Path()); err != nil {
 		return fail(fmt.Errorf("config: tools: %w", err))
 	}
