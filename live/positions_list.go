@@ -5,6 +5,7 @@ import (
 
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/live/pystr"
 )
 
 // ParsePositionList reads a tool-shaped broker's positions payload into positions with a
@@ -37,13 +38,11 @@ func ParsePositionList(payload any) ([]Position, error) {
 		if err != nil {
 			return nil, positionsErr("row %d: %s: %v", i, qKey, err)
 		}
-		qty = qty.Abs()
-		if value.Sign() < 0 {
-			qty = qty.Neg()
-		} else if value.IsZero() && !qty.IsZero() {
-			if s, ok := rowString(row, "side"); ok && (s == "short" || s == "sell") {
-				qty = qty.Neg()
-			}
+		// Short when the quantity or the value is negative, or the row says so: a close of a
+		// short is a buy, and reading it as long would double it.
+		side, _ := rowString(row, "side")
+		if short := qty.Sign() < 0 || value.Sign() < 0 || pystr.Lower(pystr.Strip(side)) == "short" || pystr.Lower(pystr.Strip(side)) == "sell"; short {
+			qty = qty.Abs().Neg()
 		}
 		out = append(out, Position{Symbol: sym, Qty: qty, MarketValue: value, AvgPrice: rowAmount(row, "avg_entry_price", "avg_price", "average_price")})
 	}
