@@ -78,6 +78,8 @@ func (a *App) Run(args []string) int {
 	case "-h", "--help", "help":
 		a.usage(a.Stdout)
 		return exitOK
+	case mcpPaperServerVerb: // hidden: a test and demo aid
+		return a.cmdMCPPaperServer(rest[1:])
 	}
 	if strings.HasPrefix(rest[0], "-") { // run's own flags
 		return a.cmdRun(args)
