@@ -28,6 +28,12 @@ type rig struct {
 
 func newRig(tb testing.TB, key, profile string, o mcppaper.Options) *rig {
 	tb.Helper()
+	return newRigDoc(tb, key, profile, o, "")
+}
+
+// newRigDoc is newRig with a mandate document (livetest.MandateDoc when empty).
+func newRigDoc(tb testing.TB, key, profile string, o mcppaper.Options, doc string) *rig {
+	tb.Helper()
 	r := &rig{root: livetest.Root(tb), clock: livetest.NewClock(livetest.Epoch), audit: &auditsink.Memory{}}
 	p, err := paper.New(paper.Config{Key: key, Market: paper.MarketConfig{Seed: 1, Symbols: paper.DefaultSymbols()}, Now: r.clock.Now})
 	if err != nil {
@@ -51,7 +57,7 @@ func newRig(tb testing.TB, key, profile string, o mcppaper.Options) *rig {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { r.mb.Close() })
-	livetest.Commit(tb, r.root, key, "", r.clock.Now())
+	livetest.Commit(tb, r.root, key, doc, r.clock.Now())
 	r.gate = &gate.Gate{Root: r.root, Now: r.clock.Now, Audit: r.audit, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(r.root)}
 	return r
 }
