@@ -37,3 +37,18 @@ profile = "alpaca"`, ""},
 		})
 	}
 }
+
+func TestMCPTemplateIsValid(t *testing.T) {
+	cfg, err := Parse([]byte(Template+TemplateMCP), Default())
+	if err != nil {
+		t.Fatalf("Template + TemplateMCP: %v", err)
+	}
+	b, ok := cfg.Broker("mcp")
+	if !ok || b.Kind != KindMCP || b.Live() || b.Profile != "alpaca" || b.Command != "cockpit" {
+		t.Fatalf("[brokers.mcp]: got %+v", b)
+	}
+	selected := strings.Replace(Template, `broker = "paper"`, `broker = "mcp"`, 1) + TemplateMCP
+	if _, err := Parse([]byte(selected), Default()); err != nil {
+		t.Fatalf("with broker = \"mcp\": %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"time"
 
 	"cockpit/config"
 	"cockpit/engine"
@@ -11,11 +12,41 @@ import (
 	"cockpit/live/redact"
 )
 
-func init() { registerBroker(config.KindMCP, openMCP) }
+func init() {
+	registerBroker(config.KindMCP, openMCP)
+	registerProbe(config.KindMCP, probeMCP)
+}
 
 // openMCP connects to a [brokers.<key>] kind = "mcp" table's server and lists its tools; the
 // session closes it (and a stdio server's process) with the runtime.
 func openMCP(rt *Runtime, key string, bc config.BrokerConfig) (live.Broker, error) {
+	b, err := connectMCP(rt, key, bc)
+	if err != nil {
+		return nil, err
+	}
+	rt.closers = append(rt.closers, func() { b.Close() })
+	return b, nil
+}
+
+// probeMCP connects (initialise and list tools: nothing is called) and disconnects.
+func probeMCP(rt *Runtime, key string, bc config.BrokerConfig) live.BrokerHealth {
+	now := rt.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	b, err := connectMCP(rt, key, bc)
+	h := live.BrokerHealth{Connected: err == nil, Mode: bc.Mode, LastLatency: now().Sub(start), Checked: now()}
+	if err != nil {
+		h.LastError = redact.Text(err.Error())
+		return h
+	}
+	b.Close()
+	return h
+}
+
+// connectMCP starts or reaches the table's server and lists its tools.
+func connectMCP(rt *Runtime, key string, bc config.BrokerConfig) (*mcpbroker.Broker, error) {
 	m := bc.MCP
 	getenv := rt.Getenv
 	if getenv == nil {
@@ -34,13 +65,8 @@ func openMCP(rt *Runtime, key string, bc config.BrokerConfig) (live.Broker, erro
 	if err != nil {
 		return nil, err
 	}
-	b, err := mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: mcpbroker.ProfileFor(m.Profile, key),
+	return mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: mcpbroker.ProfileFor(m.Profile, key),
 		Mode: bc.Mode, Timeout: bc.Timeout.Duration, Now: rt.Now})
-	if err != nil {
-		return nil, err
-	}
-	rt.closers = append(rt.closers, func() { b.Close() })
-	return b, nil
 }
 
 // registerMCPTools offers an MCP broker's own tools to the agent: READ ones plain, WRITE and

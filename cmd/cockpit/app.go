@@ -63,7 +63,7 @@ func verbs() []verb {
 		{"positions", "positions [--broker B] [--json]", "the broker's positions (a running cockpit's saved paper state while it owns the account)", (*App).cmdPositions},
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
-		{"init", "init", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},
+		{"init", "init [--broker mcp]", "create the runtime root: config.toml and the default paper mandate (--broker adds a broker table)", (*App).cmdInit},
 	}
 }
 

@@ -86,7 +86,8 @@ func (a *App) printProgress(p gate.FlattenProgress) {
 // cmdInit creates the runtime root: a commented config.toml and, for the paper broker, a
 // default paper mandate (a live broker never gets one).
 func (a *App) cmdInit(args []string) int {
-	p, _ := a.preamble("init")
+	p, fs := a.preamble("init")
+	kind := fs.String("broker", "", "also add a [brokers.<kind>] template table: mcp")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
@@ -102,6 +103,9 @@ func (a *App) cmdInit(args []string) int {
 		fmt.Fprintf(a.Stdout, "Wrote %s (every value is the default; edit it to change them).\n", config.Path(root))
 	} else {
 		fmt.Fprintf(a.Stdout, "%s already exists — left as it is.\n", config.Path(root))
+	}
+	if code, ok := a.initBroker(root, *kind); !ok {
+		return code
 	}
 	rt, code, ok := p.open("")
 	if !ok {

@@ -62,6 +62,7 @@ func (a *App) cmdStatus(args []string) int {
 	defer closeLedger()
 	report := statusReport(root, ledger, brokersFor(root, key), now)
 	report.Set("store", a.storeStatus(*home))
+	a.addBrokerLinks(root, report)
 	code := a.statusTrouble(root, report) // DV15: a store or config that cannot be used fails status
 	if *asJSON {
 		a.printJSON(report)
@@ -233,6 +234,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 			badge = "PAPER"
 		}
 		fmt.Fprintf(w, "\n%s [%s] — %s%s\n", name, badge, state, deniedBy(obj(b, "mandate"), state))
+		if l := obj(b, "link"); l != nil {
+			fmt.Fprintf(w, "  Link:      %s %s\n", b.Value("kind"), linkLine(l))
+		}
 		if h := obj(b, "halt"); h != nil {
 			fmt.Fprintf(w, "  Halt:      %s\n", sentinelLine(b, "halt", "HALTED", ""))
 		}

@@ -125,6 +125,11 @@ profile = "alpaca"
 	if code != exitNotAllow || !strings.Contains(chk, `"kind":"halted"`) {
 		t.Errorf("check after HALT: exit %d %s, want a halted refusal", code, chk)
 	}
+	st, _, _ := runLive(t, home, env, "status", "--broker", "mcppaper")
+	t.Logf("status:\n%s", st)
+	if !strings.Contains(st, "mcppaper [PAPER]") || !strings.Contains(st, "Link:      mcp connected, ") {
+		t.Errorf("status lacks the PAPER badge or the link:\n%s", st)
+	}
 	v, _, code := runLive(t, home, env, "audit", "verify")
 	if code != 0 || !strings.Contains(v, "audit chain OK") {
 		t.Fatalf("audit verify: %d %s", code, v)
@@ -135,5 +140,37 @@ profile = "alpaca"
 		if !strings.Contains(list, want) {
 			t.Errorf("audit list lacks %q:\n%s", want, list)
 		}
+	}
+}
+
+// TestInitBrokerMCP: `init --broker mcp` adds the commented [brokers.mcp] table once, the
+// config stays valid, and status probes the table's server (here a command that does not
+// exist: the link is reported down, naming the failure).
+func TestInitBrokerMCP(t *testing.T) {
+	home := t.TempDir()
+	out, errOut, code := runLive(t, home, nil, "init", "--broker", "mcp")
+	if code != 0 || !strings.Contains(out, "Added [brokers.mcp]") {
+		t.Fatalf("init --broker mcp: exit %d %s %s", code, out, errOut)
+	}
+	if out, _, _ := runLive(t, home, nil, "init", "--broker", "mcp"); !strings.Contains(out, "already has [brokers.mcp]") {
+		t.Fatalf("second init: %s", out)
+	}
+	data, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	if strings.Count(string(data), "[brokers.mcp]") != 1 || !strings.Contains(string(data), `profile = "alpaca"`) {
+		t.Fatalf("config.toml:\n%s", data)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "live", "mcp"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := strings.Replace(string(data), `command = "cockpit"`, `command = "/nonexistent/mcp-server"`, 1)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, _, _ := runLive(t, home, nil, "status", "--broker", "mcp")
+	if !strings.Contains(st, "mcp [PAPER]") || !strings.Contains(st, "Link:      mcp DOWN after") {
+		t.Fatalf("status:\n%s", st)
+	}
+	if _, e, code := runLive(t, home, nil, "init", "--broker", "ibkr"); code != exitUsage || !strings.Contains(e, "want mcp") {
+		t.Fatalf("init --broker ibkr: exit %d %s", code, e)
 	}
 }

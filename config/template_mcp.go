@@ -1,0 +1,52 @@
+package config
+
+import (
+	"os"
+	"strings"
+
+	"cockpit/live"
+)
+
+// TemplateMCP is the [brokers.mcp] table `cockpit init --broker mcp` adds to config.toml.
+// As written it is valid and changes nothing: it serves cockpit's own paper broker under
+// Alpaca's tool names, and [cockpit] broker still says "paper".
+const TemplateMCP = `
+# An MCP broker: a broker's MCP server behind cockpit's gate (README "MCP brokers"). Set
+# [cockpit] broker = "mcp" to trade through it. Its read tools reach the agent as they are;
+# every order tool goes through the gate (mandate, halt, daily count, audit), and an order
+# tool the profile cannot read is denied.
+[brokers.mcp]
+kind = "mcp"
+mode = "paper"         # paper | live; live also needs ` + "`cockpit run --live`" + ` and shows a LIVE badge
+timeout = "30s"        # per request to the server; 0 = 30s
+profile = "alpaca"     # alpaca (the official Alpaca MCP server) | robinhood: tool names, order reading, reads
+# Where the server is: exactly one of command (started, spoken to over stdio) and url.
+command = "cockpit"    # the program; this one is cockpit's own demo server (a test aid, not a broker)
+args = ["mcp-paper-server", "--profile", "alpaca"]
+env_pass = []          # variables the command gets, by name, and nothing else, e.g.
+                       # ["PATH", "HOME", "ALPACA_API_KEY", "ALPACA_SECRET_KEY"]
+# url = "https://mcp.example.com/mcp"   # streamable HTTP: https, or http on loopback only
+# token_env = "BROKER_MCP_TOKEN"        # bearer token read from this variable; never stored or logged
+`
+
+// WriteMCPTemplate appends TemplateMCP to root's config.toml (writing Template first when the
+// file is missing) unless it already has a [brokers.mcp] table; it reports whether it wrote.
+func WriteMCPTemplate(root live.Root) (bool, error) {
+	if _, err := WriteTemplate(root); err != nil {
+		return false, err
+	}
+	data, err := os.ReadFile(Path(root))
+	if err != nil {
+		return false, err
+	}
+	if strings.Contains(string(data), "[brokers.mcp]") {
+		return false, nil
+	}
+	f, err := os.OpenFile(Path(root), os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	_, err = f.WriteString(TemplateMCP)
+	return err == nil, err
+}
