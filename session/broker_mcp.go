@@ -87,3 +87,13 @@ func registerMCPTools(rt *Runtime, reg *engine.Registry, b live.Broker, key stri
 		rt.Log.Info("mcp broker tools shadowed by cockpit's own", "broker", key, "tools", skipped)
 	}
 }
+
+// mcpBars is the bar source of an MCP broker whose profile reads bars (nil otherwise), so the
+// strategy agent can trade through it.
+func mcpBars(b live.Broker) engine.BarSource {
+	mb, ok := b.(*mcpbroker.Broker)
+	if !ok || !mb.HasBars() {
+		return nil
+	}
+	return mb.Bars
+}

@@ -144,6 +144,8 @@ func Open(o Options) (*Session, error) {
 	var bars engine.BarSource
 	if s.paper != nil {
 		bars = engine.PaperBars(s.paper.Market().History, rt.Now)
+	} else {
+		bars = mcpBars(b)
 	}
 	engine.BrokerTools(reg, b, bars)
 	registerMCPTools(rt, reg, b, key)

@@ -53,7 +53,7 @@ func (a *App) cmdMCPPaperServer(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
-	srv, err := mcppaper.New(b, *profile, mcppaper.Options{})
+	srv, err := mcppaper.New(b, *profile, mcppaper.Options{Now: a.Now})
 	if err != nil {
 		return a.failf("%v", err)
 	}

@@ -174,3 +174,54 @@ func TestInitBrokerMCP(t *testing.T) {
 		t.Fatalf("init --broker ibkr: exit %d %s", code, e)
 	}
 }
+
+// TestStrategyAgainstMCPPaperServer: the built-in strategy trades through the MCP server as a
+// child process: its bars come from the server's get_stock_bars, its orders through cockpit's
+// place_order built into the server's order tool, all through the gate; on quit the halt's
+// flatten closes the book through the server's reads.
+func TestStrategyAgainstMCPPaperServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	home := t.TempDir()
+	cfg := fmt.Sprintf(`[cockpit]
+broker = "mcppaper"
+on_quit = "halt"
+[policy]
+profile = "paper"
+[agents.strategy]
+interval = "50ms"
+[brokers.mcppaper]
+kind = "mcp"
+mode = "paper"
+command = %q
+args = ["mcp-paper-server", "--profile", "alpaca"]
+env_pass = ["COCKPIT_TEST_MAIN"]
+profile = "alpaca"
+`, os.Args[0])
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"COCKPIT_TEST_MAIN": "1"}
+	draft := writeDraft(t, strings.Replace(livetest.MandateDoc, `{"hard_caps"`, `{"flatten_on_halt": true, "hard_caps"`, 1))
+	if _, e, code := runLive(t, home, env, "mandate", "commit", "--broker", "mcppaper", "--from", draft, "--yes", "--i-understand-this-is-live"); code != 0 {
+		t.Fatalf("mandate commit: exit %d %s", code, e)
+	}
+	out, errOut, code := runLive(t, home, env, "run", "--headless", "--agent", "strategy", "--for", "3s")
+	if code != 0 {
+		t.Fatalf("run: exit %d %s\n%s", code, errOut, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, " call ") && line != "" {
+			t.Log(line)
+		}
+	}
+	for _, want := range []string{"cockpit headless on mcppaper (strategy agent", "call    get_bars", "ALLOW   buy", "on quit: HALT mcppaper — FLAT (verified"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if v, _, code := runLive(t, home, env, "audit", "verify"); code != 0 || !strings.Contains(v, "audit chain OK") {
+		t.Fatalf("audit verify: %d %s", code, v)
+	}
+}

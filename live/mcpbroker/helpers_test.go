@@ -40,6 +40,7 @@ func newRigDoc(tb testing.TB, key, profile string, o mcppaper.Options, doc strin
 		tb.Fatal(err)
 	}
 	r.paper = p
+	o.Now = r.clock.Now
 	srv, err := mcppaper.New(p, profile, o)
 	if err != nil {
 		tb.Fatal(err)

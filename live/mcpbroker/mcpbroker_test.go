@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"cockpit/live"
 	"cockpit/live/gate"
@@ -143,5 +144,30 @@ func TestHealthAfterFailure(t *testing.T) {
 	}
 	if h := r.mb.Health(); h.Connected || h.LastError == "" {
 		t.Fatalf("Health: got %+v, want disconnected with an error", h)
+	}
+}
+
+// TestBarsThroughAlpacaProfile: the strategy's bars come through the server's get_stock_bars.
+func TestBarsThroughAlpacaProfile(t *testing.T) {
+	r := newRig(t, "mcppaper", "alpaca", mcppaper.Options{})
+	if !r.mb.HasBars() {
+		t.Fatal("the alpaca profile reads no bars")
+	}
+	px, err := r.mb.Bars(context.Background(), "AAPL", 20, time.Minute)
+	if err != nil || len(px) != 20 {
+		t.Fatalf("Bars: got %d prices, %v; want 20", len(px), err)
+	}
+	want := r.paper.Market().History("AAPL", r.clock.Now(), 20, time.Minute)
+	for i := range px {
+		if px[i].Cmp(want[i]) != 0 {
+			t.Fatalf("bar %d: got %s, want %s", i, px[i], want[i])
+		}
+	}
+	if _, err := r.mb.Bars(context.Background(), "AAPL", 5, 90*time.Second); err == nil {
+		t.Fatal("a spacing Alpaca cannot spell was accepted")
+	}
+	rh := newRig(t, "rh", "robinhood", mcppaper.Options{})
+	if rh.mb.HasBars() {
+		t.Fatal("the robinhood profile has no bars tool")
 	}
 }

@@ -150,7 +150,20 @@ func (t *Broker) OpenOrders(ctx context.Context) ([]live.Order, error) {
 			continue
 		}
 		sym, _ := fieldString(o, "symbol")
-		out = append(out, live.Order{ID: id, Symbol: sym, Status: live.StatusAccepted, Reply: o})
+		side, _ := fieldString(o, "side")
+		ord := live.Order{ID: id, Symbol: sym, Side: side, Type: live.Market, Status: live.StatusAccepted, Reply: o}
+		if typ, _ := fieldString(o, "type"); typ == string(live.Limit) {
+			ord.Type = live.Limit
+		}
+		// Sizes let the gate count a resting order's exposure; one it cannot read still fails
+		// the book closed there.
+		ord.Quantity = amount(o, "qty", "quantity")
+		ord.Notional = amount(o, "notional", "notional_usd")
+		ord.LimitPrice = amount(o, "limit_price")
+		if f := amount(o, "filled_qty"); f != nil {
+			ord.FilledQty = *f
+		}
+		out = append(out, ord)
 	}
 	return out, nil
 }
@@ -235,4 +248,16 @@ func fieldString(row *jsonv.Object, key string) (string, bool) {
 	}
 	s, ok := v.(string)
 	return s, ok
+}
+
+// amount is the first of keys that reads as a number (nil when none does).
+func amount(row *jsonv.Object, keys ...string) *money.Amount {
+	for _, k := range keys {
+		if v, ok := row.Get(k); ok && v != nil {
+			if a, err := live.DecimalFromJSON(v); err == nil {
+				return &a
+			}
+		}
+	}
+	return nil
 }

@@ -88,3 +88,21 @@ func TestAlpacaErrorReplies(t *testing.T) {
 }
 
 func isClass(err, class error) bool { return errors.Is(err, class) }
+
+// TestOpenOrdersCarrySizes is a regression test: open orders came back without side, type or
+// size, so the gate could not count a resting order's exposure and denied every next order
+// ("open order …: no quantity or notional").
+func TestOpenOrdersCarrySizes(t *testing.T) {
+	tb := &toolbroker.Broker{Key: "alp", Profile: live.AlpacaMCP, Caller: replies{
+		"get_orders": []any{jsonv.ObjectOf("id", "o-1", "symbol", "AAPL", "side", "buy", "type", "limit", "qty", "3",
+			"limit_price", "190.5", "filled_qty", "1", "status", "accepted")}}}
+	os, err := tb.OpenOrders(context.Background())
+	if err != nil || len(os) != 1 {
+		t.Fatalf("OpenOrders: got %+v, %v", os, err)
+	}
+	o := os[0]
+	if o.Side != live.Buy || o.Type != live.Limit || o.Quantity == nil || o.Quantity.String() != "3" ||
+		o.LimitPrice == nil || o.LimitPrice.String() != "190.5" || o.FilledQty.String() != "1" {
+		t.Fatalf("order: got side %q type %q qty %v limit %v filled %s", o.Side, o.Type, o.Quantity, o.LimitPrice, o.FilledQty)
+	}
+}

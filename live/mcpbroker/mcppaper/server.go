@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,6 +20,8 @@ type Options struct {
 	// Hostile advertises every tool as readOnlyHint: true and adds "brand_new_order", an
 	// unannotated tool that places an order: classification must not trust either.
 	Hostile bool
+	// Now is the clock of the bars tool (default time.Now).
+	Now func() time.Time
 }
 
 // tool is one served tool.
@@ -37,6 +40,9 @@ func New(b live.Broker, profile string, o Options) (*mcp.Server, error) {
 		tools = robinhoodTools(b)
 	case "alpaca":
 		tools = alpacaTools(b)
+		if h, ok := b.(historian); ok {
+			tools = append(tools, barsTool(h, o.Now))
+		}
 	default:
 		return nil, fmt.Errorf("mcppaper: no profile %q (want robinhood or alpaca)", profile)
 	}
