@@ -22,7 +22,7 @@ stream_backoff_max = "30s"     # the wait doubles up to this
 `
 
 // brokerSections are the sections `cockpit init --broker <kind>` can add, by kind.
-var brokerSections = map[string]string{KindAlpaca: AlpacaSection}
+var brokerSections = map[string]string{KindAlpaca: AlpacaSection, KindMCP: TemplateMCP}
 
 // BrokerSection returns the template section of a broker kind and the key it configures.
 func BrokerSection(kind string) (section string, ok bool) {

@@ -12,9 +12,9 @@ import (
 // the default variable names, and holds no key.
 func TestAlpacaTemplate(t *testing.T) {
 	root := live.Root(t.TempDir())
-	wrote, err := WriteBrokerTemplate(root, KindAlpaca)
-	if err != nil || !wrote {
-		t.Fatalf("wrote %v, %v", wrote, err)
+	res, err := AddBrokerTemplate(root, KindAlpaca)
+	if err != nil || res != BrokerTemplateWritten {
+		t.Fatalf("got %v, %v; want a new file", res, err)
 	}
 	c, err := Load(root)
 	if err != nil {
@@ -37,8 +37,15 @@ func TestAlpacaTemplate(t *testing.T) {
 	if !strings.Contains(string(text), "# base_url =") || !strings.Contains(string(text), `key_env = "APCA_API_KEY_ID"`) {
 		t.Fatalf("template lacks the commented alpaca fields:\n%s", text)
 	}
-	if again, err := WriteBrokerTemplate(root, KindAlpaca); again || err != nil {
+	if again, err := AddBrokerTemplate(root, KindAlpaca); again != BrokerTemplatePresent || err != nil {
 		t.Fatalf("second write: %v, %v; want left alone", again, err)
+	}
+	// An existing config gets the other kind's table appended once, keeping its broker.
+	if res, err := AddBrokerTemplate(root, KindMCP); res != BrokerTemplateAdded || err != nil {
+		t.Fatalf("mcp into an existing file: %v, %v; want added", res, err)
+	}
+	if c, err := Load(root); err != nil || c.Cockpit.Broker != "alpaca" {
+		t.Fatalf("after adding mcp: broker %q, %v", c.Cockpit.Broker, err)
 	}
 }
 

@@ -3,10 +3,21 @@ package config
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"cockpit/live"
 )
+
+// BrokerKinds lists the kinds `cockpit init --broker` has a template for.
+func BrokerKinds() []string {
+	kinds := make([]string, 0, len(brokerSections))
+	for k := range brokerSections {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
+}
 
 // TemplateFor is the config template selecting a broker kind: cockpit.broker names it and
 // its commented [brokers.<kind>] section is appended.
@@ -23,25 +34,53 @@ func TemplateFor(kind string) (string, error) {
 	return t + section, nil
 }
 
-// WriteBrokerTemplate writes TemplateFor(kind) unless a config file exists; it reports
-// whether it wrote one.
-func WriteBrokerTemplate(root live.Root, kind string) (bool, error) {
+// BrokerTemplateResult says what AddBrokerTemplate did.
+type BrokerTemplateResult int
+
+// What AddBrokerTemplate did.
+const (
+	BrokerTemplatePresent BrokerTemplateResult = iota // the file already has the table
+	BrokerTemplateWritten                             // a new file selecting the broker
+	BrokerTemplateAdded                               // the table appended to an existing file
+)
+
+// AddBrokerTemplate writes TemplateFor(kind) when root has no config.toml, or appends the
+// kind's commented table to the existing file unless it already has one.
+func AddBrokerTemplate(root live.Root, kind string) (BrokerTemplateResult, error) {
 	text, err := TemplateFor(kind)
 	if err != nil {
-		return false, err
+		return BrokerTemplatePresent, err
 	}
 	path := Path(root)
-	if _, err := os.Stat(path); err == nil {
-		return false, nil
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if strings.Contains("\n"+string(data), "\n[brokers."+kind+"]") {
+			return BrokerTemplatePresent, nil
+		}
+		section, _ := BrokerSection(kind)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return BrokerTemplatePresent, err
+		}
+		defer f.Close()
+		if _, err := f.WriteString(section); err != nil {
+			return BrokerTemplatePresent, err
+		}
+		return BrokerTemplateAdded, f.Close()
+	case !os.IsNotExist(err):
+		return BrokerTemplatePresent, err
 	}
 	if err := os.MkdirAll(root.Dir(), 0o700); err != nil {
-		return false, err
+		return BrokerTemplatePresent, err
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return false, err
+		return BrokerTemplatePresent, err
 	}
 	defer f.Close()
-	_, err = f.WriteString(text)
-	return err == nil, err
+	if _, err := f.WriteString(text); err != nil {
+		return BrokerTemplatePresent, err
+	}
+	return BrokerTemplateWritten, f.Close()
 }

@@ -288,9 +288,14 @@ func (c *call) trade(ctx context.Context) Result {
 	if c.name == "cancel_order" {
 		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
 	}
-	in, req := live.ExtractGeneric(c.args)
-	sub := gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
-		Reason: sanitizeReason(argString(c.args, "reason"))}
+	var sub gate.Submission
+	if c.tool.Profile != nil { // a broker server's own order tool
+		sub = gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Profile: c.tool.Profile, Tool: c.name, Args: c.args, Actor: c.actor}
+	} else {
+		in, req := live.ExtractGeneric(c.args)
+		sub = gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
+			Reason: sanitizeReason(argString(c.args, "reason"))}
+	}
 	tainted := c.pol.Escalate && c.t.Tainted()
 	if c.pol.Autonomy == Supervised || tainted {
 		// A human decides before anything is forwarded; the dry run refuses at once what no

@@ -70,11 +70,10 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 		r.Limit = limit
 		return c.record(ctx, r)
 	}
-	intent := *sub.Intent
-	if d.Intent != nil {
-		intent = *d.Intent
+	intent, order, digest, ok := reviewOrder(e.BrokerKey, sub, d)
+	if !ok {
+		return c.record(ctx, denied(live.ReasonNoIntent, "the order could not be understood, so no human can be shown it"))
 	}
-	order, digest := canonicalOrder(e.BrokerKey, intent, sub.Order)
 	if prev, ok := e.recentDenial(digest); ok {
 		r := denied(live.ReasonApprovalDenied, "a human denied this exact order at %s: %s", prev.at.UTC().Format("15:04:05"), orDash(prev.why))
 		r.ApprovalID = prev.id

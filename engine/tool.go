@@ -67,6 +67,12 @@ type Tool struct {
 	// Run executes a read or external tool under the effective policy of the call. Trade
 	// tools are executed by the engine through the gate and have no Run.
 	Run func(ctx context.Context, args *jsonv.Object, pol Policy) (any, error)
+	// InputSchema, when set, is a remote tool's own schema, offered to the model as is; its
+	// arguments are checked only for reserved names (the remote server validates the rest).
+	InputSchema *jsonv.Object
+	// Profile, on a trade tool, is the tool-shaped broker's profile: the gate extracts the
+	// order from the arguments with it and forwards them verbatim.
+	Profile *live.Profile
 }
 
 // ToolError is a tool's refusal with a stable reason code (path_not_allowed,
@@ -93,6 +99,14 @@ var reservedArgs = map[string]bool{"approved": true, "approval_id": true, "grant
 func (t *Tool) Validate(args *jsonv.Object) error {
 	if args == nil {
 		args = jsonv.NewObject()
+	}
+	if t.InputSchema != nil {
+		for _, m := range args.Members() {
+			if reservedArgs[m.Key] || strings.HasPrefix(m.Key, "_") {
+				return fmt.Errorf("argument %q is reserved for the runtime", m.Key)
+			}
+		}
+		return nil
 	}
 	known := map[string]Param{}
 	for _, p := range t.Params {
@@ -164,6 +178,9 @@ func checkType(p Param, v any) error {
 
 // Schema returns the JSON schema of the tool's parameters (for LLM function calling).
 func (t *Tool) Schema() *jsonv.Object {
+	if t.InputSchema != nil {
+		return t.InputSchema
+	}
 	props := jsonv.NewObject()
 	var required []any
 	for _, p := range t.Params {

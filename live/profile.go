@@ -25,6 +25,26 @@ type Profile struct {
 	Extract func(tool string, args *jsonv.Object) (OrderIntent, bool)
 	// ParseQuote reads a price from the quote tool's payload, or false.
 	ParseQuote func(payload any, symbol string) (money.Amount, bool)
+	// QuoteToolFor, when set, names the quote tool of a symbol (crypto pairs and option
+	// contracts have their own); "" means QuoteTool.
+	QuoteToolFor func(symbol string) string
+	// BuildOrder, when set, turns a typed order (cockpit's own place_order, a flatten's
+	// closing order) into the place tool's name and arguments; an error refuses the order.
+	BuildOrder func(req OrderRequest) (string, *jsonv.Object, error)
+	// ReplyError, when set, reads a broker-specific failure from an order or cancel tool's
+	// reply (besides status "error"): a rejection, an indeterminate (ErrIndeterminate) one,
+	// or nil for a success.
+	ReplyError func(reply *jsonv.Object) error
+}
+
+// QuoteToolOf is the quote tool the profile reads symbol's price with.
+func (p *Profile) QuoteToolOf(symbol string) string {
+	if p.QuoteToolFor != nil {
+		if t := p.QuoteToolFor(symbol); t != "" {
+			return t
+		}
+	}
+	return p.QuoteTool
 }
 
 // Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3).
@@ -39,6 +59,7 @@ var Robinhood = &Profile{
 	CancelTool:    "cancel_equity_order",
 	Extract:       extractRobinhood,
 	ParseQuote:    ParseMCPQuote,
+	BuildOrder:    buildRobinhoodOrder,
 }
 
 // GenericMCP is the fallback profile of an unmapped MCP broker: the reads are get_quotes,

@@ -27,6 +27,7 @@ broker = "acme"
 agent = "none"
 [brokers.acme]
 kind = "mcp"
+command = "acme-mcp"
 mode = "%s"
 `
 	tests := []struct {

@@ -150,8 +150,11 @@ func Open(o Options) (*Session, error) {
 		Bars(context.Context, string, int, time.Duration) ([]money.Amount, error)
 	}); ok {
 		bars = bs.Bars
+	} else {
+		bars = mcpBars(b)
 	}
 	engine.BrokerTools(reg, b, bars)
+	registerMCPTools(rt, reg, b, key)
 	if _, err := tools.Register(reg, cfg, rt.Root.Dir(), rt.DB.Path()); err != nil {
 		return fail(fmt.Errorf("config: tools: %w", err))
 	}

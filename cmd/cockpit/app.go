@@ -64,7 +64,7 @@ func verbs() []verb {
 		{"positions", "positions [--broker B] [--json]", "the broker's positions (a running cockpit's saved paper state while it owns the account)", (*App).cmdPositions},
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
-		{"init", "init [--broker alpaca]", "create the runtime root: config.toml and the default paper mandate", (*App).cmdInit},
+		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},
 	}
 }
 
@@ -79,6 +79,8 @@ func (a *App) Run(args []string) int {
 	case "-h", "--help", "help":
 		a.usage(a.Stdout)
 		return exitOK
+	case mcpPaperServerVerb: // hidden: a test and demo aid
+		return a.cmdMCPPaperServer(rest[1:])
 	}
 	if strings.HasPrefix(rest[0], "-") { // run's own flags
 		return a.cmdRun(args)

@@ -87,7 +87,7 @@ func (a *App) printProgress(p gate.FlattenProgress) {
 // default paper mandate (a live broker never gets one).
 func (a *App) cmdInit(args []string) int {
 	p, fs := a.preamble("init")
-	kind := fs.String("broker", "", "write the config for a real broker: alpaca (a commented [brokers.alpaca] table)")
+	kind := fs.String("broker", "", "add a commented [brokers.<kind>] table for a real broker: alpaca or mcp")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}

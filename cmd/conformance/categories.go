@@ -22,7 +22,7 @@ var categories = []category{
 	{file: "live.json", path: "halt_actions", each: haltActionsCase},
 	{file: "live.json", path: "daily_count.reads_then_increment", each: dailyCountCase},
 	{file: "live.json", path: "classification", each: classificationCase},
-	{file: "live.json", path: "registry_wrapping", pending: "the MCP connectors issue, not yet filed"},
+	{file: "live.json", path: "registry_wrapping", each: registryWrappingCase},
 	{file: "live.json", path: "mandate_load", each: mandateLoadCase},
 	{file: "live.json", path: "mandate_commit", each: mandateCommitCase},
 	{file: "live.json", path: "expiry", each: expiryCase},

@@ -51,19 +51,23 @@ func (t *Broker) read(ctx context.Context, tool string, args *jsonv.Object) (any
 	}
 	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
 		return nil, live.Rejected(live.EnvelopeError(o, tool+" returned an error"))
+	} else if ok && t.Profile.ReplyError != nil {
+		if err := t.Profile.ReplyError(o); err != nil {
+			return nil, err
+		}
 	}
 	return reply, nil
 }
 
 // Quote implements live.Broker: the profile's quote tool with {"symbol": SYMBOL}.
 func (t *Broker) Quote(ctx context.Context, symbol string) (live.Quote, error) {
-	reply, err := t.read(ctx, t.Profile.QuoteTool, jsonv.ObjectOf("symbol", symbol))
+	reply, err := t.read(ctx, t.Profile.QuoteToolOf(symbol), jsonv.ObjectOf("symbol", symbol))
 	if err != nil {
 		return live.Quote{}, err
 	}
 	p, ok := t.Profile.ParseQuote(reply, symbol)
 	if !ok {
-		return live.Quote{}, fmt.Errorf("%s: no usable price for %s", t.Profile.QuoteTool, symbol)
+		return live.Quote{}, fmt.Errorf("%s: no usable price for %s", t.Profile.QuoteToolOf(symbol), symbol)
 	}
 	return live.Quote{Symbol: symbol, Last: p, Time: t.now()}, nil
 }
@@ -79,9 +83,17 @@ func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 	if book.Err != nil {
 		return nil, book.Err
 	}
+	rows, err := live.ParsePositionList(reply) // quantities, for flatten: a value without one is an error
+	if err != nil {
+		return nil, err
+	}
+	qty := map[string]money.Amount{}
+	for _, r := range rows {
+		qty[r.Symbol] = qty[r.Symbol].Add(r.Qty)
+	}
 	out := make([]live.Position, len(book.Exposures))
 	for i, e := range book.Exposures {
-		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net}
+		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net, Qty: qty[e.Symbol]}
 	}
 	return out, nil
 }
@@ -138,7 +150,20 @@ func (t *Broker) OpenOrders(ctx context.Context) ([]live.Order, error) {
 			continue
 		}
 		sym, _ := fieldString(o, "symbol")
-		out = append(out, live.Order{ID: id, Symbol: sym, Status: live.StatusAccepted, Reply: o})
+		side, _ := fieldString(o, "side")
+		ord := live.Order{ID: id, Symbol: sym, Side: side, Type: live.Market, Status: live.StatusAccepted, Reply: o}
+		if typ, _ := fieldString(o, "type"); typ == string(live.Limit) {
+			ord.Type = live.Limit
+		}
+		// Sizes let the gate count a resting order's exposure; one it cannot read still fails
+		// the book closed there.
+		ord.Quantity = amount(o, "qty", "quantity")
+		ord.Notional = amount(o, "notional", "notional_usd")
+		ord.LimitPrice = amount(o, "limit_price")
+		if f := amount(o, "filled_qty"); f != nil {
+			ord.FilledQty = *f
+		}
+		out = append(out, ord)
 	}
 	return out, nil
 }
@@ -150,6 +175,13 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 		tool = t.Profile.PlaceTool
 	}
 	args := req.Args
+	if args == nil && t.Profile.BuildOrder != nil {
+		built, a, err := t.Profile.BuildOrder(req)
+		if err != nil {
+			return live.Order{}, live.Rejected(err.Error())
+		}
+		tool, args = built, a
+	}
 	if args == nil {
 		return live.Order{}, live.Rejected("a tool-shaped broker needs the order's tool arguments")
 	}
@@ -164,6 +196,11 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 	}
 	if live.IsErrorEnvelope(o) {
 		return live.Order{Reply: reply}, &live.BrokerError{Class: live.ErrRejected, Msg: live.EnvelopeError(o, "broker forward returned an error")}
+	}
+	if t.Profile.ReplyError != nil {
+		if err := t.Profile.ReplyError(o); err != nil {
+			return live.Order{Reply: reply}, err
+		}
 	}
 	id, _ := fieldString(o, "order_id")
 	if id == "" {
@@ -181,6 +218,8 @@ func (t *Broker) CancelOrder(ctx context.Context, orderID string) error {
 	}
 	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
 		return live.Rejected(live.EnvelopeError(o, "cancel returned an error"))
+	} else if ok && t.Profile.ReplyError != nil {
+		return t.Profile.ReplyError(o)
 	}
 	return nil
 }
@@ -209,4 +248,16 @@ func fieldString(row *jsonv.Object, key string) (string, bool) {
 	}
 	s, ok := v.(string)
 	return s, ok
+}
+
+// amount is the first of keys that reads as a number (nil when none does).
+func amount(row *jsonv.Object, keys ...string) *money.Amount {
+	for _, k := range keys {
+		if v, ok := row.Get(k); ok && v != nil {
+			if a, err := live.DecimalFromJSON(v); err == nil {
+				return &a
+			}
+		}
+	}
+	return nil
 }

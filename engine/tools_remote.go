@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+
+	"cockpit/live"
+	"cockpit/live/jsonv"
+)
+
+// RemoteCaller calls one tool of a tool-shaped broker (an MCP server).
+type RemoteCaller interface {
+	CallTool(ctx context.Context, name string, args *jsonv.Object) (any, error)
+}
+
+// RemoteTool is one of a broker server's tools as the agent is offered it.
+type RemoteTool struct {
+	Name        string
+	Description string
+	Schema      *jsonv.Object // the server's input schema; nil = an object with any fields
+	Gated       bool          // WRITE or UNKNOWN: sent through the gate
+}
+
+// RemoteTools registers a broker server's tools: plain ones run through call as reads; gated
+// ones are trade tools the engine sends through the gate, which extracts the order with
+// profile (no intent → deny) and forwards the agent's arguments verbatim. A name already
+// registered keeps its tool; the skipped names are returned.
+func RemoteTools(r *Registry, call RemoteCaller, profile *live.Profile, tools []RemoteTool) []string {
+	var skipped []string
+	for _, rt := range tools {
+		if _, taken := r.Get(rt.Name); taken {
+			skipped = append(skipped, rt.Name)
+			continue
+		}
+		schema := rt.Schema
+		if schema == nil {
+			schema = jsonv.ObjectOf("type", "object")
+		}
+		t := &Tool{Name: rt.Name, Description: rt.Description, InputSchema: schema}
+		if rt.Gated {
+			t.Effect, t.Profile = EffectTrade, profile
+		} else {
+			name := rt.Name
+			t.Effect = EffectRead
+			t.Run = func(ctx context.Context, args *jsonv.Object, _ Policy) (any, error) {
+				if args == nil {
+					args = jsonv.NewObject()
+				}
+				return call.CallTool(ctx, name, args)
+			}
+		}
+		r.Add(t)
+	}
+	return skipped
+}

@@ -1,0 +1,72 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"cockpit/engine"
+	"cockpit/internal/enginetest"
+	"cockpit/live"
+	"cockpit/live/jsonv"
+	"cockpit/store"
+)
+
+type echoCaller struct{ calls []string }
+
+func (c *echoCaller) CallTool(_ context.Context, name string, args *jsonv.Object) (any, error) {
+	c.calls = append(c.calls, name)
+	return jsonv.ObjectOf("tool", name), nil
+}
+
+// remoteFixture offers two of a broker server's tools: a plain read and a gated order tool
+// read with the Alpaca profile (the fixture's paper broker takes the forwarded order).
+func remoteFixture(t *testing.T) (*enginetest.Fixture, *echoCaller) {
+	f := enginetest.New(t, enginetest.WithPolicy("[policy.agents.strategy]\nautonomy = \"full\"\n"))
+	c := &echoCaller{}
+	skipped := engine.RemoteTools(f.Engine.Tools, c, live.AlpacaMCP, []engine.RemoteTool{
+		{Name: "get_news", Description: "news"},
+		{Name: "place_stock_order", Gated: true},
+		{Name: "get_quote", Description: "a remote tool named like cockpit's own"},
+	})
+	if len(skipped) != 1 || skipped[0] != "get_quote" {
+		t.Fatalf("skipped: got %v, want [get_quote]", skipped)
+	}
+	return f, c
+}
+
+func TestRemoteToolsReadPlainAndGateWrites(t *testing.T) {
+	f, c := remoteFixture(t)
+	if r := f.Call("get_news", map[string]any{"anything": "goes"}); !r.OK() || len(c.calls) != 1 {
+		t.Fatalf("read: got %+v, calls %v", r, c.calls)
+	}
+	r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "qty": "2"})
+	if !r.OK() || f.Placed() != 1 {
+		t.Fatalf("gated order: got %s %s %s, placed %d", r.Status, r.Code, r.Detail, f.Placed())
+	}
+	if r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "qty": "1", "client_order_id": "mine"}); r.OK() {
+		t.Fatal("a reserved argument was accepted")
+	}
+	if r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "qty": "1", "type": "stop", "stop_price": "1"}); r.Code != live.ReasonNoIntent {
+		t.Fatalf("stop order: got %s, want %s", r.Code, live.ReasonNoIntent)
+	}
+	if c.calls[len(c.calls)-1] != "get_news" {
+		t.Fatalf("an order tool reached the plain caller: %v", c.calls)
+	}
+}
+
+// TestRemoteOrderReview is a regression test: a broker server's order tool that breaches a
+// limit went to review with no typed intent and crashed the engine (nil dereference). Now the
+// human is shown the gate's intent and the exact arguments, and the approval places it.
+func TestRemoteOrderReview(t *testing.T) {
+	f, _ := remoteFixture(t)
+	done := f.Human(f.Resolve(store.ApprovalApproved, "ok"))
+	r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "notional": "6000"})
+	<-done
+	if !r.OK() || r.ApprovalID == "" || f.Placed() != 1 {
+		t.Fatalf("approved remote order: got %s %s %s approval %q, placed %d", r.Status, r.Code, r.Detail, r.ApprovalID, f.Placed())
+	}
+	items, err := f.DB.Approvals(context.Background(), store.ApprovalApproved, 1)
+	if err != nil || len(items) != 1 {
+		t.Fatalf("approvals: %v %v", items, err)
+	}
+}
