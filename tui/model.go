@@ -20,6 +20,8 @@ type Options struct {
 	Generation uint64
 	// Tick is the render period (default 200 ms); Poll the snapshot period (default 1 s).
 	Tick, Poll time.Duration
+	// NoMouse turns the mouse off (--no-mouse, [tui] mouse = false): no clicks, no wheel.
+	NoMouse bool
 }
 
 // QuitChoice is what the operator chose for resting orders when quitting.
@@ -56,6 +58,7 @@ type Model struct {
 	frame     string
 	dirty     bool  // state changed since the frame was drawn
 	drawnAt   int64 // the clock second of the last tick-drawn frame
+	tabs      []tab // where the narrow layout drew its tabs (mouse.go)
 }
 
 // paneSet is the six panes of the main screen.
@@ -134,6 +137,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onBackground(msg.IsDark())
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		m.onMouse(msg.(tea.MouseMsg))
 	case tea.PasteMsg, AuditPageMsg:
 		cmd = m.toModal(msg)
 	case TickMsg:
@@ -168,6 +173,9 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
+	if !m.opts.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "cockpit — " + string(m.data.State())
 	return v
 }
