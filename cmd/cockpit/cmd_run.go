@@ -28,12 +28,13 @@ func (a *App) cmdRun(args []string) int {
 	agent := fs.String("agent", "", "strategy, replay, llm or none (default: cockpit.agent in config.toml)")
 	script := fs.String("script", "", "the replay agent's JSONL script (default: agents.replay.script)")
 	dur := fs.Duration("for", 0, "stop after this long, e.g. 30s (default: until interrupted)")
+	noMouse := fs.Bool("no-mouse", false, "the screen ignores the mouse (default: [tui] mouse in config.toml)")
 	approvals := fs.String("approvals", "none", "headless: none (review items are denied no_approver) or cli (answer with `cockpit approvals` from another terminal)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if !*headless {
-		return a.runScreen(*p.home, *agent, *script)
+		return a.runScreen(*p.home, *agent, *script, *noMouse)
 	}
 	if *approvals != "none" && *approvals != "cli" {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
