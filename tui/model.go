@@ -24,6 +24,10 @@ type Options struct {
 	NoMouse bool
 }
 
+// FPS caps how often the program flushes frames (Bubble Tea's default is 60): the screen
+// changes at most once per render tick, and each flush timer wakes the idle process.
+const FPS = 20
+
 // QuitChoice is what the operator chose for resting orders when quitting.
 type QuitChoice int
 

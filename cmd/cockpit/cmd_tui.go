@@ -40,7 +40,7 @@ func (a *App) runScreen(home, agent, script string, noMouse bool) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out))
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out), tea.WithFPS(tui.FPS))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); be.Follow(ctx, func(m any) { p.Send(m) }) }()
