@@ -9,7 +9,9 @@ import (
 // every 200 ms), and the snapshot poll lands a tenth of its period before the mark, so the
 // idle screen draws one frame a second with a fresh snapshot (issue 12, idle CPU).
 func TestIdleTicksAreAligned(t *testing.T) {
-	at := func(ms int) time.Time { return time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond) }
+	at := func(ms int) time.Time {
+		return time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond)
+	}
 	ticks := []struct {
 		now  int
 		fast bool
