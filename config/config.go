@@ -54,6 +54,7 @@ type Audit struct {
 type TUI struct {
 	Theme string            `toml:"theme"` // auto | dark | light | high-contrast | no-color
 	Keys  map[string]string `toml:"keys"`  // action → key, e.g. approve = "a"
+	Mouse bool              `toml:"mouse"` // clicks focus panes and select rows, the wheel scrolls (default on)
 }
 
 // Default is the configuration of a fresh runtime root: the paper broker, the built-in
@@ -65,7 +66,7 @@ func Default() Config {
 		Policy:  DefaultPolicy(),
 		Agents:  DefaultAgents(),
 		Tools:   DefaultTools(),
-		TUI:     TUI{Theme: "auto"},
+		TUI:     TUI{Theme: "auto", Mouse: true},
 	}
 }
 

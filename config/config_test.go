@@ -17,7 +17,7 @@ func TestTemplateIsTheDefaults(t *testing.T) {
 	// The template spells out the same values the defaults hold.
 	if !reflect.DeepEqual(got.Cockpit, want.Cockpit) || !reflect.DeepEqual(got.Agents.Strategy.Symbols, want.Agents.Strategy.Symbols) ||
 		got.Paper.TimeScale != want.Paper.TimeScale || !got.Paper.Cash.Equal(want.Paper.Cash) ||
-		got.Tools.Shell != want.Tools.Shell || got.Agents.LLM.Timeout != want.Agents.LLM.Timeout ||
+		got.Tools.Shell != want.Tools.Shell || got.TUI.Mouse != want.TUI.Mouse || got.Agents.LLM.Timeout != want.Agents.LLM.Timeout ||
 		*got.Policy.Global.Autonomy != *want.Policy.Global.Autonomy || *got.Policy.Profiles["live"].Autonomy != "supervised" {
 		t.Fatalf("template differs from Default():\n%+v\n%+v", got, want)
 	}
@@ -70,5 +70,19 @@ func TestDefaultModelIsPriced(t *testing.T) {
 		if _, ok := cfg.Agents.LLM.Prices[cfg.Agents.LLM.Model]; !ok {
 			t.Errorf("%s: no agents.llm.prices.%s; `run --agent llm` fails on defaults", name, cfg.Agents.LLM.Model)
 		}
+	}
+}
+
+// TestTUIMouse: the mouse is on by default and [tui] mouse = false turns it off.
+func TestTUIMouse(t *testing.T) {
+	if !Default().TUI.Mouse {
+		t.Errorf("mouse off by default, want on")
+	}
+	got, err := Parse([]byte("[tui]\nmouse = false\n"), Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.TUI.Mouse {
+		t.Errorf("mouse on after [tui] mouse = false")
 	}
 }

@@ -107,6 +107,7 @@ max_output = 50000
 
 [tui]
 theme = "auto"         # auto | dark | light | high-contrast | no-color (NO_COLOR is honoured)
+mouse = true           # click a pane or a row, wheel to scroll (never trades); false or --no-mouse: off
 # [tui.keys]
 # approve = "a"
 `

@@ -56,7 +56,8 @@ type Engine struct {
 
 	Limiter RateLimiter
 
-	// ReviewPoll is how often a waiting review checks the store (default 200 ms).
+	// ReviewPoll is how often a waiting review checks the store for a resolution made by
+	// another process or a passed deadline (default 1 s; one made here wakes it at once).
 	ReviewPoll time.Duration
 
 	turns    atomic.Int64

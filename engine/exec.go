@@ -290,11 +290,11 @@ func (c *call) trade(ctx context.Context) Result {
 	}
 	var sub gate.Submission
 	if c.tool.Profile != nil { // a broker server's own order tool
-		sub = gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Profile: c.tool.Profile, Tool: c.name, Args: c.args, Actor: c.actor}
+		sub = gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Profile: c.tool.Profile, Tool: c.name, Args: c.args, Actor: c.actor, Policy: c.policyJSON()}
 	} else {
 		in, req := live.ExtractGeneric(c.args)
 		sub = gate.Submission{Broker: e.Broker, BrokerKey: e.BrokerKey, Intent: &in, Order: req, Actor: c.actor, Args: c.args,
-			Reason: sanitizeReason(argString(c.args, "reason"))}
+			Reason: sanitizeReason(argString(c.args, "reason")), Policy: c.policyJSON()}
 	}
 	tainted := c.pol.Escalate && c.t.Tainted()
 	if c.pol.Autonomy == Supervised || tainted {
@@ -318,6 +318,16 @@ func (c *call) trade(ctx context.Context) Result {
 		return c.review(ctx, sub, d, "breach")
 	}
 	return c.gated(d)
+}
+
+// policyJSON is the engine's part of a trade call's one record (the gate writes it): the
+// policy steps passed and the autonomy, so the order's trail starts with the policy.
+func (c *call) policyJSON() *jsonv.Object {
+	steps := make([]any, len(c.checked))
+	for i, s := range c.checked {
+		steps[i] = s
+	}
+	return jsonv.ObjectOf("checked", steps, "autonomy", c.pol.Autonomy.String(), "tainted", c.t.Tainted())
 }
 
 // gated returns the result of a decision the gate audited itself; when the gate could not

@@ -95,5 +95,5 @@ func (e *Engine) reviewPoll() time.Duration {
 	if e.ReviewPoll > 0 {
 		return e.ReviewPoll
 	}
-	return 200 * time.Millisecond
+	return time.Second // a resolution in this process wakes the wait at once (store.WaitResolved)
 }

@@ -39,7 +39,9 @@ type Backend struct {
 	day     string            // the UTC day largest belongs to
 	origins map[string]string // client order id → who placed it
 	start   *money.Amount     // the equity at the first account read of the session
+	dayEq   dayMark           // the day P&L's baseline when the broker keeps none (not paper)
 	trails  trailCache        // open orders' decision trails (trail.go)
+	mandate mandateSeen       // the last mandate check and what it read (mandate_cache.go)
 }
 
 var _ tui.Backend = (*Backend)(nil)
@@ -121,7 +123,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	}
 	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
 	// a critical error, not as limits.
-	if mc := mandatefile.Read(ctx, rt.Root, rt.DB, s.key); !mc.Verified() {
+	if mc := b.mandateCheck(ctx); !mc.Verified() {
 		snap.MandateState = mc.State
 		if mc.State != live.MandateMissing {
 			snap.MandateErr = mc.Describe()

@@ -20,6 +20,7 @@ import (
 	"cockpit/live/money"
 	"cockpit/live/paper"
 	"cockpit/store"
+	"cockpit/tui"
 )
 
 // Options shape one run of the engine.
@@ -104,7 +105,7 @@ func Open(o Options) (*Session, error) {
 		}
 	}
 	if c := mandatefile.Read(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
-		fmt.Fprintf(rt.Stderr, "cockpit: warning: the %s mandate is %s\n", key, c.Describe()) // DV13, before the screen starts
+		s.notes = append(s.notes, fmt.Sprintf("%sthe %s mandate is %s", tui.WarnNote, key, c.Describe())) // DV13: said at start, on screen too
 	}
 	s.onQuit = cfg.Cockpit.OnQuit
 	if s.onQuit == "" {

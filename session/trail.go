@@ -73,6 +73,7 @@ type trailPayload struct {
 // trailOf turns an order's audit events, oldest first, into its trail.
 func trailOf(events []store.Event) tui.OrderTrail {
 	var t tui.OrderTrail
+	policy := false
 	for _, e := range events {
 		var p trailPayload
 		dec := json.NewDecoder(strings.NewReader(e.Payload))
@@ -80,6 +81,11 @@ func trailOf(events []store.Event) tui.OrderTrail {
 		_ = dec.Decode(&p) // a payload the trail cannot read still lists the event
 		if t.Reason == "" {
 			t.Reason = field(p.Detail, "agent_reason") // the gate's copy, on one line
+		}
+		if !policy {
+			if s, ok := policyStep(e, p.Detail); ok { // the engine's policy, before the gate: first
+				t.Steps, policy = append([]tui.TrailStep{s}, t.Steps...), true
+			}
 		}
 		if t.Reason == "" {
 			t.Reason = field(p.Request, "reason") // the tool call's own argument
@@ -103,6 +109,31 @@ func trailOf(events []store.Event) tui.OrderTrail {
 		t.Steps = append(t.Steps, s)
 	}
 	return t
+}
+
+// policyStep is the engine's policy decision the gate's record carries (detail.policy: the
+// steps passed and the autonomy); ok is false when the record has none.
+func policyStep(e store.Event, detail any) (tui.TrailStep, bool) {
+	m, _ := detail.(map[string]any)
+	p, ok := m["policy"].(map[string]any)
+	if !ok {
+		return tui.TrailStep{}, false
+	}
+	var checked []string
+	steps, _ := p["checked"].([]any)
+	for _, s := range steps {
+		if s, ok := s.(string); ok {
+			checked = append(checked, s)
+		}
+	}
+	outcome := "allow"
+	if a, _ := p["autonomy"].(string); a != "" {
+		outcome += " (autonomy " + a + ")"
+	}
+	if tainted, _ := p["tainted"].(bool); tainted {
+		outcome += ", the turn read flagged content"
+	}
+	return tui.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: "policy " + e.Tool, Outcome: outcome, Checked: checked}, true
 }
 
 // amountText is an encoded amount as text ("?" when absent).

@@ -102,6 +102,9 @@ func (db *DB) Resolve(ctx context.Context, id string, state ApprovalState, by, w
 		}
 		return nil
 	})
+	if err == nil {
+		db.notify.wake() // the waiters in this process see it now, not at their next poll
+	}
 	return a, err
 }
 
@@ -214,13 +217,16 @@ func (db *DB) Approvals(ctx context.Context, state ApprovalState, limit int) ([]
 	return out, wrap(rows.Err())
 }
 
-// WaitResolved polls an item until it is no longer pending, its deadline passes (then it is
-// resolved timed_out here), or ctx ends. Polling at most every poll means a resolution made
-// by another process is seen within that time.
+// WaitResolved waits until an item is no longer pending, its deadline passes (then it is
+// resolved timed_out here), or ctx ends. A resolution (or an audit commit) in this process
+// wakes it at once; polling every poll sees one made by another process (`cockpit approvals`)
+// and the deadline within that time.
 func (db *DB) WaitResolved(ctx context.Context, id string, poll time.Duration, now func() time.Time) (Approval, error) {
 	if poll <= 0 || poll > time.Second {
 		poll = 200 * time.Millisecond
 	}
+	wake := db.notify.subscribe()
+	defer db.notify.unsubscribe(wake)
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for {
@@ -241,6 +247,7 @@ func (db *DB) WaitResolved(ctx context.Context, id string, poll time.Duration, n
 		select {
 		case <-ctx.Done():
 			return a, ctx.Err()
+		case <-wake:
 		case <-t.C:
 		}
 	}

@@ -7,9 +7,9 @@ type alertGroup struct {
 }
 
 // pinned reports whether an alert stays above the repeating ones (injection findings, stale
-// data): a halt, a denial, an error (audit errors are errors).
+// data): a halt, a denial, an error (audit errors are errors), a start-up warning.
 func pinned(a Alert) bool {
-	return a.Kind == "HALT" || a.Kind == "DENIED" || a.Kind == "ERROR"
+	return a.Kind == "HALT" || a.Kind == "DENIED" || a.Kind == "ERROR" || a.Kind == "WARN"
 }
 
 // groupAlerts collapses identical alerts (same level, kind, source and text) into one row with

@@ -85,6 +85,7 @@ type Snapshot struct {
 	Quotes    map[string]live.Quote
 
 	StartEquity money.Amount // the equity at the session's first account read
+	DayEquity   money.Amount // the equity at the first snapshot of the UTC day (0: none read today)
 	Realized    money.Amount // realised P&L, closed positions included
 
 	Reviews    []live.ReviewItem // pending

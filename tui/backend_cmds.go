@@ -7,11 +7,38 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-func (m *Model) tick() tea.Cmd {
-	return tea.Tick(m.opts.Tick, func(time.Time) tea.Msg { return TickMsg{} })
+// quietTick is the render period when nothing happens: on the wall clock's half seconds, so
+// the clock's second changes on a tick and an event waits at most that long.
+const quietTick = 500 * time.Millisecond
+
+// tick schedules the next render tick: after Tick while events come (fast), else on the
+// next half second of the wall clock.
+func (m *Model) tick(fast bool) tea.Cmd {
+	return tea.Tick(tickDelay(time.Now(), m.opts.Tick, fast), func(time.Time) tea.Msg { return TickMsg{} })
 }
 
-// poll reads a snapshot after d, off the UI goroutine; one poll is in flight at a time.
+// tickDelay is how long until the next render tick: every (fast), else the next half second.
+func tickDelay(now time.Time, every time.Duration, fast bool) time.Duration {
+	if fast || every >= quietTick {
+		return every
+	}
+	return now.Truncate(quietTick).Add(quietTick).Sub(now)
+}
+
+// beforeMark is how long until just before the next multiple of d on the wall clock (a
+// tenth of d before it, at least half of d away): a snapshot polled then is on screen at
+// the tick of that mark, with the clock's new second, in one frame.
+func beforeMark(now time.Time, d time.Duration) time.Duration {
+	next := now.Truncate(d).Add(d - d/10)
+	for next.Sub(now) < d/2 {
+		next = next.Add(d)
+	}
+	return next.Sub(now)
+}
+
+// poll reads a snapshot just before the next multiple of d on the wall clock (beforeMark:
+// x.9 s for the default 1 s), off the UI goroutine; one poll is in flight at a time. The
+// snapshot lands before the tick that redraws the clock's new second: one frame a second idle.
 func (m *Model) poll(d time.Duration) tea.Cmd {
 	if m.be == nil {
 		return nil
@@ -25,7 +52,7 @@ func (m *Model) poll(d time.Duration) tea.Cmd {
 	if d <= 0 {
 		return read
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return read() })
+	return tea.Tick(beforeMark(time.Now(), d), func(time.Time) tea.Msg { return read() })
 }
 
 // refresh reads a snapshot now, outside the polling rhythm.

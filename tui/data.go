@@ -28,7 +28,7 @@ type Alert struct {
 	ID        string
 	Time      time.Time
 	Level     int
-	Kind      string // INJECTION, DENIED, STALE, REJECT, ERROR, HALT, REVIEW, FLATTEN
+	Kind      string // INJECTION, DENIED, CANCELLED, STALE, REJECT, ERROR, HALT, REVIEW, FLATTEN
 	Source    string
 	Text      string
 	Untrusted bool
@@ -160,6 +160,10 @@ func (d *Data) onToolCall(ev engine.Event) {
 		return
 	}
 	kind, lvl := "DENIED", levelWarn
+	if r.Code == live.ReasonCancelled { // cut off at stop or quit: not refused, not a denial
+		d.alert(Alert{Level: levelInfo, Kind: "CANCELLED", Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets("cancelled: " + r.Detail)})
+		return
+	}
 	if r.Status == engine.StatusError || r.Status == engine.StatusRejected {
 		kind = "ERROR"
 		if r.Status == engine.StatusRejected {

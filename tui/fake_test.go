@@ -158,8 +158,9 @@ func sampleSnapshot(t testing.TB) Snapshot {
 		},
 		Orders: []live.Order{order("P000012", "NVDA", "buy", "10", "120.50", 12), order("P000013", "MSFT", "buy", "4", "416.00", 190),
 			order("P000014", "SPY", "sell", "2", "565.00", 41)},
-		Origins: map[string]string{"ckP000012": "agent:strategy", "ckP000013": "agent:strategy", "ckP000014": "operator:alice"},
-		Account: live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")},
+		Origins:   map[string]string{"ckP000012": "agent:strategy", "ckP000013": "agent:strategy", "ckP000014": "operator:alice"},
+		DayEquity: money.MustParse("100000"), // the day so far: +29.75, all of it open
+		Account:   live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")},
 		Quotes: map[string]live.Quote{"AAPL": q("AAPL", "191.35", "191.45", "191.40"), "TSLA": q("TSLA", "244.20", "244.30", "244.25"),
 			"NVDA": q("NVDA", "121.75", "121.85", "121.80"), "MSFT": q("MSFT", "418.20", "418.30", "418.25"), "SPY": q("SPY", "562.05", "562.15", "562.10")},
 		Reviews: []live.ReviewItem{

@@ -33,6 +33,10 @@ func (m *Model) render() string {
 	w, h := m.c.Width, m.c.Height
 	layout := layoutFor(w, h)
 	var screen string
+	for _, p := range m.panes.all() {
+		p.base().shown = false
+	}
+	m.tabs = m.tabs[:0]
 	if layout == layoutTooSmall {
 		screen = m.tooSmall(w, h)
 	} else {
@@ -44,9 +48,9 @@ func (m *Model) render() string {
 		var body string
 		switch layout {
 		case layoutWide, layoutMedium:
-			body = m.twoColumns(w, bodyH, layout)
+			body = m.twoColumns(len(head), w, bodyH, layout)
 		default:
-			body = m.narrow(w, bodyH)
+			body = m.narrow(len(head), w, bodyH)
 		}
 		screen = strings.Join(head, "\n") + "\n" + body + "\n" + m.footer.View(w, m.panes.all()[m.focus])
 	}
@@ -76,16 +80,19 @@ func (m *Model) tooSmall(w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// draw sizes a pane and draws it.
-func draw(p pane, w, h int) string {
-	p.base().SetSize(w, h)
+// draw sizes a pane, notes where it goes (x, y: its top-left cell on screen, what the
+// mouse hit-tests against) and draws it.
+func draw(p pane, x, y, w, h int) string {
+	b := p.base()
+	b.SetSize(w, h)
+	b.x, b.y, b.shown = x, y, true
 	return p.View()
 }
 
 // twoColumns is the wide and medium layout: headroom, orders and positions on the left;
 // approvals, alerts and (when shown: wide by default, medium not, @ flips it) the audit
 // tail on the right.
-func (m *Model) twoColumns(w, h, layout int) string {
+func (m *Model) twoColumns(top, w, h, layout int) string {
 	p := &m.panes
 	lw := w / 2
 	rw := w - lw
@@ -96,37 +103,43 @@ func (m *Model) twoColumns(w, h, layout int) string {
 	rest := h - headH
 	ordersH := rest * 3 / 5
 	posH := rest - ordersH
-	left := column(draw(p.headroom, lw, headH), draw(p.orders, lw, ordersH), draw(p.positions, lw, posH))
+	left := column(draw(p.headroom, 0, top, lw, headH), draw(p.orders, 0, top+headH, lw, ordersH),
+		draw(p.positions, 0, top+headH+ordersH, lw, posH))
 	apprH := h * 2 / 5
 	alertH := h - apprH
 	var right string
 	if tail := (layout == layoutWide) != m.tailFlipped; tail {
 		alertH = (h - apprH) / 2
-		right = column(draw(p.approvals, rw, apprH), draw(p.alerts, rw, alertH), draw(p.audit, rw, h-apprH-alertH))
+		right = column(draw(p.approvals, lw, top, rw, apprH), draw(p.alerts, lw, top+apprH, rw, alertH),
+			draw(p.audit, lw, top+apprH+alertH, rw, h-apprH-alertH))
 	} else {
-		right = column(draw(p.approvals, rw, apprH), draw(p.alerts, rw, alertH))
+		right = column(draw(p.approvals, lw, top, rw, apprH), draw(p.alerts, lw, top+apprH, rw, alertH))
 	}
 	return sideBySide(left, right)
 }
 
 // narrow is one pane at a time under a tab bar.
-func (m *Model) narrow(w, h int) string {
+func (m *Model) narrow(top, w, h int) string {
 	st := m.c.Styles
 	var tabs []string
+	x := 0
 	for i, p := range m.panes.all() {
-		label := fmt.Sprintf("%d %s%s", i+1, paneNames[i], p.Count())
+		label := " " + fmt.Sprintf("%d %s%s", i+1, paneNames[i], p.Count()) + " "
 		if i == m.focus {
-			tabs = append(tabs, st.Selected.Render(" "+label+" "))
+			tabs = append(tabs, st.Selected.Render(label))
 		} else {
-			tabs = append(tabs, " "+label+" ")
+			tabs = append(tabs, label)
 		}
+		lw := ansi.StringWidth(label)
+		m.tabs = append(m.tabs, tab{pane: i, y: top, x0: x, x1: min(x+lw, w)})
+		x += lw
 	}
 	head := fit(strings.Join(tabs, ""), w)
 	focused := m.panes.all()[m.focus]
 	if m.focus == paneHeadroom {
-		return head + "\n" + draw(focused, w, h-1)
+		return head + "\n" + draw(focused, 0, top+1, w, h-1)
 	}
-	return head + "\n" + fit(" "+m.panes.headroom.headroomStrip(), w) + "\n" + draw(focused, w, h-2)
+	return head + "\n" + fit(" "+m.panes.headroom.headroomStrip(), w) + "\n" + draw(focused, 0, top+2, w, h-2)
 }
 
 // overlay draws a modal centred over the screen.

@@ -20,7 +20,13 @@ type Options struct {
 	Generation uint64
 	// Tick is the render period (default 200 ms); Poll the snapshot period (default 1 s).
 	Tick, Poll time.Duration
+	// NoMouse turns the mouse off (--no-mouse, [tui] mouse = false): no clicks, no wheel.
+	NoMouse bool
 }
+
+// FPS caps how often the program flushes frames (Bubble Tea's default is 60): the screen
+// changes at most once per render tick, and each flush timer wakes the idle process.
+const FPS = 20
 
 // QuitChoice is what the operator chose for resting orders when quitting.
 type QuitChoice int
@@ -55,7 +61,9 @@ type Model struct {
 	lastCtrlC time.Time
 	frame     string
 	dirty     bool  // state changed since the frame was drawn
+	busy      bool  // an engine event or a refresh came since the last tick: tick fast
 	drawnAt   int64 // the clock second of the last tick-drawn frame
+	tabs      []tab // where the narrow layout drew its tabs (mouse.go)
 }
 
 // paneSet is the six panes of the main screen.
@@ -121,7 +129,7 @@ func (m *Model) QuitChoice() QuitChoice { return m.quit }
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.tick(), m.poll(0), tea.RequestBackgroundColor)
+	return tea.Batch(m.tick(true), m.poll(0), tea.RequestBackgroundColor)
 }
 
 // Update implements tea.Model: a short dispatcher to named handlers.
@@ -134,15 +142,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onBackground(msg.IsDark())
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		m.onMouse(msg.(tea.MouseMsg))
 	case tea.PasteMsg, AuditPageMsg:
 		cmd = m.toModal(msg)
 	case TickMsg:
 		if sec := m.now().Unix(); m.dirty || sec != m.drawnAt {
 			m.frame, m.dirty, m.drawnAt = m.render(), false, sec
 		}
-		return m, m.tick()
+		fast := m.busy
+		m.busy = false
+		return m, m.tick(fast)
 	case SnapshotMsg, EventMsg:
 		m.dirty = true
+		if s, ok := msg.(SnapshotMsg); !ok || s.OneOff {
+			m.busy = true // events and refreshes after actions: the fast ticks until quiet
+		}
 		return m, m.fold(msg) // drawn on the next tick
 	case FlattenProgressMsg:
 		cmd = m.flat.progress(msg.Progress)
@@ -161,13 +176,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View implements tea.Model. The frame is drawn in Update on key presses, resizes and
 // actions at once, and for snapshots and engine events on the next render tick (at most
 // once per tick, and when idle once a second for the clock), so a burst of events never
-// costs a frame each.
+// costs a frame each. Ticks come every Tick (200 ms) while events arrive and on the wall
+// clock's half seconds when quiet (backend_cmds.go), so the idle screen wakes little.
 func (m *Model) View() tea.View {
 	if m.frame == "" {
 		m.frame = m.render()
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
+	if !m.opts.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "cockpit — " + string(m.data.State())
 	return v
 }

@@ -37,13 +37,16 @@ const (
 	paneAudit
 )
 
-// paneBase is what every pane has: its place, name, filter, focus and size.
+// paneBase is what every pane has: its place, name, filter, focus and size, and where the
+// last frame drew it (for the mouse: hit-testing reads what the layout drew, see mouse.go).
 type paneBase struct {
 	c       *Common
 	index   int
 	filter  string
 	focused bool
 	w, h    int
+	x, y    int  // the top-left cell of the box in the last frame
+	shown   bool // the last frame drew the pane
 }
 
 func (p *paneBase) base() *paneBase { return p }
@@ -94,10 +97,14 @@ func (r row) text() string { return strings.Join(r.draw(false), " ") }
 // list is a pane of rows with a selection that follows the row's id, not its index.
 type list struct {
 	paneBase
-	sel string
-	log bool         // unfocused, it shows its newest lines
-	all func() []row // the pane's rows, unfiltered
+	sel   string
+	log   bool         // unfocused, it shows its newest lines
+	all   func() []row // the pane's rows, unfiltered
+	drawn []string     // the row id on each line inside the box as last drawn, "" for none
 }
+
+// rows gives the list of a list pane (the mouse selects rows by the lines it drew).
+func (l *list) rows() *list { return l }
 
 // filtered returns the pane's rows that match its filter.
 func (l *list) filtered() []row {
@@ -186,8 +193,10 @@ func (l *list) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 func (l *list) lines(header string, rs []row, w, h int, compact bool) []string {
 	st := l.c.Styles
 	var out []string
+	l.drawn = l.drawn[:0]
 	if header != "" {
 		out = append(out, st.Header.Render(fit(header, w)))
+		l.drawn = append(l.drawn, "")
 		h--
 	}
 	if len(rs) == 0 {
@@ -214,6 +223,7 @@ func (l *list) lines(header string, rs []row, w, h int, compact bool) []string {
 				text = st.Selected.Render(ansi.Strip(text))
 			}
 			out = append(out, text)
+			l.drawn = append(l.drawn, rs[i].id)
 		}
 	}
 	if more := len(rs) - (first + visible); more > 0 && len(out) > 0 {

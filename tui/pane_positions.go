@@ -9,12 +9,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
+	"cockpit/live/money"
 )
 
 // Table headers: the full form needs 66 cells.
 const (
 	positionHeader  = "  SYM          QTY       AVG      LAST        VALUE        uPnL"
 	positionCompact = "  SYM        QTY      AVG     LAST      VALUE      uPnL"
+	positionWide    = "  SYM          QTY       AVG      LAST        VALUE        uPnL        rPnL     tot P&L"
+	positionWideW   = 91 // the inner width the wide form (realised and total P&L too) needs
 )
 
 // positionsPane lists the positions; x closes the selected one (reduce-only, y/N).
@@ -35,8 +38,11 @@ func (p *positionsPane) View() string {
 	iw, ih := p.w-2, p.h-2
 	compact := iw < 66
 	header := positionHeader
-	if compact {
+	switch {
+	case compact:
 		header = positionCompact
+	case iw >= positionWideW:
+		header = positionWide
 	}
 	return p.box(p.Count(), p.c.Data.Frozen != nil, p.lines(header, p.filtered(), iw, ih, compact))
 }
@@ -67,23 +73,16 @@ func (p *positionsPane) positionLine(pos live.Position, v *Snapshot, compact boo
 	if q, ok := v.Quotes[pos.Symbol]; ok && q.Last.Sign() > 0 {
 		last = c.amt(q.Last, false)
 	}
-	pnl := c.amt(pos.UnrealizedPnL, false)
-	if pos.UnrealizedPnL.Sign() > 0 && !c.Privacy {
-		pnl = "+" + pnl
-	}
 	pnlW := 11
 	if compact {
 		pnlW = 9
 	}
-	pnl = fmt.Sprintf("%*s", pnlW, pnl) // pad before colouring: escape codes have no width
-	switch pos.UnrealizedPnL.Sign() {
-	case 1:
-		pnl = c.Styles.Profit.Render(pnl)
-	case -1:
-		pnl = c.Styles.Loss.Render(pnl)
-	}
+	pnl := c.signedCell(pos.UnrealizedPnL, pnlW)
 	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(pos.Symbol, 8), qty(pos.Qty), c.amt(pos.AvgPrice, false), last,
 		c.amt(pos.MarketValue, false), pnl)
+	if !compact && p.w-2 >= positionWideW {
+		line += " " + c.signedCell(pos.RealizedPnL, 11) + " " + c.signedCell(pos.RealizedPnL.Add(pos.UnrealizedPnL), 11)
+	}
 	if compact {
 		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(pos.Symbol, 5), clip(qty(pos.Qty), 8), clip(c.amt(pos.AvgPrice, false), 8),
 			clip(last, 8), clip(c.amt(pos.MarketValue, false), 10), pnl)
@@ -127,4 +126,20 @@ func (p *positionsPane) confirmClose(sym string) tea.Msg {
 		body: []string{fmt.Sprintf("%s %s %s at market, reduce-only, through the gate", side, qty(pos.Qty.Abs()), sym),
 			fmt.Sprintf("value now %s", p.c.amt(pos.MarketValue, false))},
 		yes: actionMsg{what: ActClose, id: sym, run: func(ctx context.Context, be Backend) (string, error) { return "", be.ClosePosition(ctx, sym) }}}}}
+}
+
+// signedCell is a P&L amount right-aligned in w cells, signed and coloured (green gain, red loss).
+func (c *Common) signedCell(a money.Amount, w int) string {
+	s := c.amt(a, false)
+	if a.Sign() > 0 && !c.Privacy {
+		s = "+" + s
+	}
+	s = fmt.Sprintf("%*s", w, s) // pad before colouring: escape codes have no width
+	switch a.Sign() {
+	case 1:
+		return c.Styles.Profit.Render(s)
+	case -1:
+		return c.Styles.Loss.Render(s)
+	}
+	return s
 }

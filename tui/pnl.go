@@ -21,25 +21,29 @@ func (c *Common) pnlAmt(a money.Amount) string {
 	return s
 }
 
-// pnlLine is the day's P&L (realised + unrealised, absolute and % of the start equity) and the
-// equity delta since the session started.
+// pnlLine is the day's P&L (the equity now against the equity at the UTC day's first
+// snapshot, absolute and %; "—" when no equity was read today), the open positions' realised
+// and unrealised P&L, and the equity delta since the session started.
 func (p *headroomPane) pnlLine(w int) string {
 	c, v := p.c, p.c.Data.View()
 	unreal := money.Zero
 	for _, pos := range v.Positions {
 		unreal = unreal.Add(pos.UnrealizedPnL)
 	}
-	day := v.Realized.Add(unreal)
-	pct := ""
-	if v.StartEquity.Sign() > 0 && !c.Privacy {
-		pct = fmt.Sprintf(" (%+.2f%%)", day.Float64()/v.StartEquity.Float64()*100)
-	}
-	head := "P&L " + c.pnlAmt(day) + pct
-	switch day.Sign() {
-	case 1:
-		head = c.Styles.Profit.Render(head)
-	case -1:
-		head = c.Styles.Loss.Render(head)
+	head := "P&L —"
+	if v.DayEquity.Sign() > 0 {
+		day := v.Account.Equity.Sub(v.DayEquity)
+		pct := ""
+		if !c.Privacy {
+			pct = fmt.Sprintf(" (%+.2f%%)", day.Float64()/v.DayEquity.Float64()*100)
+		}
+		head = "P&L " + c.pnlAmt(day) + pct
+		switch day.Sign() {
+		case 1:
+			head = c.Styles.Profit.Render(head)
+		case -1:
+			head = c.Styles.Loss.Render(head)
+		}
 	}
 	rest := "  real " + c.pnlAmt(v.Realized) + "  unreal " + c.pnlAmt(unreal)
 	if !v.StartEquity.IsZero() {

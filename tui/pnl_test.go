@@ -13,7 +13,7 @@ import (
 // sampled a few times so the sparkline has a shape (issue 12).
 func pnlLoss(m *Model, _ *fakeBackend) {
 	s := m.data.Snap
-	s.StartEquity, s.Realized = money.MustParse("100000"), money.MustParse("-2.00")
+	s.StartEquity, s.DayEquity, s.Realized = money.MustParse("100000"), money.MustParse("100000"), money.MustParse("-2.00")
 	s.Positions = []live.Position{
 		{Symbol: "AAPL", Qty: money.MustParse("20"), AvgPrice: money.MustParse("191.60"), MarketValue: money.MustParse("3828.00"), UnrealizedPnL: money.MustParse("-4.00"), RealizedPnL: money.MustParse("-2.00")},
 		{Symbol: "TSLA", Qty: money.MustParse("-5"), AvgPrice: money.MustParse("244.0260"), MarketValue: money.MustParse("-1221.25"), UnrealizedPnL: money.MustParse("-1.12")},
@@ -56,5 +56,22 @@ func TestScaleLabelSaysTheSpan(t *testing.T) {
 		if got := c.scaleLabel(tt.xs, tt.w); got != tt.want {
 			t.Errorf("scaleLabel(%v, %d) = %q, want %q", tt.xs, tt.w, got, tt.want)
 		}
+	}
+}
+
+// TestDayPnLIsAgainstTheDayStart: the day P&L is the equity against the day's first
+// snapshot, not the positions' lifetime P&L; with no equity read today it says "—".
+func TestDayPnLIsAgainstTheDayStart(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	s := m.data.Snap
+	s.StartEquity, s.DayEquity, s.Realized = money.MustParse("99000"), money.MustParse("100050"), money.MustParse("-500")
+	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
+	if out := screen(m); !strings.Contains(out, "P&L -20.25 (-0.02%)  real -500.00  unreal +29.75  Δstart") {
+		t.Errorf("want the day P&L against 100,050:\n%s", out)
+	}
+	s.DayEquity = money.Zero
+	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
+	if out := screen(m); !strings.Contains(out, "P&L —  real -500.00") {
+		t.Errorf("want an unknown day P&L:\n%s", out)
 	}
 }

@@ -1,7 +1,17 @@
 package tui
 
+import "strings"
+
+// WarnNote starts a start-up note that is a warning (a tampered or unverified mandate, DV13):
+// the screen shows it as a critical alert, pinned with the halts and denials.
+const WarnNote = "warning: "
+
 // Note shows a start-up note (what cockpit did before the screen came up, e.g. the default
-// paper mandate it committed) as an info alert.
+// paper mandate it committed) as an info alert, or a warning (WarnNote) as a critical one.
 func (m *Model) Note(text string) {
+	if w, ok := strings.CutPrefix(text, WarnNote); ok {
+		m.data.alert(Alert{Level: levelCrit, Kind: "WARN", Source: "start-up", Text: w})
+		return
+	}
 	m.data.alert(Alert{Level: levelInfo, Kind: "INFO", Source: "start-up", Text: text})
 }

@@ -18,3 +18,17 @@ func TestStartupNoteIsAnInfoAlert(t *testing.T) {
 		t.Errorf("got level %d kind %q, want an info alert", a.Level, a.Kind)
 	}
 }
+
+// TestStartupWarningIsCritical: a start-up warning (a tampered mandate, DV13) is a critical
+// alert on screen, pinned above the repeating ones.
+func TestStartupWarningIsCritical(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	m.Note(WarnNote + "the paper mandate is TAMPERED: every order is denied")
+	if got := screen(m); !strings.Contains(got, "start-up the paper mandate is TAMPERED") {
+		t.Errorf("the screen lacks the warning:\n%s", got)
+	}
+	a := m.data.Alerts.list[len(m.data.Alerts.list)-1]
+	if a.Level != levelCrit || a.Kind != "WARN" || !pinned(a) {
+		t.Errorf("got level %d kind %q pinned %v, want a pinned critical alert", a.Level, a.Kind, pinned(a))
+	}
+}

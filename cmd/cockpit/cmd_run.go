@@ -29,6 +29,7 @@ func (a *App) cmdRun(args []string) int {
 	script := fs.String("script", "", "the replay agent's JSONL script (default: agents.replay.script)")
 	plugin := fs.String("plugin", "", "the plugin agent's .wasm module, its sha256 pinned in agents.plugin (default: agents.plugin.file)")
 	dur := fs.Duration("for", 0, "stop after this long, e.g. 30s (default: until interrupted)")
+	noMouse := fs.Bool("no-mouse", false, "the screen ignores the mouse (default: [tui] mouse in config.toml)")
 	approvals := fs.String("approvals", "none", "headless: none (review items are denied no_approver) or cli (answer with `cockpit approvals` from another terminal)")
 	liveFlag := fs.Bool("live", false, "allow a broker table with mode = \"live\" (real money); without it such a table is refused")
 	if code, ok := p.parse(args, 0); !ok {
@@ -36,7 +37,7 @@ func (a *App) cmdRun(args []string) int {
 	}
 	a.allowLive = *liveFlag
 	if !*headless {
-		return a.runScreen(*p.home, session.Options{Agent: *agent, Script: *script, Plugin: *plugin})
+		return a.runScreen(*p.home, session.Options{Agent: *agent, Script: *script, Plugin: *plugin}, *noMouse)
 	}
 	if *approvals != "none" && *approvals != "cli" {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)

@@ -18,7 +18,7 @@ import (
 // the background, the human in front. Nothing is written to stdout or stderr while the screen
 // is up; logs go to cockpit.log. On quit the operator's choice decides the resting orders
 // (on_quit applies when the program ends another way, e.g. SIGTERM).
-func (a *App) runScreen(home string, o session.Options) int {
+func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 	out, ok := a.Stdout.(*os.File)
 	if !ok || !term.IsTerminal(out.Fd()) {
 		return a.failf("the screen needs a terminal; use `cockpit run --headless` to run without one")
@@ -32,7 +32,7 @@ func (a *App) runScreen(home string, o session.Options) int {
 	be := s.Backend()
 	cfg := s.Runtime().Config
 	model, err := tui.New(tui.Options{Backend: be, Now: a.Now, Theme: cfg.TUI.Theme, Keys: cfg.TUI.Keys, Getenv: a.Getenv,
-		Generation: s.Bus().Generation()})
+		Generation: s.Bus().Generation(), NoMouse: noMouse || !cfg.TUI.Mouse})
 	if err != nil {
 		return a.failf("config: %v", err)
 	}
@@ -41,7 +41,7 @@ func (a *App) runScreen(home string, o session.Options) int {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out))
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out), tea.WithFPS(tui.FPS))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); be.Follow(ctx, func(m any) { p.Send(m) }) }()

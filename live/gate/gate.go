@@ -69,6 +69,9 @@ type Submission struct {
 	Order  live.OrderRequest
 	Actor  live.Principal
 	Reason string // the agent's stated reason (untrusted text), kept in the audit
+	// Policy is what the caller checked before the gate (the engine's tool policy: its steps
+	// and the autonomy), kept in the record's detail so the order's trail starts with it.
+	Policy *jsonv.Object
 	// Approval, when set, is a human's one-use grant for this exact order (supervised
 	// autonomy): its id is recorded on the decision, and it waives the quantitative breaches
 	// it covers (the ones shown, up to the values shown), nothing else.
@@ -575,8 +578,15 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 	if r.m != nil {
 		rec.MandateRef, rec.ConsentRef = r.m.Consent.ConsentTokenSHA256, r.m.Consent.AccountRef
 	}
-	if r.s.Reason != "" {
-		rec.Detail = jsonv.ObjectOf("agent_reason", r.s.Reason)
+	if r.s.Reason != "" || r.s.Policy != nil {
+		detail := jsonv.NewObject()
+		if r.s.Reason != "" {
+			detail.Set("agent_reason", r.s.Reason)
+		}
+		if r.s.Policy != nil {
+			detail.Set("policy", r.s.Policy)
+		}
+		rec.Detail = detail
 	}
 	if g.Audit == nil {
 		r.d.AuditErr = errors.New("no audit sink attached")

@@ -27,6 +27,7 @@ type State struct {
 	Orders      map[string]*live.Order    `json:"orders"`
 	ByClient    map[string]string         `json:"by_client"`
 	Seq         int64                     `json:"seq"`
+	DayStart    *DayMark                  `json:"day_start,omitempty"` // the day P&L's baseline (day.go)
 }
 
 // PositionState is one holding of the paper account.
