@@ -85,12 +85,15 @@ func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalSta
 
 // AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
 // day: orders on broker begun that day that the broker may hold (accepted, indeterminate,
-// submitting; live.JournalMayHold), less the operator's reduce-only orders. A
-// request that cannot be decoded is counted (an unknown order is assumed to count).
+// submitting; live.JournalMayHold), less the operator's reduce-only orders. SQLite counts the
+// rows and hands back only the requests that look reduce-only (JSON true at ReduceOnly), which
+// are decoded here as before: a request that cannot be decoded is counted (an unknown order is
+// assumed to count).
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
 	start, end := live.DayBounds(day)
-	rows, err := db.r.QueryContext(ctx, `SELECT request FROM order_journal INDEXED BY order_journal_state
-		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ?`,
+	rows, err := db.r.QueryContext(ctx, `SELECT CASE WHEN json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
+		THEN request END AS ro, COUNT(*) FROM order_journal INDEXED BY order_journal_state
+		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ? GROUP BY ro`,
 		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
 		broker, start.UnixNano(), end.UnixNano())
 	if err != nil {
@@ -99,15 +102,16 @@ func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) 
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		var raw string
-		if err := rows.Scan(&raw); err != nil {
+		var raw sql.NullString
+		var k int
+		if err := rows.Scan(&raw, &k); err != nil {
 			return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
 		}
 		var req live.OrderRequest
-		if json.Unmarshal([]byte(raw), &req) == nil && req.ReduceOnly {
+		if raw.Valid && json.Unmarshal([]byte(raw.String), &req) == nil && req.ReduceOnly {
 			continue
 		}
-		n++
+		n += k
 	}
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
