@@ -86,12 +86,13 @@ func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalSta
 // AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
 // day: orders on broker begun that day that the broker may hold (accepted, indeterminate,
 // submitting; live.JournalMayHold), less the operator's reduce-only orders. SQLite counts the
-// rows and hands back only the requests that look reduce-only (JSON true at ReduceOnly), which
+// rows and hands back only the requests that look reduce-only (the compact `"ReduceOnly":true`
+// Begin writes, JSON true at ReduceOnly; anything else counts), which
 // are decoded here as before: a request that cannot be decoded is counted (an unknown order is
 // assumed to count).
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
 	start, end := live.DayBounds(day)
-	rows, err := db.r.QueryContext(ctx, `SELECT CASE WHEN json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
+	rows, err := db.r.QueryContext(ctx, `SELECT CASE WHEN instr(request, '"ReduceOnly":true') > 0 AND json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
 		THEN request END AS ro, COUNT(*) FROM order_journal INDEXED BY order_journal_state
 		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ? GROUP BY ro`,
 		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
