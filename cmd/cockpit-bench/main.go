@@ -13,6 +13,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -81,6 +83,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	quick := fs.Bool("quick", false, "smaller inputs: finishes in under a minute")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	verbose := fs.Bool("v", false, "print each step's time on stderr")
+	only := fs.String("only", "", "run only the steps whose name contains this text (e.g. gate, halt, audit)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	bin := fs.String("cockpit", "", "a built cockpit binary for the batch figure (default: go build ./cmd/cockpit)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -92,8 +96,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(tmp)
 	c := config{quick: *quick, cockpit: *bin, tmp: tmp}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	rep := Report{Quick: *quick, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), Started: time.Now().UTC()}
 	for _, s := range steps {
+		if !strings.Contains(s.name, *only) {
+			continue
+		}
 		t0 := time.Now()
 		figs, err := s.run(c)
 		if *verbose {
