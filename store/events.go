@@ -150,63 +150,73 @@ func (db *DB) AppendBatch(ctx context.Context, events []Event) ([]Event, error) 
 	return out, nil
 }
 
-// appendEvents fills each event's defaults, chains it to the last one and inserts them all
-// in one transaction, then wakes the followers.
+// appendEvents inserts events in one transaction, shared with concurrent writers (group
+// commit), and returns once it is committed.
 func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error) {
-	out := make([]Event, len(events))
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var last sql.NullInt64
-		var prev sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&last, &prev)
-		seq, prevHash := int64(0), GenesisHash
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return err
-		default:
-			seq, prevHash = last.Int64, prev.String
-		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (`+eventColumns+`, notional) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, e := range events {
-			if e.Time.IsZero() {
-				e.Time = db.now()
-			}
-			e.Time = e.Time.UTC()
-			if e.SessionID == "" {
-				e.SessionID = db.Session
-			}
-			if e.ActorKind == "" {
-				e.ActorKind = string(live.ActorSystem)
-			}
-			if e.Payload == "" {
-				e.Payload = "{}"
-			}
-			seq++
-			e.Seq, e.PrevHash = seq, prevHash
-			e.Hash = HashEvent(e)
-			if _, err := stmt.ExecContext(ctx, e.Seq, e.Time.UnixNano(), e.SessionID, e.ActorKind, e.ActorID, e.TurnID,
-				e.ToolCallID, e.Type, e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID,
-				e.Summary, e.Payload, e.PrevHash, e.Hash, nullable(e.Notional)); err != nil {
-				return err
-			}
-			prevHash = e.Hash
-			out[i] = e
-		}
-		return nil
+	var out []Event
+	err := db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
+		var err error
+		out, err = db.insertEvents(context.WithoutCancel(ctx), tx, events)
+		return anchorOf(out), err
 	})
 	if err != nil {
 		return nil, err
 	}
-	db.notify.wake()
-	if anchorWorthy(out) { // the record is in; an anchor that cannot follow is still a failure
-		last := out[len(out)-1]
-		if err := db.anchorHead(Head{Seq: last.Seq, Hash: last.Hash}); err != nil {
-			return out, err
+	return out, nil
+}
+
+// anchorOf is the head an append moves the anchor to (zero for telemetry only).
+func anchorOf(out []Event) Head {
+	if len(out) == 0 || !anchorWorthy(out) {
+		return Head{}
+	}
+	last := out[len(out)-1]
+	return Head{Seq: last.Seq, Hash: last.Hash}
+}
+
+// insertEvents fills each event's defaults, chains it to the last one and inserts them in tx.
+func (db *DB) insertEvents(ctx context.Context, tx *sql.Tx, events []Event) ([]Event, error) {
+	out := make([]Event, len(events))
+	var last sql.NullInt64
+	var prev sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&last, &prev)
+	seq, prevHash := int64(0), GenesisHash
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return nil, err
+	default:
+		seq, prevHash = last.Int64, prev.String
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (`+eventColumns+`, notional) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for i, e := range events {
+		if e.Time.IsZero() {
+			e.Time = db.now()
 		}
+		e.Time = e.Time.UTC()
+		if e.SessionID == "" {
+			e.SessionID = db.Session
+		}
+		if e.ActorKind == "" {
+			e.ActorKind = string(live.ActorSystem)
+		}
+		if e.Payload == "" {
+			e.Payload = "{}"
+		}
+		seq++
+		e.Seq, e.PrevHash = seq, prevHash
+		e.Hash = HashEvent(e)
+		if _, err := stmt.ExecContext(ctx, e.Seq, e.Time.UnixNano(), e.SessionID, e.ActorKind, e.ActorID, e.TurnID,
+			e.ToolCallID, e.Type, e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID,
+			e.Summary, e.Payload, e.PrevHash, e.Hash, nullable(e.Notional)); err != nil {
+			return nil, err
+		}
+		prevHash = e.Hash
+		out[i] = e
 	}
 	return out, nil
 }

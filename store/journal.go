@@ -30,44 +30,71 @@ func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
 	if at.IsZero() {
 		at = db.now()
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO order_journal (client_order_id, broker, actor_kind, actor_id,
+	return db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
+		_, err := tx.ExecContext(context.WithoutCancel(ctx), `INSERT INTO order_journal (client_order_id, broker, actor_kind, actor_id,
 			session_id, request, state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
 			e.ClientOrderID, e.Broker, string(e.Actor.Kind), e.Actor.ID, e.Actor.SessionID, string(req),
 			string(live.JournalSubmitting), at.UnixNano(), at.UnixNano())
-		return err
+		return Head{}, err
 	})
 }
 
 // Finish implements live.Journal: the outcome of the broker call.
 func (db *DB) Finish(ctx context.Context, id string, state live.JournalState, orderID, detail string, at time.Time) error {
+	return db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
+		return Head{}, db.finishIn(context.WithoutCancel(ctx), tx, id, state, orderID, detail, at)
+	})
+}
+
+// finishIn writes a journal outcome in tx.
+func (db *DB) finishIn(ctx context.Context, tx *sql.Tx, id string, state live.JournalState, orderID, detail string, at time.Time) error {
 	if at.IsZero() {
 		at = db.now()
 	}
-	var n int64
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE order_journal SET state = ?, order_id = ?, detail = ?, updated_at = ?
-			WHERE client_order_id = ?`, string(state), orderID, redact.Secrets(detail), at.UnixNano(), id)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+	res, err := tx.ExecContext(ctx, `UPDATE order_journal SET state = ?, order_id = ?, detail = ?, updated_at = ?
+		WHERE client_order_id = ?`, string(state), orderID, redact.Secrets(detail), at.UnixNano(), id)
+	if err != nil {
 		return err
-	})
-	if err == nil && n == 0 {
-		return fmt.Errorf("journal: no entry %s: %w", id, live.ErrOrderNotFound)
 	}
-	return err
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return errors.Join(err, fmt.Errorf("journal: no entry %s: %w", id, live.ErrOrderNotFound))
+	}
+	return nil
+}
+
+var _ live.OutcomeRecorder = (*DB)(nil)
+
+// FinishRecord implements live.OutcomeRecorder: the journal outcome and the audit record of
+// one forward in one durable transaction (shared with concurrent writers), so a crash keeps
+// both or neither.
+func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalState, orderID, detail string, at time.Time, rec live.AuditRecord) error {
+	ev := EventFromRecord(rec)
+	err := db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
+		wctx := context.WithoutCancel(ctx)
+		if err := db.finishIn(wctx, tx, id, state, orderID, detail, at); err != nil {
+			return Head{}, err
+		}
+		out, err := db.insertEvents(wctx, tx, []Event{ev})
+		return anchorOf(out), err
+	})
+	if err != nil {
+		return fmt.Errorf("journal outcome and audit record: %w", err)
+	}
+	return nil
 }
 
 // AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
 // day: orders on broker begun that day that the broker may hold (accepted, indeterminate,
-// submitting; live.JournalMayHold), less the operator's reduce-only orders. A
-// request that cannot be decoded is counted (an unknown order is assumed to count).
+// submitting; live.JournalMayHold), less the operator's reduce-only orders. SQLite counts the
+// rows and hands back only the requests that look reduce-only (the compact `"ReduceOnly":true`
+// Begin writes, JSON true at ReduceOnly; anything else counts), which
+// are decoded here as before: a request that cannot be decoded is counted (an unknown order is
+// assumed to count).
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
 	start, end := live.DayBounds(day)
-	rows, err := db.r.QueryContext(ctx, `SELECT request FROM order_journal INDEXED BY order_journal_state
-		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ?`,
+	rows, err := db.r.QueryContext(ctx, `SELECT CASE WHEN instr(request, '"ReduceOnly":true') > 0 AND json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
+		THEN request END AS ro, COUNT(*) FROM order_journal INDEXED BY order_journal_state
+		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ? GROUP BY ro`,
 		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
 		broker, start.UnixNano(), end.UnixNano())
 	if err != nil {
@@ -76,15 +103,16 @@ func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) 
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		var raw string
-		if err := rows.Scan(&raw); err != nil {
+		var raw sql.NullString
+		var k int
+		if err := rows.Scan(&raw, &k); err != nil {
 			return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
 		}
 		var req live.OrderRequest
-		if json.Unmarshal([]byte(raw), &req) == nil && req.ReduceOnly {
+		if raw.Valid && json.Unmarshal([]byte(raw.String), &req) == nil && req.ReduceOnly {
 			continue
 		}
-		n++
+		n += k
 	}
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))

@@ -43,6 +43,12 @@ type DB struct {
 	// anchor, when set, receives the chain head after every append (SetAnchor).
 	anchor   string
 	anchorMu sync.Mutex
+	// AnchorEvery, when positive, writes the anchor at most this often, in the background,
+	// and at Close (a crash leaves it behind the chain, which the integrity check accepts);
+	// zero writes it after every commit that moves it.
+	AnchorEvery time.Duration
+	lazy        lazyAnchor
+	group       committer
 }
 
 // ErrNewerSchema reports a database written by a newer cockpit.
@@ -102,9 +108,13 @@ func restrict(path string) {
 // Path returns the database file.
 func (db *DB) Path() string { return db.path }
 
-// Close closes both pools.
+// Close writes a pending anchor, then closes both pools.
 func (db *DB) Close() error {
+	aerr := db.flushAnchor()
 	err := db.w.Close()
+	if err == nil {
+		err = aerr
+	}
 	if db.r != nil {
 		if rerr := db.r.Close(); err == nil {
 			err = rerr

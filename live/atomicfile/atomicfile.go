@@ -64,3 +64,32 @@ func SyncDir(dir string) {
 		d.Close()
 	}
 }
+
+// Replace writes data to path through a same-directory temporary file and renames it into
+// place, without fsync: readers never see a torn file, but a crash may leave the old one (or,
+// on some filesystems, an empty one). For files whose content is also kept durably elsewhere.
+func Replace(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := EnsureDir(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if err := f.Chmod(perm); err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

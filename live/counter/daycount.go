@@ -89,3 +89,20 @@ func WriteDailyCount(root live.Root, broker string, now time.Time, n int) error 
 	}
 	return nil
 }
+
+// NoteDailyCount records n as today's count for broker like WriteDailyCount, but without
+// fsync: for the gate, whose count's source of truth is the durable order journal (DV14), so
+// a crash that loses this write loses nothing the gate relies on. Callers hold the broker's
+// submit lock.
+func NoteDailyCount(root live.Root, broker string, now time.Time, n int) error {
+	key, err := live.NormalizeBroker(broker)
+	if err != nil {
+		return err
+	}
+	n = min(max(n, 0), maxCount)
+	data := []byte(`{"date": "` + live.UTCDay(now) + `", "count": ` + strconv.Itoa(n) + `}`)
+	if err := atomicfile.Replace(root.CounterPath(key), data, 0o644); err != nil {
+		return fmt.Errorf("write order count: %w", err)
+	}
+	return nil
+}

@@ -209,22 +209,7 @@ func (g *Gate) Flatten(ctx context.Context, b live.Broker, brokerKey string, opt
 		rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseReadOrders, Err: err.Error()})
 		progress(FlattenProgress{Phase: PhaseReadOrders, Err: err.Error()})
 	}
-	for i, o := range orders {
-		if strings.TrimSpace(o.ID) == "" { // DV16: no cancel with an empty id; the order stays stranded
-			item := unidentifiedItem(o)
-			rep.Unidentified = append(rep.Unidentified, item)
-			rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseCancel, Item: item, Err: errUnidentified})
-			progress(FlattenProgress{Phase: PhaseCancel, Item: item, Err: errUnidentified, Done: i + 1, Total: len(orders)})
-			continue
-		}
-		d := g.Cancel(ctx, b, brokerKey, o.ID, opts.Actor)
-		if d.BrokerErr != nil {
-			rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseCancel, Item: o.ID, Err: d.BrokerErr.Error()})
-		} else {
-			rep.Cancelled = append(rep.Cancelled, o.ID)
-		}
-		progress(FlattenProgress{Phase: PhaseCancel, Item: o.ID, OK: d.BrokerErr == nil, Err: errText(d.BrokerErr, ""), Done: i + 1, Total: len(orders)})
-	}
+	g.cancelAll(ctx, b, brokerKey, orders, opts, &rep, progress)
 	if opts.ClosePositions {
 		g.closeAll(ctx, b, brokerKey, opts, &rep, progress)
 	} else {

@@ -481,21 +481,18 @@ func (r *run) forward(ctx context.Context) Decision {
 	case err == nil:
 		r.d.Order, r.d.Outcome = &order, live.OutcomeAccepted
 		r.count()
-		r.finish(ctx, live.JournalAccepted, order.ID, "")
-		return r.record(ctx, live.KindOrderPlaced, live.OutcomeAccepted, "", order.Reply)
+		return r.settle(ctx, live.JournalAccepted, order.ID, "", live.KindOrderPlaced, live.OutcomeAccepted, "", order.Reply)
 	case errors.Is(err, live.ErrIndeterminate):
 		// Only a confirmed success consumes a count; the journal keeps the order indeterminate
 		// so reconciliation (at start-up, or by an operator) settles it.
 		r.d.Outcome, r.d.Reason = live.OutcomeIndeterminate, live.ReasonIndeterminate
-		r.finish(ctx, live.JournalIndeterminate, "", err.Error())
-		return r.record(ctx, live.KindOrderRejected, live.OutcomeIndeterminate, err.Error(), nil)
+		return r.settle(ctx, live.JournalIndeterminate, "", err.Error(), live.KindOrderRejected, live.OutcomeIndeterminate, err.Error(), nil)
 	default:
 		r.d.Outcome, r.d.Reason = live.OutcomeRejected, live.ReasonBrokerReject
 		if order.Reply != nil {
 			r.d.Order = &order
 		}
-		r.finish(ctx, live.JournalRejected, "", err.Error())
-		return r.record(ctx, live.KindOrderRejected, live.OutcomeError, brokerMessage(err), order.Reply)
+		return r.settle(ctx, live.JournalRejected, "", err.Error(), live.KindOrderRejected, live.OutcomeError, brokerMessage(err), order.Reply)
 	}
 }
 
@@ -528,7 +525,7 @@ func (r *run) count() {
 	if r.d.Order != nil && r.d.Order.Children > 0 { // orders the broker created with it (a bracket's legs)
 		n += r.d.Order.Children
 	}
-	if err := counter.WriteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
+	if err := counter.NoteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
 	}
 }
@@ -559,6 +556,17 @@ func (r *run) breach(b *live.Breach) Decision {
 
 // record writes the one audit record of this submission.
 func (r *run) record(ctx context.Context, kind, outcome, errText string, response any) Decision {
+	rec := r.auditRecord(kind, outcome, errText, response)
+	if r.g.Audit == nil {
+		r.d.AuditErr = errors.New("no audit sink attached")
+	} else if err := r.g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
+		r.d.AuditErr = err
+	}
+	return r.audited(kind)
+}
+
+// auditRecord is the audit record of this submission.
+func (r *run) auditRecord(kind, outcome, errText string, response any) live.AuditRecord {
 	g := r.g
 	if r.intent.Symbol != "" || r.intent.Side != "" {
 		in := r.intent
@@ -588,11 +596,13 @@ func (r *run) record(ctx context.Context, kind, outcome, errText string, respons
 		}
 		rec.Detail = detail
 	}
-	if g.Audit == nil {
-		r.d.AuditErr = errors.New("no audit sink attached")
-	} else if err := g.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
-		r.d.AuditErr = err
-	}
+	return rec
+}
+
+// audited ends the run once its record is written: a failed record (or journal outcome) trips
+// the halt latch.
+func (r *run) audited(kind string) Decision {
+	g := r.g
 	if r.d.AuditErr != nil { // the order, if it went, is flagged by AuditErr; nothing else goes
 		if r.d.Forwarded {
 			g.TripAuditHalt(fmt.Errorf("order %s was SENT but its audit record %s failed: %w", r.d.ClientOrderID, kind, r.d.AuditErr))

@@ -67,6 +67,13 @@ type Broker struct {
 	persistErr error
 	updates    uint64
 	subs       []chan live.OrderUpdate
+	// matched is where the last matching pass left nothing marketable: the market step and
+	// how many orders the account had. Until either changes there is nothing to match.
+	matched struct {
+		step   uint64
+		orders int
+		ok     bool
+	}
 }
 
 var _ live.Broker = (*Broker)(nil)
@@ -372,6 +379,14 @@ func marketable(o *live.Order, t Tick) (money.Amount, bool) {
 // matchResting fills resting limit orders the market has crossed; a resting order the account
 // can no longer honour is cancelled. It reports whether anything changed.
 func (b *Broker) matchResting() bool {
+	// A resting order's marketability depends only on its symbol's tick, which is fixed
+	// within a market step; a pass fills or cancels every marketable order. So with no new
+	// order since a pass in this step, another pass finds nothing (it walked every order).
+	step := b.mkt.step(b.now())
+	if b.matched.ok && b.matched.step == step && b.matched.orders == len(b.st.Orders) {
+		return false
+	}
+	defer func() { b.matched.step, b.matched.orders, b.matched.ok = step, len(b.st.Orders), true }()
 	var ids []string
 	for id, o := range b.st.Orders {
 		if o.Status.Open() {
