@@ -24,11 +24,7 @@ type modal interface {
 
 // frame draws a modal box of the given lines, at most maxW wide and fitting the screen.
 func frame(c *Common, title string, lines []string, maxW, w, h int) string {
-	mw := min(maxW, w-2)
-	if mw < 20 {
-		mw = min(w, 20)
-	}
-	inner := mw - 4
+	mw, inner := frameWidths(maxW, w)
 	var body []string
 	body = append(body, c.Styles.Title.Render(title), "")
 	for _, l := range lines {
@@ -38,6 +34,16 @@ func frame(c *Common, title string, lines []string, maxW, w, h int) string {
 		body = body[:h-2]
 	}
 	return c.Styles.Modal.Width(mw).Render(strings.Join(body, "\n"))
+}
+
+// frameWidths is a frame's outer width on a screen w wide (at most maxW) and the width of
+// the text inside it.
+func frameWidths(maxW, w int) (outer, inner int) {
+	outer = min(maxW, w-2)
+	if outer < 20 {
+		outer = min(w, 20)
+	}
+	return outer, outer - 4
 }
 
 func isYes(c *Common, msg tea.Msg) bool {

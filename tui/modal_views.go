@@ -30,9 +30,11 @@ func (d *detailsModal) Typing() bool { return false }
 func (d *detailsModal) View(w, h int) string {
 	var lines []string
 	if len(d.lines) > 0 {
-		// As wide as the longest line (frame cuts it with …), as high as the screen allows
-		// beside the title, the blank lines, the key line and the border.
-		d.vp.SetWidth(max(1, maxWidth(d.lines)))
+		// As wide as the longest line but never wider than the frame's inside (the viewport
+		// pads every line to its width, and the frame would cut each one with …), as high as
+		// the screen allows beside the title, the blank lines, the key line and the border.
+		_, inner := frameWidths(96, w)
+		d.vp.SetWidth(max(1, min(maxWidth(d.lines), inner)))
 		d.vp.SetHeight(max(1, min(len(d.lines), h-6)))
 		lines = strings.Split(d.vp.View(), "\n")
 	}

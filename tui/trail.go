@@ -38,7 +38,13 @@ func (c *Common) trailLines(t OrderTrail, w int) []string {
 		return append(out, "  (no audited steps found for this order)")
 	}
 	for _, s := range t.Steps {
-		out = append(out, "  "+s.Time+"  "+untrusted(s.What+"  "+s.Outcome, 0))
+		for i, l := range wrapWords(untrusted(s.What+"  "+s.Outcome, 0), w-12) {
+			lead := "            "
+			if i == 0 {
+				lead = "  " + s.Time + "  "
+			}
+			out = append(out, lead+l)
+		}
 		if len(s.Checked) > 0 {
 			for _, l := range wrapWords("checked: "+strings.Join(s.Checked, " → "), w-12) {
 				out = append(out, "            "+l)

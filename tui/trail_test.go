@@ -84,3 +84,26 @@ func TestDetailsCancelKey(t *testing.T) {
 		t.Errorf("calls %q, want %q", got, "cancel P000013")
 	}
 }
+
+// TestDetailsNeverCutShortLines: a trail step longer than the drawer wraps, and the drawer's
+// viewport is never wider than the frame (it was as wide as its longest line, so at 80
+// columns every line, short ones too, was cut with …).
+func TestDetailsNeverCutShortLines(t *testing.T) {
+	c := &Common{}
+	long := TrailStep{Time: "03:30:13", What: "policy place_order", Outcome: "allow (autonomy full), the turn read flagged content and more words after that"}
+	lines := append([]string{"Order:      P000001"}, c.trailLines(OrderTrail{Reason: "r", Steps: []TrailStep{long}}, 74)...)
+	for _, l := range lines {
+		if w := len([]rune(l)); w > 74 {
+			t.Errorf("trail line %q is %d cells, want ≤ 74", l, w)
+		}
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "more words after that") {
+		t.Errorf("the long step lost its end:\n%s", strings.Join(lines, "\n"))
+	}
+	d := newDetails(c, "Orders P000001", append(lines, strings.Repeat("x", 120)))
+	for _, row := range strings.Split(d.View(80, 40), "\n") {
+		if strings.Contains(row, "Order:") && strings.Contains(row, "…") {
+			t.Fatalf("a short line is cut at 80 columns: %q", row)
+		}
+	}
+}
