@@ -254,7 +254,7 @@ func (s *Session) Run(ctx context.Context) int {
 	start(func() { s.eng.FollowHalts(loops, states) })
 	start(func() { s.eng.FollowBroker(loops) })
 	if s.paper != nil {
-		start(func() { s.paper.Run(loops, 250*time.Millisecond) })
+		start(func() { s.paper.Run(loops, 500*time.Millisecond) })
 	}
 	if s.agent == nil {
 		<-ctx.Done()

@@ -26,7 +26,7 @@ type Options struct {
 
 // FPS caps how often the program flushes frames (Bubble Tea's default is 60): the screen
 // changes at most once per render tick, and each flush timer wakes the idle process.
-const FPS = 20
+const FPS = 10
 
 // QuitChoice is what the operator chose for resting orders when quitting.
 type QuitChoice int
