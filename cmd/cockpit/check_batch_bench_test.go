@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"cockpit/internal/benchcorpus"
+)
+
+var (
+	batchOnce sync.Once
+	batchFile string
+	batchErr  error
+)
+
+// batchCorpus writes the 100k-line `check --batch` corpus once per test binary.
+func batchCorpus(b *testing.B) string {
+	b.Helper()
+	batchOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cockpit-batch")
+		if err != nil {
+			batchErr = err
+			return
+		}
+		batchFile = filepath.Join(dir, "batch.jsonl")
+		f, err := os.Create(batchFile)
+		if err != nil {
+			batchErr = err
+			return
+		}
+		batchErr = benchcorpus.WriteBatch(f, benchcorpus.BatchCases)
+		if err := f.Close(); batchErr == nil {
+			batchErr = err
+		}
+	})
+	if batchErr != nil {
+		b.Skipf("no batch corpus: %v", batchErr)
+	}
+	return batchFile
+}
+
+// BenchmarkCheckBatch100k runs `check --batch` over the 100k-case corpus (the whole verb, in
+// process: read, parse, validate, check, print); the output's hash is fixed across runs.
+func BenchmarkCheckBatch100k(b *testing.B) {
+	path := batchCorpus(b)
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	var first [32]byte
+	for i := 0; b.Loop(); i++ {
+		h := sha256.New()
+		a := NewApp(bytes.NewReader(nil), h, io.Discard)
+		if code := a.Run([]string{"check", "--batch", path}); code != exitNotAllow {
+			b.Fatalf("exit %d, want %d", code, exitNotAllow)
+		}
+		var sum [32]byte
+		copy(sum[:], h.Sum(nil))
+		if i == 0 {
+			first = sum
+		} else if sum != first {
+			b.Fatal("output changed between runs")
+		}
+	}
+}
