@@ -16,6 +16,7 @@ require (
 	github.com/gofrs/flock v0.13.2
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/openai/openai-go/v3 v3.98.0
+	github.com/quagmt/udecimal v1.10.1
 	github.com/shopspring/decimal v1.6.0
 	golang.org/x/sys v0.49.0
 	modernc.org/sqlite v1.62.0
