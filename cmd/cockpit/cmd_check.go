@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -228,6 +229,9 @@ func (a *App) checkBatch(path string) int {
 		r = f
 	}
 	br := bufio.NewReader(r)
+	// A batch keeps little alive (one line at a time) and allocates a lot; collecting less
+	// often saves most of the collector's work for about 15 MB more memory.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	// One write per verdict would be one syscall per line; the verdicts are buffered and
 	// flushed when the batch ends (or fails).
 	out := bufio.NewWriterSize(a.Stdout, 64<<10)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"testing"
 
 	"cockpit/live/jsonv"
 )
@@ -53,4 +55,15 @@ func WriteBatch(w io.Writer, n int) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// BatchLines returns the first n lines WriteBatch writes (skipping the benchmark when the
+// conformance vectors are not there).
+func BatchLines(tb testing.TB, n int) []string {
+	tb.Helper()
+	var buf strings.Builder
+	if err := WriteBatch(&buf, n); err != nil {
+		tb.Skipf("no batch corpus: %v", err)
+	}
+	return strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 }
