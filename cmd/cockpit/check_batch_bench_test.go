@@ -6,42 +6,28 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"cockpit/internal/benchcorpus"
 )
 
-var (
-	batchOnce sync.Once
-	batchFile string
-	batchErr  error
-)
-
-// batchCorpus writes the 100k-line `check --batch` corpus once per test binary.
+// batchCorpus writes the 100k-line `check --batch` corpus into the benchmark's temporary
+// directory.
 func batchCorpus(b *testing.B) string {
 	b.Helper()
-	batchOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "cockpit-batch")
-		if err != nil {
-			batchErr = err
-			return
-		}
-		batchFile = filepath.Join(dir, "batch.jsonl")
-		f, err := os.Create(batchFile)
-		if err != nil {
-			batchErr = err
-			return
-		}
-		batchErr = benchcorpus.WriteBatch(f, benchcorpus.BatchCases)
-		if err := f.Close(); batchErr == nil {
-			batchErr = err
-		}
-	})
-	if batchErr != nil {
-		b.Skipf("no batch corpus: %v", batchErr)
+	path := filepath.Join(b.TempDir(), "batch.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return batchFile
+	err = benchcorpus.WriteBatch(f, benchcorpus.BatchCases)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		b.Skipf("no batch corpus: %v", err)
+	}
+	return path
 }
 
 // BenchmarkCheckBatch100k runs `check --batch` over the 100k-case corpus (the whole verb, in
