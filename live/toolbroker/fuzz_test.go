@@ -12,7 +12,9 @@ import (
 // replyCaller answers every tool with the same decoded reply.
 type replyCaller struct{ reply any }
 
-func (c replyCaller) CallTool(context.Context, string, *jsonv.Object) (any, error) { return c.reply, nil }
+func (c replyCaller) CallTool(context.Context, string, *jsonv.Object) (any, error) {
+	return c.reply, nil
+}
 
 // FuzzReplies: whatever a tool-shaped broker answers, the reads (quote, positions, account,
 // open orders) never panic; a quote is positive, positions are one row per symbol, an error
