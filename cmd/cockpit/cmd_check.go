@@ -235,13 +235,9 @@ func (a *App) checkBatch(path string) int {
 	// One write per verdict would be one syscall per line; the verdicts are buffered and
 	// flushed when the batch ends (or fails).
 	out := bufio.NewWriterSize(a.Stdout, 64<<10)
-	stdout := a.Stdout
-	a.Stdout = out
-	defer func() {
-		out.Flush()
-		a.Stdout = stdout
-	}()
+	defer out.Flush()
 	code := exitOK
+	var buf []byte // one verdict line, reused
 	for n := 1; ; n++ {
 		raw, tooLong, err := readBatchLine(br, batchLineLimit)
 		if err != nil && err != io.EOF {
@@ -261,7 +257,8 @@ func (a *App) checkBatch(path string) int {
 		default:
 			res = batchLine(line, n)
 		}
-		a.printJSON(res.JSON())
+		buf = append(res.AppendJSON(buf[:0]), '\n')
+		out.Write(buf)
 		if res.Verdict != live.Allow {
 			code = exitNotAllow
 		}

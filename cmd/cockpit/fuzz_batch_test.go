@@ -27,10 +27,12 @@ func FuzzBatchLine(f *testing.F) {
 		if res.ID == "" {
 			t.Fatal("a verdict without an id")
 		}
-		if _, err := jsonv.Marshal(res.JSON(), jsonv.Compact); err != nil {
-			if _, err := jsonv.Marshal(res.JSON(), jsonv.Python); err != nil {
-				t.Fatalf("verdict does not print: %v", err)
-			}
+		printed, err := jsonv.Marshal(res.JSON(), jsonv.Compact)
+		if err != nil {
+			t.Fatalf("verdict does not print: %v", err)
+		}
+		if got := res.AppendJSON(nil); string(got) != string(printed) {
+			t.Fatalf("AppendJSON %s, JSON() %s", got, printed)
 		}
 		if res.Verdict != live.Allow {
 			return
