@@ -18,6 +18,7 @@ require (
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/openai/openai-go/v3 v3.98.0
+	github.com/quagmt/udecimal v1.10.1
 	github.com/shopspring/decimal v1.6.0
 	github.com/tetratelabs/wazero v1.12.0
 	golang.org/x/sys v0.49.0

@@ -158,10 +158,8 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		signed = notional.Neg()
 	}
 	before := req.Book.Net(sym)
-	post := req.Book
-	post.Exposures = slices.Clone(req.Book.Exposures)
-	post.add(sym, signed)
-	gross := post.Gross()
+	// The post-trade gross, without copying the book: only this symbol's term changes.
+	gross := req.Book.Gross().Sub(before.Abs()).Add(before.Add(signed).Abs())
 	if !ReducesOnly(before, signed) { // DV3
 		if b := exposureChecks(caps, in.Side, gross, req.waives); b != nil {
 			return b

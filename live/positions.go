@@ -60,13 +60,39 @@ func (b *Book) add(symbol string, value money.Amount) {
 	b.Exposures = append(b.Exposures, Exposure{Symbol: symbol, Net: value})
 }
 
+// bookBuilder nets rows into a new book in first-seen order, finding a symbol through a map
+// once the book is past a few symbols (so n rows cost O(n), not O(n²)).
+type bookBuilder struct {
+	book  Book
+	index map[string]int
+}
+
+func (bb *bookBuilder) add(symbol string, value money.Amount) {
+	if bb.index == nil && len(bb.book.Exposures) < 8 {
+		bb.book.add(symbol, value)
+		return
+	}
+	if bb.index == nil {
+		bb.index = make(map[string]int, 2*len(bb.book.Exposures))
+		for i, e := range bb.book.Exposures {
+			bb.index[e.Symbol] = i
+		}
+	}
+	if i, ok := bb.index[symbol]; ok {
+		bb.book.Exposures[i].Net = bb.book.Exposures[i].Net.Add(value)
+		return
+	}
+	bb.index[symbol] = len(bb.book.Exposures)
+	bb.book.Exposures = append(bb.book.Exposures, Exposure{Symbol: symbol, Net: value})
+}
+
 // BookFromExposures builds a book from typed positions (for brokers that return them typed).
 func BookFromExposures(rows []Exposure) Book {
-	var b Book
+	var bb bookBuilder
 	for _, r := range rows {
-		b.add(pystr.Upper(pystr.Strip(r.Symbol)), r.Net)
+		bb.add(pystr.Upper(pystr.Strip(r.Symbol)), r.Net)
 	}
-	return b
+	return bb.book
 }
 
 // WithOpenOrders returns the book as if the resting orders filled in the worst direction:
@@ -159,7 +185,7 @@ func ParsePositions(payload any) Book {
 	if err != nil {
 		return UnreadableBook(err)
 	}
-	var b Book
+	var bb bookBuilder
 	for i, raw := range rows {
 		row, ok := raw.(*jsonv.Object)
 		if !ok {
@@ -169,9 +195,9 @@ func ParsePositions(payload any) Book {
 		if err != nil {
 			return UnreadableBook(positionsErr("row %d: %v", i, err))
 		}
-		b.add(sym, value)
+		bb.add(sym, value)
 	}
-	return b
+	return bb.book
 }
 
 // PositionRows is the list of rows in a positions or orders payload: a bare list, the list

@@ -27,7 +27,7 @@ type WhatIf struct {
 
 // WhatIfFromJSON reads a batch line.
 func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
-	o = DecodeFloats(o).(*jsonv.Object)
+	o = decodeFloatsShared(o).(*jsonv.Object)
 	w := WhatIf{}
 	if id, ok := o.Get("id"); ok {
 		s, isString := id.(string)
@@ -190,6 +190,79 @@ func DecodeFloats(v any) any {
 		return out
 	}
 	return v
+}
+
+// decodeFloatsShared is DecodeFloats without the deep copy: it returns v itself when v holds
+// no {"$float": …} object and copies only the containers on the way to one. The result shares
+// the rest with v, so neither may be modified afterwards.
+func decodeFloatsShared(v any) any {
+	switch t := v.(type) {
+	case *jsonv.Object:
+		if f, ok := floatMarker(t); ok {
+			return f
+		}
+		members := t.Members()
+		for i, m := range members {
+			d := decodeFloatsShared(m.Value)
+			if !sameValue(d, m.Value) {
+				out := jsonv.NewObject()
+				for _, before := range members[:i] {
+					out.Set(before.Key, before.Value)
+				}
+				out.Set(m.Key, d)
+				for _, after := range members[i+1:] {
+					out.Set(after.Key, decodeFloatsShared(after.Value))
+				}
+				return out
+			}
+		}
+		return t
+	case []any:
+		for i, e := range t {
+			d := decodeFloatsShared(e)
+			if !sameValue(d, e) {
+				out := make([]any, len(t))
+				copy(out, t[:i])
+				out[i] = d
+				for j := i + 1; j < len(t); j++ {
+					out[j] = decodeFloatsShared(t[j])
+				}
+				return out
+			}
+		}
+		return t
+	}
+	return v
+}
+
+// sameValue reports whether decoding left a value as it was (only containers and $float
+// objects can change, and they change identity when they do).
+func sameValue(d, v any) bool {
+	switch t := v.(type) {
+	case *jsonv.Object:
+		o, ok := d.(*jsonv.Object)
+		return ok && o == t
+	case []any:
+		a, ok := d.([]any)
+		return ok && len(a) == len(t) && (len(t) == 0 || &a[0] == &t[0])
+	}
+	return true
+}
+
+// floatMarker decodes {"$float": "nan"|"inf"|"-inf"}.
+func floatMarker(o *jsonv.Object) (jsonv.Float, bool) {
+	if o.Len() != 1 {
+		return 0, false
+	}
+	switch s, _ := o.Value("$float").(string); s {
+	case "nan":
+		return jsonv.Float(math.NaN()), true
+	case "inf":
+		return jsonv.Float(math.Inf(1)), true
+	case "-inf":
+		return jsonv.Float(math.Inf(-1)), true
+	}
+	return 0, false
 }
 
 // FloorCall records one consultation of a floor provider.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -231,10 +232,19 @@ func (a *App) checkBatch(path string) int {
 		r = f
 	}
 	br := bufio.NewReader(r)
+	// A batch keeps little alive (one line at a time) and allocates a lot; collecting less
+	// often saves most of the collector's work for about 15 MB more memory.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// One write per verdict would be one syscall per line; the verdicts are buffered and
+	// flushed when the batch ends (or fails).
+	out := bufio.NewWriterSize(a.Stdout, 64<<10)
+	defer out.Flush()
 	code := exitOK
+	var buf []byte // one verdict line, reused
 	for n := 1; ; n++ {
 		raw, tooLong, err := readBatchLine(br, batchLineLimit)
 		if err != nil && err != io.EOF {
+			out.Flush()
 			return a.failf("reading %s: %v", path, err)
 		}
 		line := strings.TrimSpace(raw)
@@ -250,7 +260,8 @@ func (a *App) checkBatch(path string) int {
 		default:
 			res = batchLine(line, n)
 		}
-		a.printJSON(res.JSON())
+		buf = append(res.AppendJSON(buf[:0]), '\n')
+		out.Write(buf)
 		if res.Verdict != live.Allow {
 			code = exitNotAllow
 		}
@@ -293,20 +304,27 @@ func badLine(id string, n int, err error) live.WhatIfResult {
 }
 
 func batchLine(line string, n int) live.WhatIfResult {
-	doc, err := jsonv.ParseString(line, jsonv.Options{NonFinite: true})
+	// A repeated key is ambiguous (which value did the author mean?): an error, as in a mandate.
+	// A line is parsed once, strictly; only a line that fails is parsed again, leniently, to
+	// tell a syntax error (no id) from a repeated key (reported with the line's id).
+	doc, err := jsonv.ParseString(line, jsonv.Options{NonFinite: true, RejectDuplicates: true})
 	if err != nil {
-		return badLine("", n, err)
+		lenient, lerr := jsonv.ParseString(line, jsonv.Options{NonFinite: true})
+		if lerr != nil {
+			return badLine("", n, lerr)
+		}
+		o, ok := lenient.(*jsonv.Object)
+		if !ok {
+			return badLine("", n, errors.New("a line must be a JSON object"))
+		}
+		sid, _ := o.Value("id").(string)
+		return badLine(sid, n, fmt.Errorf("line %d: %v", n, err))
 	}
 	o, ok := doc.(*jsonv.Object)
 	if !ok {
 		return badLine("", n, errors.New("a line must be a JSON object"))
 	}
-	id, _ := o.Get("id")
-	sid, _ := id.(string)
-	// A repeated key is ambiguous (which value did the author mean?): an error, as in a mandate.
-	if _, err := jsonv.ParseString(line, jsonv.Options{NonFinite: true, RejectDuplicates: true}); err != nil {
-		return badLine(sid, n, fmt.Errorf("line %d: %v", n, err))
-	}
+	sid, _ := o.Value("id").(string)
 	w, err := live.WhatIfFromJSON(o)
 	if err != nil {
 		return badLine(sid, n, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -40,37 +41,42 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("json: %s at offset %d
 
 // Parse reads one JSON document. Leading and trailing JSON whitespace is allowed; a byte order
 // mark, trailing garbage or invalid UTF-8 is an error.
-func Parse(data []byte, opt Options) (any, error) {
+func Parse(data []byte, opt Options) (any, error) { return ParseString(string(data), opt) }
+
+// ParseString is Parse for a string. Strings and numbers in the result share the memory of s
+// (one copy of the input for the whole document, none per value).
+func ParseString(s string, opt Options) (any, error) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = DefaultMaxDepth
 	}
-	p := parser{data: data, opt: opt}
+	p := parser{src: s, opt: opt}
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
 	p.skipSpace()
-	if p.pos != len(p.data) {
+	if p.pos != len(p.src) {
 		return nil, p.fail("trailing data after the document")
 	}
 	return v, nil
 }
 
-// ParseString is Parse for a string.
-func ParseString(s string, opt Options) (any, error) { return Parse([]byte(s), opt) }
-
+// parser reads src; values and members being collected for the containers still open wait
+// on the two stacks, and each container gets one exact-size slice when it closes.
 type parser struct {
-	data []byte
-	pos  int
-	opt  Options
+	src     string
+	pos     int
+	opt     Options
+	values  []any
+	members []Member
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
 		case ' ', '\t', '\n', '\r':
 			p.pos++
 		default:
@@ -80,10 +86,10 @@ func (p *parser) skipSpace() {
 }
 
 func (p *parser) value(depth int) (any, error) {
-	if p.pos >= len(p.data) {
+	if p.pos >= len(p.src) {
 		return nil, p.fail("unexpected end of input")
 	}
-	switch c := p.data[p.pos]; {
+	switch c := p.src[p.pos]; {
 	case c == '{':
 		if depth >= p.opt.MaxDepth {
 			return nil, ErrTooDeep
@@ -124,21 +130,28 @@ func (p *parser) value(depth int) (any, error) {
 	return nil, p.fail("unexpected character")
 }
 
-func (p *parser) hasPrefix(s string) bool {
-	return len(p.data)-p.pos >= len(s) && string(p.data[p.pos:p.pos+len(s)]) == s
-}
+func (p *parser) hasPrefix(s string) bool { return strings.HasPrefix(p.src[p.pos:], s) }
+
+// smallObject is the member count up to which the parser finds repeated keys by a linear scan
+// and leaves the object without an index (Get scans it; Set builds the index when it adds).
+const smallObject = 32
 
 func (p *parser) object(depth int) (any, error) {
 	p.pos++ // {
-	o := NewObject()
+	mark := len(p.members)
+	defer func() {
+		clear(p.members[mark:])
+		p.members = p.members[:mark]
+	}()
+	var index map[string]int // key → position in p.members[mark:], past smallObject members
 	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
-		return o, nil
+		return NewObject(), nil
 	}
 	for {
 		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			return nil, p.fail("expected a string key")
 		}
 		key, err := p.str()
@@ -146,7 +159,7 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 			return nil, p.fail("expected ':' after a key")
 		}
 		p.pos++
@@ -155,19 +168,47 @@ func (p *parser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.opt.RejectDuplicates && o.Has(key) {
-			return nil, fmt.Errorf("%w %q", ErrDuplicateKey, key)
+		open := p.members[mark:]
+		at := -1
+		if index != nil {
+			if i, ok := index[key]; ok {
+				at = i
+			}
+		} else {
+			for i := range open {
+				if open[i].Key == key {
+					at = i
+					break
+				}
+			}
 		}
-		o.Set(key, v)
+		switch {
+		case at >= 0 && p.opt.RejectDuplicates:
+			return nil, fmt.Errorf("%w %q", ErrDuplicateKey, key)
+		case at >= 0: // the last value wins, at the first position (Python's dict)
+			open[at].Value = v
+		default:
+			p.members = append(p.members, Member{key, v})
+			if n := len(p.members) - mark; index != nil {
+				index[key] = n - 1
+			} else if n > smallObject {
+				index = make(map[string]int, 2*n)
+				for i, m := range p.members[mark:] {
+					index[m.Key] = i
+				}
+			}
+		}
 		p.skipSpace()
-		if p.pos >= len(p.data) {
+		if p.pos >= len(p.src) {
 			return nil, p.fail("unterminated object")
 		}
-		switch p.data[p.pos] {
+		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 		case '}':
 			p.pos++
+			o := &Object{members: make([]Member, len(p.members)-mark), index: index}
+			copy(o.members, p.members[mark:])
 			return o, nil
 		default:
 			return nil, p.fail("expected ',' or '}' in an object")
@@ -177,11 +218,15 @@ func (p *parser) object(depth int) (any, error) {
 
 func (p *parser) array(depth int) (any, error) {
 	p.pos++ // [
-	arr := []any{}
+	mark := len(p.values)
+	defer func() {
+		clear(p.values[mark:])
+		p.values = p.values[:mark]
+	}()
 	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
-		return arr, nil
+		return []any{}, nil
 	}
 	for {
 		p.skipSpace()
@@ -189,16 +234,18 @@ func (p *parser) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		arr = append(arr, v)
+		p.values = append(p.values, v)
 		p.skipSpace()
-		if p.pos >= len(p.data) {
+		if p.pos >= len(p.src) {
 			return nil, p.fail("unterminated list")
 		}
-		switch p.data[p.pos] {
+		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 		case ']':
 			p.pos++
+			arr := make([]any, len(p.values)-mark)
+			copy(arr, p.values[mark:])
 			return arr, nil
 		default:
 			return nil, p.fail("expected ',' or ']' in a list")
@@ -208,44 +255,44 @@ func (p *parser) array(depth int) (any, error) {
 
 func (p *parser) number() (any, error) {
 	start := p.pos
-	if p.data[p.pos] == '-' {
+	if p.src[p.pos] == '-' {
 		p.pos++
 	}
-	if p.pos >= len(p.data) {
+	if p.pos >= len(p.src) {
 		return nil, p.fail("incomplete number")
 	}
 	switch {
-	case p.data[p.pos] == '0':
+	case p.src[p.pos] == '0':
 		p.pos++
-	case p.data[p.pos] >= '1' && p.data[p.pos] <= '9':
-		for p.pos < len(p.data) && isDigit(p.data[p.pos]) {
+	case p.src[p.pos] >= '1' && p.src[p.pos] <= '9':
+		for p.pos < len(p.src) && isDigit(p.src[p.pos]) {
 			p.pos++
 		}
 	default:
 		return nil, p.fail("invalid number")
 	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+	if p.pos < len(p.src) && p.src[p.pos] == '.' {
 		p.pos++
 		n := p.digits()
 		if n == 0 {
 			return nil, p.fail("digits expected after '.'")
 		}
 	}
-	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
 		p.pos++
-		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
 			p.pos++
 		}
 		if p.digits() == 0 {
 			return nil, p.fail("digits expected in an exponent")
 		}
 	}
-	return Number(p.data[start:p.pos]), nil
+	return Number(p.src[start:p.pos]), nil
 }
 
 func (p *parser) digits() int {
 	n := 0
-	for p.pos < len(p.data) && isDigit(p.data[p.pos]) {
+	for p.pos < len(p.src) && isDigit(p.src[p.pos]) {
 		p.pos++
 		n++
 	}
@@ -257,16 +304,17 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 func (p *parser) str() (string, error) {
 	p.pos++ // opening quote
 	start := p.pos
-	// Fast path: no escapes.
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
+	// Fast path: no escapes; the string is a slice of the input.
+	ascii := true
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
 		if c == '"' {
-			s := p.data[start:p.pos]
-			if !utf8.Valid(s) {
+			s := p.src[start:p.pos]
+			if !ascii && !utf8.ValidString(s) {
 				return "", p.fail("invalid UTF-8 in a string")
 			}
 			p.pos++
-			return string(s), nil
+			return s, nil
 		}
 		if c == '\\' {
 			break
@@ -274,12 +322,15 @@ func (p *parser) str() (string, error) {
 		if c < 0x20 {
 			return "", p.fail("control character in a string")
 		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
 		p.pos++
 	}
 	buf := make([]byte, 0, p.pos-start+16)
-	buf = append(buf, p.data[start:p.pos]...)
-	for p.pos < len(p.data) {
-		c := p.data[p.pos]
+	buf = append(buf, p.src[start:p.pos]...)
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
 		switch {
 		case c == '"':
 			if !utf8.Valid(buf) {
@@ -291,10 +342,10 @@ func (p *parser) str() (string, error) {
 			return "", p.fail("control character in a string")
 		case c == '\\':
 			p.pos++
-			if p.pos >= len(p.data) {
+			if p.pos >= len(p.src) {
 				return "", p.fail("unterminated escape")
 			}
-			e := p.data[p.pos]
+			e := p.src[p.pos]
 			p.pos++
 			switch e {
 			case '"', '\\', '/':
@@ -349,10 +400,10 @@ func (p *parser) str() (string, error) {
 }
 
 func (p *parser) hex4() (rune, error) {
-	if len(p.data)-p.pos < 4 {
+	if len(p.src)-p.pos < 4 {
 		return 0, p.fail("short \\u escape")
 	}
-	n, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
+	n, err := strconv.ParseUint(p.src[p.pos:p.pos+4], 16, 32)
 	if err != nil {
 		return 0, p.fail("invalid \\u escape")
 	}

@@ -1,8 +1,10 @@
 // Package money is the one place that knows how exact decimals are represented.
 //
-// Every amount of money and every quantity in cockpit is an Amount. Behind it sits
-// shopspring/decimal; nothing else in the module imports that package, so a faster decimal
-// can replace it here if the gate's benchmarks ever ask for it.
+// Every amount of money and every quantity in cockpit is an Amount. Behind it sit two exact
+// decimals: quagmt/udecimal (a 128-bit coefficient and at most 19 fractional digits, no
+// allocation) for the values that fit it, which are nearly all of them, and shopspring/decimal
+// for the rest and for the operations udecimal would round (a product with more than 19
+// fractional digits, division, rounding). Nothing else in the module imports either package.
 //
 // Amounts are bounded on the way in (Parse): at most MaxDigits significant digits and a
 // magnitude between 1e-MaxScale and 1e+MaxMagnitude. The bounds keep arithmetic cheap on
@@ -18,6 +20,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/quagmt/udecimal"
 	"github.com/shopspring/decimal"
 )
 
@@ -37,8 +40,9 @@ var ErrRange = errors.New("number out of range")
 
 // Amount is an exact decimal value; the zero value is 0.
 type Amount struct {
-	d   decimal.Decimal
-	inf int8 // +1 or -1 for an unbounded value, 0 otherwise
+	u   udecimal.Decimal // the value when big is nil and inf is 0
+	big *decimal.Decimal // the value when it does not fit u (or came from a rounding operation)
+	inf int8             // +1 or -1 for an unbounded value, 0 otherwise
 }
 
 // Zero is 0.
@@ -53,7 +57,13 @@ func Inf(sign int) Amount {
 }
 
 // FromInt returns n as an Amount.
-func FromInt(n int64) Amount { return Amount{d: decimal.NewFromInt(n)} }
+func FromInt(n int64) Amount {
+	u, err := udecimal.NewFromInt64(n, 0)
+	if err != nil {
+		return slow(decimal.NewFromInt(n))
+	}
+	return Amount{u: u}
+}
 
 // FromFloat returns the shortest decimal that round-trips to f; it fails for NaN and ±Inf.
 func FromFloat(f float64) (Amount, error) {
@@ -78,6 +88,9 @@ func Parse(s string) (Amount, error) {
 	if !plainDecimal(s) {
 		return Zero, fmt.Errorf("%q: %w", s, ErrSyntax)
 	}
+	if a, ok := parseFast(s); ok {
+		return a, nil
+	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
 		return Zero, fmt.Errorf("%q: %w", s, ErrSyntax)
@@ -85,7 +98,7 @@ func Parse(s string) (Amount, error) {
 	if err := checkBounds(d); err != nil {
 		return Zero, fmt.Errorf("%q: %w", s, err)
 	}
-	return Amount{d: d}, nil
+	return slow(d), nil
 }
 
 // plainDecimal matches [+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)? without allocating.
@@ -156,11 +169,14 @@ func (a Amount) Sign() int {
 	if a.inf != 0 {
 		return int(a.inf)
 	}
-	return a.d.Sign()
+	if a.big != nil {
+		return a.big.Sign()
+	}
+	return a.u.Sign()
 }
 
 // IsZero reports whether a is 0.
-func (a Amount) IsZero() bool { return a.inf == 0 && a.d.IsZero() }
+func (a Amount) IsZero() bool { return a.Sign() == 0 }
 
 // Cmp returns -1, 0 or +1 as a is less than, equal to or greater than b.
 func (a Amount) Cmp(b Amount) int {
@@ -174,7 +190,10 @@ func (a Amount) Cmp(b Amount) int {
 			return -1
 		}
 	}
-	return a.d.Cmp(b.d)
+	if a.big == nil && b.big == nil {
+		return a.u.Cmp(b.u)
+	}
+	return a.shop().Cmp(b.shop())
 }
 
 // GreaterThan reports a > b.
@@ -194,7 +213,12 @@ func (a Amount) Add(b Amount) Amount {
 	if b.inf != 0 {
 		return b
 	}
-	return Amount{d: a.d.Add(b.d)}
+	if a.big == nil && b.big == nil {
+		if r, ok := fast(a.u.Add(b.u)); ok {
+			return r
+		}
+	}
+	return slow(a.shop().Add(b.shop()))
 }
 
 // Sub returns a - b.
@@ -209,7 +233,12 @@ func (a Amount) Mul(b Amount) Amount {
 		}
 		return Inf(s)
 	}
-	return Amount{d: a.d.Mul(b.d)}
+	if a.big == nil && b.big == nil && a.u.Prec()+b.u.Prec() <= maxFastPrec {
+		if r, ok := fast(a.u.Mul(b.u)); ok {
+			return r
+		}
+	}
+	return slow(a.shop().Mul(b.shop()))
 }
 
 // Div returns a ÷ b rounded to 16 fractional digits; dividing by zero returns ±Inf (or 0 for 0÷0).
@@ -226,7 +255,7 @@ func (a Amount) Div(b Amount) Amount {
 	if b.inf != 0 {
 		return Zero
 	}
-	return Amount{d: a.d.DivRound(b.d, divPrecision)}
+	return slow(a.shop().DivRound(b.shop(), divPrecision))
 }
 
 // Neg returns -a.
@@ -234,7 +263,12 @@ func (a Amount) Neg() Amount {
 	if a.inf != 0 {
 		return Amount{inf: -a.inf}
 	}
-	return Amount{d: a.d.Neg()}
+	if a.big == nil {
+		if r, ok := fast(a.u.Neg()); ok {
+			return r
+		}
+	}
+	return slow(a.shop().Neg())
 }
 
 // Abs returns |a|.
@@ -266,7 +300,7 @@ func (a Amount) Round(places int32) Amount {
 	if a.inf != 0 {
 		return a
 	}
-	return Amount{d: a.d.Round(places)}
+	return slow(a.shop().Round(places))
 }
 
 // Truncate drops fractional digits beyond places.
@@ -274,7 +308,7 @@ func (a Amount) Truncate(places int32) Amount {
 	if a.inf != 0 {
 		return a
 	}
-	return Amount{d: a.d.Truncate(places)}
+	return slow(a.shop().Truncate(places))
 }
 
 // RoundToStep rounds a to the nearest multiple of step (half away from zero); step must be positive.
@@ -282,8 +316,8 @@ func (a Amount) RoundToStep(step Amount) Amount {
 	if a.inf != 0 || step.Sign() <= 0 || step.inf != 0 {
 		return a
 	}
-	n := a.d.Div(step.d).Round(0)
-	return Amount{d: n.Mul(step.d)}
+	n := a.shop().Div(step.shop()).Round(0)
+	return slow(n.Mul(step.shop()))
 }
 
 // FloorToStep rounds a toward zero to a multiple of step; step must be positive.
@@ -291,12 +325,20 @@ func (a Amount) FloorToStep(step Amount) Amount {
 	if a.inf != 0 || step.Sign() <= 0 || step.inf != 0 {
 		return a
 	}
-	n := a.d.Div(step.d).Truncate(0)
-	return Amount{d: n.Mul(step.d)}
+	n := a.shop().Div(step.shop()).Truncate(0)
+	return slow(n.Mul(step.shop()))
 }
 
 // IsInteger reports whether a has no fractional part.
-func (a Amount) IsInteger() bool { return a.inf == 0 && a.d.IsInteger() }
+func (a Amount) IsInteger() bool {
+	if a.inf != 0 {
+		return false
+	}
+	if a.big == nil {
+		return a.u.Prec() == 0 || a.u.Trunc(0).Equal(a.u)
+	}
+	return a.big.IsInteger()
+}
 
 // Int64 returns the integer part of a, clamped to the int64 range.
 func (a Amount) Int64() int64 {
@@ -306,7 +348,7 @@ func (a Amount) Int64() int64 {
 	case a.inf < 0:
 		return math.MinInt64
 	}
-	t := a.d.Truncate(0)
+	t := a.shop().Truncate(0)
 	if t.GreaterThan(decimal.NewFromInt(math.MaxInt64)) {
 		return math.MaxInt64
 	}
@@ -321,7 +363,7 @@ func (a Amount) Float64() float64 {
 	if a.inf != 0 {
 		return math.Inf(int(a.inf))
 	}
-	f, _ := a.d.Float64()
+	f, _ := a.shop().Float64()
 	return f
 }
 
@@ -334,7 +376,10 @@ func (a Amount) String() string {
 	case a.inf < 0:
 		return "-Inf"
 	}
-	return a.d.String()
+	if a.big == nil {
+		return a.u.String()
+	}
+	return a.big.String()
 }
 
 // StringFixed returns a with exactly places fractional digits.
@@ -342,7 +387,7 @@ func (a Amount) StringFixed(places int32) string {
 	if a.inf != 0 {
 		return a.String()
 	}
-	return a.d.StringFixed(places)
+	return a.shop().StringFixed(places)
 }
 
 // MarshalJSON writes a finite amount as a bare JSON number and ±Inf as the strings "+Inf"/"-Inf".
@@ -350,7 +395,7 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 	if a.inf != 0 {
 		return []byte(`"` + a.String() + `"`), nil
 	}
-	return []byte(a.d.String()), nil
+	return []byte(a.String()), nil
 }
 
 // UnmarshalJSON reads a JSON number or a quoted plain decimal.
