@@ -200,7 +200,7 @@ func (db *DB) Approvals(ctx context.Context, state ApprovalState, limit int) ([]
 	if limit <= 0 {
 		limit = 200
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE (? = '' OR state = ?)
+	rows, err := db.readQuery(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE (? = '' OR state = ?)
 		ORDER BY created_at DESC LIMIT ?`, string(state), string(state), limit)
 	if err != nil {
 		return nil, wrap(err)

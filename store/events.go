@@ -392,7 +392,10 @@ func (db *DB) Events(ctx context.Context, f Filter) ([]Event, error) {
 // LastSeq returns the newest event's seq (0 when empty).
 func (db *DB) LastSeq(ctx context.Context) (int64, error) {
 	var n sql.NullInt64
-	err := db.r.QueryRowContext(ctx, `SELECT MAX(seq) FROM events`).Scan(&n)
+	s, err := db.readStmt(ctx, `SELECT MAX(seq) FROM events`)
+	if err == nil {
+		err = s.QueryRowContext(ctx).Scan(&n)
+	}
 	return n.Int64, wrap(err)
 }
 

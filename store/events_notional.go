@@ -20,7 +20,7 @@ func nullable(s string) any {
 // LargestNotional returns the largest notional of the orders placed at broker since the
 // given time (zero when there are none), from the typed notional column of order events.
 func (db *DB) LargestNotional(ctx context.Context, broker string, since time.Time) (money.Amount, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT notional FROM events WHERE type = ? AND broker = ? AND ts >= ? AND notional IS NOT NULL`,
+	rows, err := db.readQuery(ctx, `SELECT notional FROM events WHERE type = ? AND broker = ? AND ts >= ? AND notional IS NOT NULL`,
 		live.KindOrderPlaced, broker, since.UnixNano())
 	if err != nil {
 		return money.Zero, err

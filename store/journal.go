@@ -92,7 +92,7 @@ func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalSta
 // assumed to count).
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
 	start, end := live.DayBounds(day)
-	rows, err := db.r.QueryContext(ctx, `SELECT CASE WHEN instr(request, '"ReduceOnly":true') > 0 AND json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
+	rows, err := db.readQuery(ctx, `SELECT CASE WHEN instr(request, '"ReduceOnly":true') > 0 AND json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
 		THEN request END AS ro, COUNT(*) FROM order_journal INDEXED BY order_journal_state
 		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ? GROUP BY ro`,
 		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
@@ -136,7 +136,7 @@ func (db *DB) JournalEntries(ctx context.Context, broker string, states ...live.
 		}
 		q += ")"
 	}
-	rows, err := db.r.QueryContext(ctx, q+" ORDER BY created_at DESC", args...)
+	rows, err := db.readQuery(ctx, q+" ORDER BY created_at DESC", args...)
 	if err != nil {
 		return nil, wrap(err)
 	}

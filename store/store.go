@@ -49,6 +49,7 @@ type DB struct {
 	AnchorEvery time.Duration
 	lazy        lazyAnchor
 	group       committer
+	stmts       stmtCache // the read pool's prepared statements
 }
 
 // ErrNewerSchema reports a database written by a newer cockpit.
@@ -116,6 +117,7 @@ func (db *DB) Close() error {
 		err = aerr
 	}
 	if db.r != nil {
+		db.closeStmts()
 		if rerr := db.r.Close(); err == nil {
 			err = rerr
 		}
