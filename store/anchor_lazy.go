@@ -11,8 +11,18 @@ type lazyAnchor struct {
 	pending Head
 	timer   *time.Timer
 	last    time.Time
-	err     error // a failed background write, reported by the next commit that moves the anchor
+	err     error // a failed background write, reported by the next probe, write-ahead or commit
 	closed  bool
+	writing sync.WaitGroup // a background write scheduled or under way
+}
+
+// anchorErr is a failed background anchor write, or nil. The audit probe and the write-ahead
+// row return it, so no order is sent once the store knows its anchor could not be written.
+func (db *DB) anchorErr() error {
+	l := &db.lazy
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }
 
 // moveAnchor moves the anchor to h after a commit: at once when AnchorEvery is zero, else at
@@ -39,7 +49,11 @@ func (db *DB) moveAnchor(h Head) error {
 	}
 	if l.timer == nil {
 		wait := max(0, db.AnchorEvery-time.Since(l.last))
-		l.timer = time.AfterFunc(wait, func() { db.writePending() })
+		l.writing.Add(1)
+		l.timer = time.AfterFunc(wait, func() {
+			defer l.writing.Done()
+			db.writePending()
+		})
 	}
 	return nil
 }
@@ -69,13 +83,12 @@ func (db *DB) writePending() error {
 func (db *DB) flushAnchor() error {
 	l := &db.lazy
 	l.mu.Lock()
-	if l.timer != nil {
-		l.timer.Stop()
+	if l.timer != nil && l.timer.Stop() { // it will not run: its write is done here
+		l.writing.Done()
 	}
 	l.closed = true
 	l.mu.Unlock()
-	db.anchorMu.Lock() // a background write under way ends first
-	db.anchorMu.Unlock()
+	l.writing.Wait() // a background write that already took the pending head ends first
 	if err := db.writePending(); err != nil {
 		return err
 	}

@@ -21,6 +21,9 @@ var _ live.AuditProber = (*DB)(nil)
 // rolled back, so a trigger, a constraint, a read-only file or a lock that would refuse the
 // next record refuses this one first. Nothing is kept.
 func (db *DB) ProbeAudit(ctx context.Context) error {
+	if err := db.anchorErr(); err != nil {
+		return fmt.Errorf("audit probe: the chain-head anchor could not be written: %w", err)
+	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("audit probe: %w", wrap(err))

@@ -18,6 +18,9 @@ var _ live.Journal = (*DB)(nil)
 // Begin implements live.Journal: the order's intent is written, redacted and durably, before
 // the broker call. A second Begin for the same client order id is refused.
 func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
+	if err := db.anchorErr(); err != nil {
+		return fmt.Errorf("journal: the chain-head anchor could not be written: %w", err)
+	}
 	raw, err := jsonv.FromGo(e.Request)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -85,7 +88,9 @@ func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalSta
 
 // AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
 // day: orders on broker begun that day that the broker may hold (accepted, indeterminate,
-// submitting; live.JournalMayHold), less the operator's reduce-only orders. SQLite counts the
+// submitting; live.JournalMayHold), plus the orders an accepted one made the broker create
+// (a bracket's legs, recorded as {"children":N} in its outcome detail), less the operator's
+// reduce-only orders. SQLite counts the
 // rows and hands back only the requests that look reduce-only (the compact `"ReduceOnly":true`
 // Begin writes, JSON true at ReduceOnly; anything else counts), which
 // are decoded here as before: a request that cannot be decoded is counted (an unknown order is
@@ -93,7 +98,9 @@ func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalSta
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
 	start, end := live.DayBounds(day)
 	rows, err := db.readQuery(ctx, `SELECT CASE WHEN instr(request, '"ReduceOnly":true') > 0 AND json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
-		THEN request END AS ro, COUNT(*) FROM order_journal INDEXED BY order_journal_state
+		THEN request END AS ro,
+		SUM(1 + CASE WHEN detail LIKE '{"children":%' AND json_valid(detail) THEN max(0, CAST(json_extract(detail, '$.children') AS INTEGER)) ELSE 0 END)
+		FROM order_journal INDEXED BY order_journal_state
 		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ? GROUP BY ro`,
 		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
 		broker, start.UnixNano(), end.UnixNano())

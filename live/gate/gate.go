@@ -463,10 +463,16 @@ func (r *run) forward(ctx context.Context) Decision {
 		return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
 	}
 	if err := g.probeAudit(ctx); err != nil { // DV15: no record, no trade
+		if gaveUp(ctx, err) {
+			return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
+		}
 		g.TripAuditHalt(fmt.Errorf("audit sink not writable: %w", err))
 		return r.deny(live.NewDenial(live.ReasonAuditUnavailable, "error", err.Error()))
 	}
 	if err := g.Journal.Begin(ctx, entry); err != nil {
+		if gaveUp(ctx, err) { // the caller gave up waiting for the write: nothing is sent
+			return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
+		}
 		g.TripAuditHalt(fmt.Errorf("write-ahead journal: %w", err))
 		return r.deny(live.NewDenial(live.ReasonJournal, "error", err.Error()))
 	}
@@ -481,7 +487,11 @@ func (r *run) forward(ctx context.Context) Decision {
 	case err == nil:
 		r.d.Order, r.d.Outcome = &order, live.OutcomeAccepted
 		r.count()
-		return r.settle(ctx, live.JournalAccepted, order.ID, "", live.KindOrderPlaced, live.OutcomeAccepted, "", order.Reply)
+		detail := ""
+		if order.Children > 0 { // the journal counts them too: it is the day count's truth (DV14)
+			detail = fmt.Sprintf(`{"children":%d}`, order.Children)
+		}
+		return r.settle(ctx, live.JournalAccepted, order.ID, detail, live.KindOrderPlaced, live.OutcomeAccepted, "", order.Reply)
 	case errors.Is(err, live.ErrIndeterminate):
 		// Only a confirmed success consumes a count; the journal keeps the order indeterminate
 		// so reconciliation (at start-up, or by an operator) settles it.
@@ -494,6 +504,12 @@ func (r *run) forward(ctx context.Context) Decision {
 		}
 		return r.settle(ctx, live.JournalRejected, "", err.Error(), live.KindOrderRejected, live.OutcomeError, brokerMessage(err), order.Reply)
 	}
+}
+
+// gaveUp reports an error that is only the caller's context ending (it cancelled, or its
+// deadline passed): a refusal, not a store failure that should latch the halt.
+func gaveUp(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
 // reconcile resolves an indeterminate forward through the client order id; it never resends.
