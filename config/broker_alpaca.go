@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strings"
 )
 
 // Alpaca endpoints: the SDK defaults to live trading, so cockpit always names one itself.
@@ -80,8 +81,10 @@ func (a Alpaca) validate(field string, mode string) error {
 			return fmt.Errorf("config: %s.%s = %q: %v", field, u.name, u.v, err)
 		}
 	}
-	if mode != ModeLive && a.BaseURL == AlpacaLiveURL {
-		return fmt.Errorf("config: %s.base_url = %q is the live trading API but mode = %q: set mode = \"live\" (and run with --live) or use %s", field, a.BaseURL, mode, AlpacaPaperURL)
+	if base, _ := a.URLs(mode); mode != ModeLive {
+		if err := CheckAlpacaPaperURL(base); err != nil {
+			return fmt.Errorf("config: %s.base_url = %q: %v, but mode = %q: set mode = \"live\" (and run with --live) or use %s", field, base, err, mode, AlpacaPaperURL)
+		}
 	}
 	for _, e := range []struct{ name, v string }{{"key_env", a.KeyEnv}, {"secret_env", a.SecretEnv}} {
 		if e.v != "" && !envName.MatchString(e.v) {
@@ -95,6 +98,24 @@ func (a Alpaca) validate(field string, mode string) error {
 	}
 	if a.StreamBackoff.Duration < 0 || a.StreamBackoffMax.Duration < 0 {
 		return fmt.Errorf("config: %s.stream_backoff and stream_backoff_max must not be negative", field)
+	}
+	return nil
+}
+
+// CheckAlpacaPaperURL refuses a trading URL a paper-mode table must not use: anything but
+// Alpaca's paper host (compared by host name, whatever its case, port or trailing dot) or a
+// loopback address (a local fake). Another spelling of the live API is real money.
+func CheckAlpacaPaperURL(base string) error {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("not an absolute URL")
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil
+	}
+	if paper, _ := url.Parse(AlpacaPaperURL); host != paper.Hostname() {
+		return fmt.Errorf("%s is not Alpaca's paper trading host %s", host, paper.Hostname())
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func TestAlpacaValidate(t *testing.T) {
 		{"ok", Alpaca{}, ModePaper, ""},
 		{"ok live", Alpaca{BaseURL: AlpacaLiveURL}, ModeLive, ""},
 		{"loopback http", Alpaca{BaseURL: "http://127.0.0.1:8080", DataURL: "http://localhost:1"}, ModePaper, ""},
-		{"live url in paper mode", Alpaca{BaseURL: AlpacaLiveURL}, ModePaper, "live trading API"},
+		{"live url in paper mode", Alpaca{BaseURL: AlpacaLiveURL}, ModePaper, "not Alpaca's paper trading host"},
 		{"plain http", Alpaca{BaseURL: "http://example.com"}, ModePaper, "loopback"},
 		{"userinfo", Alpaca{DataURL: "https://k:s@data.alpaca.markets"}, ModePaper, "credentials"},
 		{"a key as env name", Alpaca{KeyEnv: "PK-ABC/123"}, ModePaper, "NAME of an environment variable"},
@@ -79,5 +79,21 @@ func TestAlpacaValidate(t *testing.T) {
 				t.Fatalf("got %v, want an error with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestPaperModeRefusesEveryLiveSpelling: a paper table's trading URL is compared by host, so
+// no spelling of the live API (case, trailing slash or dot, explicit port) passes as paper.
+func TestPaperModeRefusesEveryLiveSpelling(t *testing.T) {
+	for _, u := range []string{AlpacaLiveURL, "https://api.alpaca.markets/", "https://API.alpaca.markets", "https://api.alpaca.markets:443",
+		"https://api.alpaca.markets./", "https://broker-api.alpaca.markets"} {
+		if err := (Alpaca{BaseURL: u}).validate("brokers.alpaca", ModePaper); err == nil {
+			t.Errorf("mode = paper accepts base_url %q", u)
+		}
+	}
+	for _, u := range []string{"", AlpacaPaperURL, "https://PAPER-API.alpaca.markets./", "http://127.0.0.1:8080"} {
+		if err := (Alpaca{BaseURL: u}).validate("brokers.alpaca", ModePaper); err != nil {
+			t.Errorf("mode = paper refuses base_url %q: %v", u, err)
+		}
 	}
 }

@@ -23,6 +23,11 @@ func openAlpaca(rt *Runtime, key string, bc config.BrokerConfig) (live.Broker, e
 	redact.RegisterSecret(id)
 	redact.RegisterSecret(secret)
 	base, data := bc.Alpaca.URLs(bc.Mode)
+	if !bc.Live() { // again here: a paper table never reaches the live API, however it is spelled
+		if err := config.CheckAlpacaPaperURL(base); err != nil {
+			return nil, fmt.Errorf("broker %q: mode = %q: %w", key, bc.Mode, err)
+		}
+	}
 	b, err := alpaca.New(alpaca.Config{Key: key, Mode: bc.Mode, BaseURL: base, DataURL: data, KeyID: id, Secret: secret,
 		Feed: bc.Alpaca.FeedName(), Timeout: bc.Timeout.Duration, StreamBackoff: bc.Alpaca.StreamBackoff.Duration,
 		StreamBackoffMax: bc.Alpaca.StreamBackoffMax.Duration, Now: rt.Now, Log: rt.Log})
