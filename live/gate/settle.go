@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"fmt"
 
 	"cockpit/live"
 )
@@ -27,7 +26,7 @@ func (r *run) settle(ctx context.Context, state live.JournalState, orderID, deta
 	ar := r.auditRecord(kind, outcome, errText, response)
 	wctx := context.WithoutCancel(ctx)
 	if err := rec.FinishRecord(wctx, r.req.ClientOrderID, state, orderID, detail, g.now(), ar); err != nil {
-		r.d.AuditErr = fmt.Errorf("journal outcome and audit record: %w", err)
+		r.d.AuditErr = err // the store names it: "journal outcome and audit record: …"
 	}
 	if rest != nil {
 		if err := rest.Record(wctx, ar); err != nil && r.d.AuditErr == nil {
