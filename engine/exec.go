@@ -205,13 +205,16 @@ func (c *call) run(ctx context.Context) Result {
 		}
 		return c.record(ctx, Result{Status: StatusError, Decision: live.DecisionAllow, Code: live.ReasonToolError, Detail: err.Error()})
 	}
-	if len(c.tool.ScanFields) > 0 {
+	if len(c.tool.ScanFields) > 0 || c.tool.ScanAll {
 		obj, ok := data.(*jsonv.Object)
 		if !ok {
 			return c.record(ctx, Result{Status: StatusError, Decision: live.DecisionDeny, Code: live.ReasonToolError,
 				Detail: "the tool returned outside content that cannot be scanned"})
 		}
 		found, _ := scan.WithSecurityWarnings(obj, c.tool.ScanFields)
+		if c.tool.ScanAll {
+			found, _ = scan.WithSecurityWarningsAll(obj)
+		}
 		for _, f := range found {
 			c.findings = append(c.findings, Finding{RuleID: f.RuleID, Severity: f.Severity, Message: f.Message,
 				Match: f.Match, Field: f.Field, Source: c.name})
