@@ -149,11 +149,8 @@ func (c *call) execute(ctx context.Context) Result {
 	if ok, why := pol.Allows(c.name); !ok {
 		return c.record(ctx, denied(live.ReasonToolNotAllowed, "%s is not allowed: %s", c.name, why))
 	}
-	if sym, has := c.args.Get("symbol"); has && pol.Symbols != nil {
-		s, _ := sym.(string)
-		if ok, why := pol.AllowsSymbol(s); !ok {
-			return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
-		}
+	if ok, why := pol.argSymbolsGranted(c.args); !ok {
+		return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
 	}
 	if c.effect != EffectRead && pol.Autonomy == ReadOnly {
 		return c.record(ctx, denied(live.ReasonReadOnly, "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
@@ -289,6 +286,9 @@ func boundedResponse(v any) any {
 func (c *call) trade(ctx context.Context) Result {
 	e := c.e
 	if c.name == "cancel_order" {
+		if ok, why := c.cancelGranted(ctx, argString(c.args, "order_id")); !ok {
+			return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
+		}
 		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
 	}
 	var sub gate.Submission
