@@ -149,11 +149,8 @@ func (c *call) execute(ctx context.Context) Result {
 	if ok, why := pol.Allows(c.name); !ok {
 		return c.record(ctx, denied(live.ReasonToolNotAllowed, "%s is not allowed: %s", c.name, why))
 	}
-	if sym, has := c.args.Get("symbol"); has && pol.Symbols != nil {
-		s, _ := sym.(string)
-		if ok, why := pol.AllowsSymbol(s); !ok {
-			return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
-		}
+	if ok, why := pol.argSymbolsGranted(c.args); !ok {
+		return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
 	}
 	if c.effect != EffectRead && pol.Autonomy == ReadOnly {
 		return c.record(ctx, denied(live.ReasonReadOnly, "the policy is read-only (set by %s)", pol.Provenance["autonomy"]))
@@ -205,13 +202,16 @@ func (c *call) run(ctx context.Context) Result {
 		}
 		return c.record(ctx, Result{Status: StatusError, Decision: live.DecisionAllow, Code: live.ReasonToolError, Detail: err.Error()})
 	}
-	if len(c.tool.ScanFields) > 0 {
+	if len(c.tool.ScanFields) > 0 || c.tool.ScanAll {
 		obj, ok := data.(*jsonv.Object)
 		if !ok {
 			return c.record(ctx, Result{Status: StatusError, Decision: live.DecisionDeny, Code: live.ReasonToolError,
 				Detail: "the tool returned outside content that cannot be scanned"})
 		}
 		found, _ := scan.WithSecurityWarnings(obj, c.tool.ScanFields)
+		if c.tool.ScanAll {
+			found, _ = scan.WithSecurityWarningsAll(obj)
+		}
 		for _, f := range found {
 			c.findings = append(c.findings, Finding{RuleID: f.RuleID, Severity: f.Severity, Message: f.Message,
 				Match: f.Match, Field: f.Field, Source: c.name})
@@ -286,6 +286,9 @@ func boundedResponse(v any) any {
 func (c *call) trade(ctx context.Context) Result {
 	e := c.e
 	if c.name == "cancel_order" {
+		if ok, why := c.cancelGranted(ctx, argString(c.args, "order_id")); !ok {
+			return c.record(ctx, denied(ReasonSymbolNotGranted, "%s", why))
+		}
 		return c.gated(e.Gate.Cancel(ctx, e.Broker, e.BrokerKey, argString(c.args, "order_id"), c.actor))
 	}
 	var sub gate.Submission

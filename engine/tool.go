@@ -64,6 +64,9 @@ type Tool struct {
 	// documents, command output): they are scanned and neutralised before the agent sees
 	// them, and a finding taints the turn. The result must then be a JSON object.
 	ScanFields []string
+	// ScanAll scans every string of the result instead (a broker server's read, whose whole
+	// reply is outside content); the result must be a JSON object.
+	ScanAll bool
 	// Run executes a read or external tool under the effective policy of the call. Trade
 	// tools are executed by the engine through the gate and have no Run.
 	Run func(ctx context.Context, args *jsonv.Object, pol Policy) (any, error)

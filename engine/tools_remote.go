@@ -20,7 +20,8 @@ type RemoteTool struct {
 	Gated       bool          // WRITE or UNKNOWN: sent through the gate
 }
 
-// RemoteTools registers a broker server's tools: plain ones run through call as reads; gated
+// RemoteTools registers a broker server's tools: plain ones run through call as reads whose
+// every string is scanned as outside content (news, announcements); gated
 // ones are trade tools the engine sends through the gate, which extracts the order with
 // profile (no intent → deny) and forwards the agent's arguments verbatim. A name already
 // registered keeps its tool; the skipped names are returned.
@@ -40,15 +41,28 @@ func RemoteTools(r *Registry, call RemoteCaller, profile *live.Profile, tools []
 			t.Effect, t.Profile = EffectTrade, profile
 		} else {
 			name := rt.Name
-			t.Effect = EffectRead
+			t.Effect, t.ScanAll = EffectRead, true
 			t.Run = func(ctx context.Context, args *jsonv.Object, _ Policy) (any, error) {
 				if args == nil {
 					args = jsonv.NewObject()
 				}
-				return call.CallTool(ctx, name, args)
+				return remoteRead(ctx, call, name, args)
 			}
 		}
 		r.Add(t)
 	}
 	return skipped
+}
+
+// remoteRead calls a broker server's read tool; a reply that is not a JSON object (a text or
+// a list) is wrapped as {"content": reply} so it can be scanned and carry security_warnings.
+func remoteRead(ctx context.Context, call RemoteCaller, name string, args *jsonv.Object) (any, error) {
+	v, err := call.CallTool(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	if o, ok := v.(*jsonv.Object); ok && o != nil {
+		return o, nil
+	}
+	return jsonv.ObjectOf("content", v), nil
 }

@@ -12,14 +12,17 @@ import (
 // tools read and write, what each read is called, how an order tool's arguments become an
 // intent and how a quote payload becomes a price.
 type Profile struct {
-	Name          string
-	Tools         map[string]ToolClass
-	QuoteTool     string
-	PositionsTool string
-	AccountTool   string
-	OrdersTool    string
-	PlaceTool     string
-	CancelTool    string
+	Name  string
+	Tools map[string]ToolClass
+	// ToolsAuthoritative: Tools lists every tool the profile knows, so an unmapped tool is
+	// UNKNOWN (gated, no intent → deny) whatever its readOnlyHint says.
+	ToolsAuthoritative bool
+	QuoteTool          string
+	PositionsTool      string
+	AccountTool        string
+	OrdersTool         string
+	PlaceTool          string
+	CancelTool         string
 	// Extract returns the intent of an order-placing tool call, or false when the call does
 	// not carry one (any other tool, or unusable arguments): the gate then denies.
 	Extract func(tool string, args *jsonv.Object) (OrderIntent, bool)

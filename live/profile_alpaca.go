@@ -43,19 +43,21 @@ var alpacaMCPTools = func() map[string]ToolClass {
 // option orders yield an intent; multi-leg, bracket/OCO/OTO, stop and trailing orders, replaces
 // and cancels do not (the gate denies them until they are mapped).
 var AlpacaMCP = &Profile{
-	Name:          "alpaca",
-	Tools:         alpacaMCPTools,
-	QuoteTool:     "get_stock_latest_quote",
-	PositionsTool: "get_all_positions",
-	AccountTool:   "get_account_info",
-	OrdersTool:    "get_orders",
-	PlaceTool:     "place_stock_order",
-	CancelTool:    "cancel_order_by_id",
-	Extract:       extractAlpaca,
-	ParseQuote:    parseAlpacaQuote,
-	QuoteToolFor:  alpacaQuoteTool,
-	BuildOrder:    buildAlpacaOrder,
-	ReplyError:    alpacaReplyError,
+	Name:  "alpaca",
+	Tools: alpacaMCPTools,
+	// alpaca-mcp.md: the map is authoritative; a newer server's unknown tool is denied until mapped.
+	ToolsAuthoritative: true,
+	QuoteTool:          "get_stock_latest_quote",
+	PositionsTool:      "get_all_positions",
+	AccountTool:        "get_account_info",
+	OrdersTool:         "get_orders",
+	PlaceTool:          "place_stock_order",
+	CancelTool:         "cancel_order_by_id",
+	Extract:            extractAlpaca,
+	ParseQuote:         parseAlpacaQuote,
+	QuoteToolFor:       alpacaQuoteTool,
+	BuildOrder:         buildAlpacaOrder,
+	ReplyError:         alpacaReplyError,
 }
 
 // alpacaReplyError reads the server's failure shape: an "error" member (a message, or an

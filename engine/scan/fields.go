@@ -24,19 +24,48 @@ func FindingJSON(f Finding) *jsonv.Object {
 // to an existing security_warnings list (a non-list is replaced); otherwise the key is left
 // alone. It returns the findings and the payload.
 func WithSecurityWarnings(payload *jsonv.Object, fields []string) ([]Finding, *jsonv.Object) {
+	return attach(payload, func(fn leafFunc) {
+		for _, sel := range fields {
+			visit(payload, strings.Split(sel, "."), nil, fn)
+		}
+	})
+}
+
+// WithSecurityWarningsAll is WithSecurityWarnings over every string in the payload, at any
+// depth, object keys aside (a tool whose whole result is outside content, such as a broker
+// server's read); an existing security_warnings value is not rescanned.
+func WithSecurityWarningsAll(payload *jsonv.Object) ([]Finding, *jsonv.Object) {
+	return attach(payload, func(fn leafFunc) {
+		if payload == nil {
+			return
+		}
+		for _, k := range payload.Keys() {
+			if k == "security_warnings" {
+				continue
+			}
+			key := k
+			v, _ := payload.Get(key)
+			visitAll(v, []string{key}, func(s string) { payload.Set(key, s) }, fn)
+		}
+	})
+}
+
+// leafFunc is called on a selected string with its path and a setter into its container.
+type leafFunc func(path []string, v string, set func(string))
+
+// attach scans and neutralises the strings walk selects and appends the findings to the
+// payload's security_warnings.
+func attach(payload *jsonv.Object, walk func(leafFunc)) ([]Finding, *jsonv.Object) {
 	var all []Finding
-	for _, sel := range fields {
-		parts := strings.Split(sel, ".")
-		visit(payload, parts, nil, func(path []string, v string, set func(string)) {
-			for _, f := range Scan(v) {
-				f.Field, f.InField = strings.Join(path, "."), true
-				all = append(all, f)
-			}
-			if out, changed := Neutralize(v); changed {
-				set(out)
-			}
-		})
-	}
+	walk(func(path []string, v string, set func(string)) {
+		for _, f := range Scan(v) {
+			f.Field, f.InField = strings.Join(path, "."), true
+			all = append(all, f)
+		}
+		if out, changed := Neutralize(v); changed {
+			set(out)
+		}
+	})
 	if len(all) == 0 || payload == nil {
 		return all, payload
 	}
@@ -91,6 +120,28 @@ func visit(node any, parts, path []string, fn func(path []string, v string, set 
 				continue
 			}
 			visit(n[i], rest, p, fn)
+		}
+	}
+}
+
+// visitAll calls fn on every string under node (node itself included, through set).
+func visitAll(node any, path []string, set func(string), fn leafFunc) {
+	switch n := node.(type) {
+	case string:
+		fn(path, n, set)
+	case *jsonv.Object:
+		if n == nil {
+			return
+		}
+		for _, k := range n.Keys() {
+			key := k
+			v, _ := n.Get(key)
+			visitAll(v, append(append([]string(nil), path...), key), func(s string) { n.Set(key, s) }, fn)
+		}
+	case []any:
+		for i := range n {
+			idx := i
+			visitAll(n[i], append(append([]string(nil), path...), strconv.Itoa(i)), func(s string) { n[idx] = s }, fn)
 		}
 	}
 }

@@ -28,23 +28,41 @@ type Wrapped struct {
 	Broker string
 }
 
-// Curated is the map a broker's tools are classified with: the profile's, else the broker
-// key's curated map (nil: hints only, everything else UNKNOWN).
-func Curated(p *live.Profile, key string) map[string]live.ToolClass {
-	if p != nil && p.Tools != nil {
-		return p.Tools
-	}
-	return live.CuratedTools(key)
+// Classes is the curated map a broker's tools are classified with, and whether it is
+// authoritative (an unmapped tool is then UNKNOWN, its readOnlyHint ignored).
+type Classes struct {
+	Tools         map[string]live.ToolClass
+	Authoritative bool
 }
 
-// Wrap classifies tools with the curated map first and readOnlyHint only after
-// (a hint can catch a write the map missed, never demote a mapped one). READ tools are
+// Classify decides a tool's class: the map wins; an unmapped tool is UNKNOWN under an
+// authoritative map, otherwise the reference rule (live.Classify) applies.
+func (c Classes) Classify(tool string, readOnlyHint any) live.ToolClass {
+	if _, mapped := c.Tools[tool]; !mapped && c.Authoritative {
+		return live.ClassUnknown
+	}
+	return live.Classify(c.Tools, tool, readOnlyHint)
+}
+
+// Curated is how a broker's tools are classified: the profile's map (authoritative when the
+// profile says so), else the broker key's curated map (nil: hints only, everything else
+// UNKNOWN).
+func Curated(p *live.Profile, key string) Classes {
+	if p != nil && p.Tools != nil {
+		return Classes{Tools: p.Tools, Authoritative: p.ToolsAuthoritative}
+	}
+	return Classes{Tools: live.CuratedTools(key)}
+}
+
+// Wrap classifies tools with the curated map first and readOnlyHint only after, unless the
+// map is authoritative (a hint can catch a write the map missed, never demote a mapped one
+// nor promote an unmapped one under an authoritative map). READ tools are
 // offered plain; WRITE and UNKNOWN tools are gated under broker, and left out entirely when
 // the broker is halted at wrap time (reference K5). Order follows tools.
-func Wrap(broker string, curated map[string]live.ToolClass, tools []ToolInfo, halted bool) []Wrapped {
+func Wrap(broker string, curated Classes, tools []ToolInfo, halted bool) []Wrapped {
 	out := make([]Wrapped, 0, len(tools))
 	for _, t := range tools {
-		c := live.Classify(curated, t.Name, t.ReadOnlyHint)
+		c := curated.Classify(t.Name, t.ReadOnlyHint)
 		if !c.IsWrite() {
 			out = append(out, Wrapped{Tool: t, Class: c})
 			continue

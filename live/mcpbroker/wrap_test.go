@@ -20,16 +20,18 @@ func TestClassification(t *testing.T) {
 		{"alpaca", "update_account_config", nil, live.ClassWrite},
 		{"alpaca", "get_stock_latest_quote", nil, live.ClassRead},
 		{"alpaca", "brand_new_tool", nil, live.ClassUnknown},
-		{"alpaca", "brand_new_read", true, live.ClassRead},
-		{"alpaca", "brand_new_write", false, live.ClassWrite},
-		{"alpaca", "Place_Stock_Order", true, live.ClassRead}, // names are exact: only the hint speaks
+		{"alpaca", "brand_new_read", true, live.ClassUnknown},    // the map is authoritative: no hint promotes
+		{"alpaca", "brand_new_write", false, live.ClassUnknown},  // unmapped is UNKNOWN (gated, denied) either way
+		{"alpaca", "Place_Stock_Order", true, live.ClassUnknown}, // names are exact; the hint is ignored
+		{"robinhood", "brand_new_read", true, live.ClassRead},    // reference rule: the hint decides
+		{"robinhood", "brand_new_write", false, live.ClassWrite},
 		{"robinhood", "place_equity_order", true, live.ClassWrite},
 		{"robinhood", "get_equity_quotes", nil, live.ClassRead},
 		{"robinhood", "truthy_one", 1, live.ClassUnknown},
 	}
 	for _, tt := range tests {
 		p := mcpbroker.ProfileFor(tt.profile, "")
-		if got := live.Classify(mcpbroker.Curated(p, tt.profile), tt.tool, tt.hint); got != tt.want {
+		if got := mcpbroker.Curated(p, tt.profile).Classify(tt.tool, tt.hint); got != tt.want {
 			t.Errorf("%s %s hint %v: got %s, want %s", tt.profile, tt.tool, tt.hint, got, tt.want)
 		}
 	}
