@@ -107,6 +107,9 @@ func (a *App) cmdInit(args []string) int {
 	} else {
 		fmt.Fprintf(a.Stdout, "%s already exists — left as it is.\n", config.Path(root))
 	}
+	if err := a.initToken(root); err != nil {
+		return a.failf("%v", err)
+	}
 	rt, code, ok := p.open("")
 	if !ok {
 		return code

@@ -1,0 +1,175 @@
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cockpit/engine/safety"
+	"cockpit/live/atomicfile"
+)
+
+// TokenFile is the bearer token's file name in the runtime root.
+const TokenFile = "serve-mcp.token"
+
+// MaxBody caps an HTTP request body (1 MiB); a larger one is refused 413.
+const MaxBody = 1 << 20
+
+// minToken is the shortest token accepted from the file (32 random bytes are 64 hex digits).
+const minToken = 32
+
+// EnsureToken returns the bearer token in dir/serve-mcp.token, creating it (0600, 32 random
+// bytes in hex) when missing. A token file readable by group or others, or too short, is refused.
+func EnsureToken(dir string) (string, error) {
+	path := filepath.Join(dir, TokenFile)
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return "", err
+		}
+		tok := hex.EncodeToString(b)
+		if err := atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
+			return "", err
+		}
+		return tok, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return "", fmt.Errorf("%s is mode %v: want 0600 (chmod 600 it)", path, fi.Mode().Perm())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	tok := strings.TrimSpace(string(data))
+	if len(tok) < minToken {
+		return "", fmt.Errorf("%s: the token is shorter than %d characters", path, minToken)
+	}
+	return tok, nil
+}
+
+// HTTPOptions shape the streamable HTTP endpoint.
+type HTTPOptions struct {
+	Token        string   // required bearer token
+	AllowedHosts []string // Host and Origin allow-list (safety.ParseAllowedHosts; empty: loopback names)
+	Log          *slog.Logger
+}
+
+// Handler is the guarded streamable HTTP handler: the Host/Origin guard of the reference
+// (400 without Host, 403 for a refused Host or Origin), then the bearer token (401), then the
+// body cap (413), then MCP.
+func (s *Server) Handler(o HTTPOptions) (http.Handler, error) {
+	if len(o.Token) < minToken {
+		return nil, errors.New("mcpserve: HTTP needs a bearer token")
+	}
+	hosts := o.AllowedHosts
+	if len(hosts) == 0 {
+		hosts = safety.ParseAllowedHosts("")
+	}
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: MaxBody})
+	want := []byte("Bearer " + o.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Host == "" {
+			http.Error(w, "Invalid host header", http.StatusBadRequest)
+			return
+		}
+		if !safety.HostMatches(safety.NormalizeHost(r.Host), hosts) {
+			http.Error(w, "Host not allowed", http.StatusForbidden)
+			return
+		}
+		if vs, ok := r.Header["Origin"]; ok {
+			origin := strings.Join(vs, ",")
+			if !safety.OriginAllowed(&origin, hosts) {
+				http.Error(w, "Origin not allowed", http.StatusForbidden)
+				return
+			}
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cockpit serve-mcp"`)
+			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			return
+		}
+		if r.ContentLength > MaxBody {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+			if err != nil {
+				http.Error(w, "cannot read the request body", http.StatusBadRequest)
+				return
+			}
+			if len(body) > MaxBody {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		inner.ServeHTTP(w, r)
+	}), nil
+}
+
+// Listen listens on addr; an address that is not loopback is refused unless allowRemote.
+func Listen(addr string, allowRemote bool) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--http %q: %v", addr, err)
+	}
+	if !allowRemote && !loopbackName(host) {
+		return nil, fmt.Errorf("--http %q is not a loopback address: serve-mcp listens beyond loopback only with --allow-remote", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); !allowRemote && (!ok || !tcp.IP.IsLoopback()) {
+		ln.Close()
+		return nil, fmt.Errorf("--http %q listens on %v, which is not loopback", addr, ln.Addr())
+	}
+	return ln, nil
+}
+
+func loopbackName(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ServeHTTP serves h on ln until ctx ends, then shuts down.
+func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(shut)
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
