@@ -66,6 +66,9 @@ func redactBearer(s string) string {
 		for v < len(s) && s[v] == '=' {
 			v++
 		}
+		if last == 0 {
+			b.Grow(len(s))
+		}
 		b.WriteString(s[last:i])
 		b.WriteString(s[i : i+n])
 		b.WriteString(" " + Redacted)
@@ -122,12 +125,34 @@ func Secrets(s string) string {
 	return redactAuthCredentials(redactPEMKeys(redactURLUserinfo(redactEnvAssignments(s))))
 }
 
+// candidateBytes marks the bytes at which matchKeyValue can succeed: the quotes, the
+// letters of firsts in both cases, and every non-ASCII byte (İ, ı, K and ſ fold to ASCII).
+func candidateBytes(firsts string) (t [256]bool) {
+	t['"'], t['\''] = true, true
+	for i := 0; i < len(firsts); i++ {
+		c := firsts[i]
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}
+
 func redactNamedValues(s string, names []kvName, firsts string) string {
 	var b strings.Builder
 	last := 0
+	cand := candidateBytes(firsts)
 	for p := 0; p < len(s); {
+		if !cand[s[p]] {
+			p++ // an ASCII byte that is neither a quote nor a name's first letter
+			continue
+		}
 		_, size := pystr.RuneAt(s, p)
 		if end, repl, ok := matchKeyValue(s, p, names, firsts); ok {
+			if last == 0 {
+				b.Grow(len(s))
+			}
 			b.WriteString(s[last:p])
 			b.WriteString(repl)
 			last = end
@@ -157,10 +182,15 @@ func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, rep
 	if q == "" && !pystr.WordBoundary(s, start) {
 		return 0, "", false
 	}
-	if first, _ := pystr.RuneAt(s, start); first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
+	first, _ := pystr.RuneAt(s, start)
+	if first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
 		return 0, "", false
 	}
+	f0 := byte(pystr.FoldASCII(first))
 	for _, name := range names {
+		if name.first[0] != f0 {
+			continue // cannot match: every name is lower-case ASCII
+		}
 		for _, nameEnd := range name.match(s, start) {
 			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
 				return e, repl, true
@@ -299,6 +329,9 @@ func redactTokens(s string) string {
 		end := matchToken(s, i)
 		if end < 0 {
 			continue
+		}
+		if last == 0 {
+			b.Grow(len(s))
 		}
 		b.WriteString(s[last:i])
 		b.WriteString(Redacted)
