@@ -139,13 +139,23 @@ func candidateBytes(firsts string) (t [256]bool) {
 	return t
 }
 
+// asciiWordByte marks the ASCII word characters [A-Za-z0-9_].
+var asciiWordByte = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = pystr.IsWord(rune(c))
+	}
+	return t
+}()
+
 func redactNamedValues(s string, names []kvName, firsts string) string {
 	var b strings.Builder
 	last := 0
 	cand := candidateBytes(firsts)
 	for p := 0; p < len(s); {
-		if !cand[s[p]] {
-			p++ // an ASCII byte that is neither a quote nor a name's first letter
+		if c := s[p]; !cand[c] || c < utf8.RuneSelf && c != '"' && c != '\'' && p > 0 && asciiWordByte[s[p-1]] {
+			// An ASCII byte that is neither a quote nor a name's first letter, or a letter
+			// after a word character (no \b before the name; a non-word rune folds to no letter).
+			p++
 			continue
 		}
 		_, size := pystr.RuneAt(s, p)
