@@ -231,7 +231,7 @@ func (sc *scanner) add(i, ri int) {
 		return
 	}
 	for gs, g := forms[h.form].groups, 0; gs != 0; gs, g = gs>>1, g+1 {
-		if gs&1 != 0 {
+		if gs&1 != 0 && !sc.done[groupRule[g]] {
 			sc.by[g] = append(sc.by[g], h)
 		}
 	}
@@ -483,6 +483,7 @@ func Scan(s string) []Finding {
 	for sc.i < len(s) && !sc.decided() {
 		sc.advance(sc.i + chunk)
 		sc.resolve(sc.i >= len(s))
+		sc.compact()
 	}
 	var out []Finding
 	for i, ok := range sc.found {

@@ -1,0 +1,63 @@
+package scan
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// scanNoCompact is Scan as it was before compact: the hit lists keep every word.
+func scanNoCompact(s string) []Finding {
+	sc := new(scanner)
+	sc.s = s
+	for sc.i < len(s) && !sc.decided() {
+		sc.advance(sc.i + chunk)
+		sc.resolve(sc.i >= len(s))
+	}
+	var out []Finding
+	for i, ok := range sc.found {
+		if ok {
+			r := Rules[i]
+			out = append(out, Finding{RuleID: r.ID, Severity: r.Severity, Message: r.Message, Match: excerpt(s[sc.span[i][0]:sc.span[i][1]])})
+		}
+	}
+	return out
+}
+
+// TestCompactMatchesOld scans random texts of several chunks, dense in rule words with gaps
+// around the rules' windows, with and without compaction: the findings are the same.
+func TestCompactMatchesOld(t *testing.T) {
+	words := []string{"ignore", "previous", "instructions", "reveal", "system", "prompt", "developer",
+		"message", "you are now", "admin", "root", "print", "api key", "tokens", "env vars", "run",
+		"use", "shell", "curl", "hidden", "rules", "DUMP", "İgnore", "secret", "call", "bash"}
+	fill := []string{" ", "  ", "\n", "x", "lorem ", "\u00a0", "é", "-", "_", "word "}
+	rng := rand.New(rand.NewSource(15))
+	n := 300
+	if testing.Short() {
+		n = 40
+	}
+	for k := 0; k < n; k++ {
+		var b strings.Builder
+		size := 8<<10 + rng.Intn(48<<10)
+		density := 1 + rng.Intn(30)
+		for b.Len() < size {
+			if rng.Intn(density) == 0 {
+				b.WriteString(words[rng.Intn(len(words))])
+			}
+			for m := rng.Intn(20); m >= 0; m-- {
+				b.WriteString(fill[rng.Intn(len(fill))])
+			}
+			b.WriteByte(' ')
+		}
+		s := b.String()
+		got, want := Scan(s), scanNoCompact(s)
+		if len(got) != len(want) {
+			t.Fatalf("case %d: got %d findings %+v, want %d %+v", k, len(got), got, len(want), want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("case %d: finding %d got %+v, want %+v", k, i, got[i], want[i])
+			}
+		}
+	}
+}
