@@ -104,6 +104,12 @@ var kvNames = []kvName{
 
 func redactKeyValues(s string) string { return redactNamedValues(s, kvNames, "aipbrsct") }
 
+// Candidate-byte tables of the two name lists, built once.
+var (
+	kvCand  = candidateBytes("aipbrsct")
+	piiCand = candidateBytes("abrst")
+)
+
 // piiNames are account and identity keys cockpit also scrubs from free text before storage
 // (the reference's text pass covers only credentials).
 var piiNames = []kvName{
@@ -150,7 +156,14 @@ var asciiWordByte = func() (t [256]bool) {
 func redactNamedValues(s string, names []kvName, firsts string) string {
 	var b strings.Builder
 	last := 0
-	cand := candidateBytes(firsts)
+	cand := &kvCand
+	if firsts != "aipbrsct" {
+		cand = &piiCand
+		if firsts != "abrst" {
+			t := candidateBytes(firsts)
+			cand = &t
+		}
+	}
 	for p := 0; p < len(s); {
 		if c := s[p]; !cand[c] || c < utf8.RuneSelf && c != '"' && c != '\'' && p > 0 && asciiWordByte[s[p-1]] {
 			// An ASCII byte that is neither a quote nor a name's first letter, or a letter
