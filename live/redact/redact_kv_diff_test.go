@@ -45,7 +45,7 @@ func oldMatchKeyValue(s string, p int, names []kvName, firsts string) (int, stri
 		return 0, "", false
 	}
 	for _, name := range names {
-		for _, nameEnd := range name.match(s, start) {
+		for _, nameEnd := range oldMatch(name, s, start) {
 			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
 				return e, repl, true
 			}
@@ -75,4 +75,25 @@ func TestKeyValuesMatchOld(t *testing.T) {
 			t.Fatalf("pii %q: got %q, want %q", s, got, want)
 		}
 	}
+}
+
+func oldMatch(n kvName, s string, start int) []int {
+	a, ok := pystr.HasFoldPrefix(s[start:], n.first)
+	if !ok {
+		return nil
+	}
+	pos := start + a
+	if n.second == "" {
+		return []int{pos}
+	}
+	var ends []int
+	if pos < len(s) && (s[pos] == '_' || s[pos] == '-') {
+		if c, ok := pystr.HasFoldPrefix(s[pos+1:], n.second); ok {
+			ends = append(ends, pos+1+c)
+		}
+	}
+	if c, ok := pystr.HasFoldPrefix(s[pos:], n.second); ok {
+		ends = append(ends, pos+c)
+	}
+	return ends
 }

@@ -214,7 +214,8 @@ func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, rep
 		if name.first[0] != f0 {
 			continue // cannot match: every name is lower-case ASCII
 		}
-		for _, nameEnd := range name.match(s, start) {
+		ends, n := name.match(s, start)
+		for _, nameEnd := range ends[:n] {
 			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
 				return e, repl, true
 			}
@@ -223,26 +224,28 @@ func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, rep
 	return 0, "", false
 }
 
-// match returns the possible ends of the name at start, greedy option first.
-func (n kvName) match(s string, start int) []int {
-	a, ok := pystr.HasFoldPrefix(s[start:], n.first)
+// match returns the possible ends of the name at start, greedy option first (n of them).
+func (k kvName) match(s string, start int) (ends [2]int, n int) {
+	a, ok := pystr.HasFoldPrefix(s[start:], k.first)
 	if !ok {
-		return nil
+		return ends, 0
 	}
 	pos := start + a
-	if n.second == "" {
-		return []int{pos}
+	if k.second == "" {
+		ends[0] = pos
+		return ends, 1
 	}
-	var ends []int
 	if pos < len(s) && (s[pos] == '_' || s[pos] == '-') {
-		if c, ok := pystr.HasFoldPrefix(s[pos+1:], n.second); ok {
-			ends = append(ends, pos+1+c)
+		if c, ok := pystr.HasFoldPrefix(s[pos+1:], k.second); ok {
+			ends[n] = pos + 1 + c
+			n++
 		}
 	}
-	if c, ok := pystr.HasFoldPrefix(s[pos:], n.second); ok {
-		ends = append(ends, pos+c)
+	if c, ok := pystr.HasFoldPrefix(s[pos:], k.second); ok {
+		ends[n] = pos + c
+		n++
 	}
-	return ends
+	return ends, n
 }
 
 // kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd.
