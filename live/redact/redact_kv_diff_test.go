@@ -97,3 +97,17 @@ func oldMatch(n kvName, s string, start int) []int {
 	}
 	return ends
 }
+
+// TestBearerValueRuneMatchesOld checks the table-driven class against its old definition on
+// every code point (and RuneError).
+func TestBearerValueRuneMatchesOld(t *testing.T) {
+	old := func(r rune) bool {
+		f := pystr.FoldASCII(r)
+		return f >= 'a' && f <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("._~+/-", r)
+	}
+	for r := rune(0); r <= 0x10ffff; r++ {
+		if got, want := bearerValueRune(r), old(r); got != want {
+			t.Fatalf("%U: got %v, want %v", r, got, want)
+		}
+	}
+}

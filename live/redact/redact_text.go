@@ -53,9 +53,16 @@ func redactBearer(s string) string {
 			continue
 		}
 		v := ws
-		for {
-			r, size := pystr.RuneAt(s, v)
-			if size == 0 || !bearerValueRune(r) {
+		for v < len(s) {
+			if c := s[v]; c < utf8.RuneSelf {
+				if !bearerValueASCII[c] {
+					break
+				}
+				v++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[v:])
+			if !bearerValueRune(r) {
 				break
 			}
 			v += size
@@ -84,9 +91,20 @@ func redactBearer(s string) string {
 
 // bearerValueRune is [A-Za-z0-9._~+/-] under IGNORECASE.
 func bearerValueRune(r rune) bool {
+	if r >= 0 && r < utf8.RuneSelf {
+		return bearerValueASCII[r]
+	}
 	f := pystr.FoldASCII(r)
-	return f >= 'a' && f <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("._~+/-", r)
+	return f >= 'a' && f <= 'z'
 }
+
+// bearerValueASCII is bearerValueRune on ASCII.
+var bearerValueASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~+/-", byte(c)) >= 0
+	}
+	return t
+}()
 
 // ---- pass 2: credential key = value
 
