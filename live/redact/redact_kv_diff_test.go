@@ -4,109 +4,61 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-
-	"cockpit/live/pystr"
 )
 
-// oldRedactNamedValues is the key=value pass before the first-byte skips, kept to check the
-// current one against.
-func oldRedactNamedValues(s string, names []kvName, firsts string) string {
+// diffPieces build random texts for the differential tests: name fragments, separators,
+// quotes, token prefixes, folding runes, non-ASCII spaces and invalid UTF-8.
+var diffPieces = []string{"api", "key", "_", "-", "token", "secret", "pass", "word", "passwd", "auth",
+	"account", "number", "ssn", "tax", "id", "bank", "=", ":", " ", "\t", "\n", "\"", "'", "x",
+	"A", "Z", "9", "İ", "ı", "K", "ſ", "é", "\xff", "\xc3", "[redacted]", "bearer", "Bearer ", ",", ";",
+	"API", "ToKeN", "SSN", "Sk", "\u00a0", "\u2003", "0", "sk-", "ghp_", "xoxb-", "AKIA", "pypi-", "eyJ",
+	"aaaaaaaaaa", "AAAAAAAA", ".", "~", "+", "/", "==", "sk-aaaaaaaaaaaaaaaaaaaa", "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	"xoxb-aaaaaaaaaa", "AKIAAAAAAAAAAAAAAAAA", "pypi-aaaaaaaaaaaaaaaa", "eyJaaaaaaaaaa.aaaaaaaaaa.aaaaa",
+	"api_key=", "password: ", "'token'=", "\"secret\" : "}
+
+func randomText(rng *rand.Rand, n int) string {
 	var b strings.Builder
-	last := 0
-	for p := 0; p < len(s); {
-		_, size := pystr.RuneAt(s, p)
-		if end, repl, ok := oldMatchKeyValue(s, p, names, firsts); ok {
-			b.WriteString(s[last:p])
-			b.WriteString(repl)
-			last = end
-			p = end
-			continue
-		}
-		p += size
+	for k := rng.Intn(n); k >= 0; k-- {
+		b.WriteString(diffPieces[rng.Intn(len(diffPieces))])
 	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
 	return b.String()
 }
 
-func oldMatchKeyValue(s string, p int, names []kvName, firsts string) (int, string, bool) {
-	q := ""
-	start := p
-	if s[p] == '"' || s[p] == '\'' {
-		q = s[p : p+1]
-		start = p + 1
-	}
-	if q == "" && !pystr.WordBoundary(s, start) {
-		return 0, "", false
-	}
-	if first, _ := pystr.RuneAt(s, start); first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
-		return 0, "", false
-	}
-	for _, name := range names {
-		for _, nameEnd := range oldMatch(name, s, start) {
-			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
-				return e, repl, true
-			}
-		}
-	}
-	return 0, "", false
-}
-
-// TestKeyValuesMatchOld compares the key=value passes with the old implementation on random
-// texts built from name fragments, separators, quotes, folding runes and invalid UTF-8.
+// TestKeyValuesMatchOld compares the key=value passes with the pre-issue-15 implementation.
 func TestKeyValuesMatchOld(t *testing.T) {
-	pieces := []string{"api", "key", "_", "-", "token", "secret", "pass", "word", "passwd", "auth",
-		"account", "number", "ssn", "tax", "id", "bank", "=", ":", " ", "\t", "\n", "\"", "'", "x",
-		"A", "Z", "9", "İ", "ı", "K", "ſ", "é", "\xff", "\xc3", "[redacted]", "bearer", ",", ";",
-		"API", "ToKeN", "SSN", "Sk", "\u00a0", "\u2003", "0"}
 	rng := rand.New(rand.NewSource(15))
 	for n := 0; n < 20000; n++ {
-		var b strings.Builder
-		for k := rng.Intn(24); k >= 0; k-- {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
-		}
-		s := b.String()
-		if got, want := redactNamedValues(s, kvNames, "aipbrsct"), oldRedactNamedValues(s, kvNames, "aipbrsct"); got != want {
+		s := randomText(rng, 24)
+		if got, want := redactNamedValues(s, kvNames, "aipbrsct"), v0redactNamedValues(s, v0kvNames, "aipbrsct"); got != want {
 			t.Fatalf("kv %q: got %q, want %q", s, got, want)
 		}
-		if got, want := redactNamedValues(s, piiNames, "abrst"), oldRedactNamedValues(s, piiNames, "abrst"); got != want {
+		if got, want := redactNamedValues(s, piiNames, "abrst"), v0redactNamedValues(s, v0piiNames, "abrst"); got != want {
 			t.Fatalf("pii %q: got %q, want %q", s, got, want)
 		}
 	}
 }
 
-func oldMatch(n kvName, s string, start int) []int {
-	a, ok := pystr.HasFoldPrefix(s[start:], n.first)
-	if !ok {
-		return nil
-	}
-	pos := start + a
-	if n.second == "" {
-		return []int{pos}
-	}
-	var ends []int
-	if pos < len(s) && (s[pos] == '_' || s[pos] == '-') {
-		if c, ok := pystr.HasFoldPrefix(s[pos+1:], n.second); ok {
-			ends = append(ends, pos+1+c)
+// TestTextMatchesOld compares Text and each of its passes with the pre-issue-15 implementation.
+func TestTextMatchesOld(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	for n := 0; n < 20000; n++ {
+		s := randomText(rng, 40)
+		for _, c := range []struct {
+			name      string
+			got, want func(string) string
+		}{{"Text", Text, v0Text}, {"bearer", redactBearer, v0redactBearer}, {"tokens", redactTokens, v0redactTokens}} {
+			if got, want := c.got(s), c.want(s); got != want {
+				t.Fatalf("%s %q: got %q, want %q", c.name, s, got, want)
+			}
 		}
 	}
-	if c, ok := pystr.HasFoldPrefix(s[pos:], n.second); ok {
-		ends = append(ends, pos+c)
-	}
-	return ends
 }
 
 // TestBearerValueRuneMatchesOld checks the table-driven class against its old definition on
-// every code point (and RuneError).
+// every code point.
 func TestBearerValueRuneMatchesOld(t *testing.T) {
-	old := func(r rune) bool {
-		f := pystr.FoldASCII(r)
-		return f >= 'a' && f <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("._~+/-", r)
-	}
 	for r := rune(0); r <= 0x10ffff; r++ {
-		if got, want := bearerValueRune(r), old(r); got != want {
+		if got, want := bearerValueRune(r), v0bearerValueRune(r); got != want {
 			t.Fatalf("%U: got %v, want %v", r, got, want)
 		}
 	}

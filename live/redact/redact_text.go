@@ -367,7 +367,7 @@ func redactTokens(s string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if i > 0 && tokenClass(s[i-1]) {
+		if !tokenFirst[s[i]] || i > 0 && tokenClass(s[i-1]) {
 			continue
 		}
 		end := matchToken(s, i)
@@ -388,6 +388,14 @@ func redactTokens(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// tokenFirst marks the bytes a bare token can start with (sk-, gh?_, xox?-, AKIA, pypi-, eyJ).
+var tokenFirst = func() (t [256]bool) {
+	for _, c := range []byte("sgxApe") {
+		t[c] = true
+	}
+	return t
+}()
 
 // runOf returns the end of the longest run at i of bytes accepted by class.
 func runOf(s string, i int, class func(byte) bool) int {
