@@ -40,15 +40,29 @@ func Neutralize(s string) (string, bool) {
 	return b.String(), true
 }
 
-// opener finds the next '<' or '[' with one IndexByte search per byte kind, remembering the
-// next occurrence of each (len(s) when there is none) so no byte is searched twice.
+// opener finds the next '<' or '[': a short byte loop, then IndexByte searches that remember
+// the next occurrence of each byte (len(s) when there is none), so no byte is searched twice.
 type opener struct {
 	s      string
 	lt, br int // next '<' and '[' found so far (-1: not searched yet)
 }
 
+// openerNear is how many bytes next checks one by one before it searches: tokens are often
+// close together, and a short loop beats two IndexByte calls there.
+const openerNear = 16
+
 // next returns the next '<' or '[' at or after i, or -1.
 func (o *opener) next(i int) int {
+	s := o.s
+	end := min(i+openerNear, len(s))
+	for ; i < end; i++ {
+		if c := s[i]; c == '<' || c == '[' {
+			return i
+		}
+	}
+	if i >= len(s) {
+		return -1
+	}
 	if o.lt < i {
 		o.lt = indexFrom(o.s, i, '<')
 	}

@@ -44,7 +44,7 @@ func TestNeutralizeMatchesOld(t *testing.T) {
 	rng := rand.New(rand.NewSource(15))
 	for n := 0; n < 20000; n++ {
 		var b strings.Builder
-		for k := rng.Intn(30); k >= 0; k-- {
+		for k := rng.Intn(80); k >= 0; k-- {
 			b.WriteString(pieces[rng.Intn(len(pieces))])
 		}
 		s := b.String()
