@@ -63,3 +63,18 @@ func TestBearerValueRuneMatchesOld(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTextMatchesOld: Text and the key=value passes agree with the pre-issue-15 implementation.
+func FuzzTextMatchesOld(f *testing.F) {
+	for _, s := range []string{"Bearer abc== token=x", `"api_key": "v" sk-aaaaaaaaaaaaaaaaaaaaaa`, "İd_token=1 ſecret:2", "\xffpassword=\xc3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Text(s), v0Text(s); got != want {
+			t.Fatalf("Text %q: got %q, want %q", s, got, want)
+		}
+		if got, want := redactNamedValues(s, piiNames, "abrst"), v0redactNamedValues(s, v0piiNames, "abrst"); got != want {
+			t.Fatalf("pii %q: got %q, want %q", s, got, want)
+		}
+	})
+}
