@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"cockpit/live/pystr"
 )
 
 // diffPieces build random texts for the differential tests: name fragments, separators,
@@ -77,4 +79,18 @@ func FuzzTextMatchesOld(f *testing.F) {
 			t.Fatalf("pii %q: got %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestWordBoundaryMatchesPystr checks the ASCII fast path against pystr.WordBoundary at
+// every offset of texts mixing ASCII, non-ASCII word and space runes, and invalid bytes.
+func TestWordBoundaryMatchesPystr(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	for n := 0; n < 5000; n++ {
+		s := randomText(rng, 12)
+		for i := 0; i <= len(s); i++ {
+			if got, want := wordBoundary(s, i), pystr.WordBoundary(s, i); got != want {
+				t.Fatalf("%q at %d: got %v, want %v", s, i, got, want)
+			}
+		}
+	}
 }

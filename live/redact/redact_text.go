@@ -33,7 +33,7 @@ func redactBearer(s string) string {
 		if s[i] != 'b' && s[i] != 'B' {
 			continue
 		}
-		if !pystr.WordBoundary(s, i) {
+		if !wordBoundary(s, i) {
 			continue
 		}
 		n, ok := pystr.HasFoldPrefix(s[i:], "bearer")
@@ -163,6 +163,14 @@ func candidateBytes(firsts string) (t [256]bool) {
 	return t
 }
 
+// wordBoundary is pystr.WordBoundary with a table lookup when both neighbours are ASCII.
+func wordBoundary(s string, i int) bool {
+	if i < len(s) && s[i] < utf8.RuneSelf && (i == 0 || s[i-1] < utf8.RuneSelf) {
+		return (i > 0 && asciiWordByte[s[i-1]]) != asciiWordByte[s[i]]
+	}
+	return pystr.WordBoundary(s, i)
+}
+
 // asciiWordByte marks the ASCII word characters [A-Za-z0-9_].
 var asciiWordByte = func() (t [256]bool) {
 	for c := 0; c < utf8.RuneSelf; c++ {
@@ -220,7 +228,7 @@ func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, rep
 	}
 	// \b before the name: the name starts with a letter, so the previous rune must not be a
 	// word character (a quote never is).
-	if q == "" && !pystr.WordBoundary(s, start) {
+	if q == "" && !wordBoundary(s, start) {
 		return 0, "", false
 	}
 	first, _ := pystr.RuneAt(s, start)
@@ -268,7 +276,7 @@ func (k kvName) match(s string, start int) (ends [2]int, n int) {
 
 // kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd.
 func kvTail(s string, p, start, nameEnd int, q string) (int, string, bool) {
-	if !pystr.WordBoundary(s, nameEnd) {
+	if !wordBoundary(s, nameEnd) {
 		return 0, "", false
 	}
 	i := nameEnd
