@@ -86,3 +86,16 @@ func FuzzScanMatchesOld(f *testing.F) {
 		}
 	})
 }
+
+// TestHitListsStayBounded: on a megabyte of undecidable verbs ("print " repeated, which no
+// rule ever completes) the hit lists hold only the undecided window, not every word read.
+func TestHitListsStayBounded(t *testing.T) {
+	sc := new(scanner)
+	sc.s = strings.Repeat("print ", 1<<20/6)
+	sc.run()
+	for g, hs := range sc.by {
+		if len(hs) > 2*chunk {
+			t.Errorf("group %d holds %d hits after the scan, want at most %d", g, len(hs), 2*chunk)
+		}
+	}
+}

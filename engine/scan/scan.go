@@ -483,6 +483,15 @@ const chunk = 8 << 10
 // far below it.
 const maxScan = 1<<31 - 1
 
+// run reads the text chunk by chunk until every rule is decided.
+func (sc *scanner) run() {
+	for sc.i < len(sc.s) && !sc.decided() {
+		sc.advance(sc.i + chunk)
+		sc.resolve(sc.i >= len(sc.s))
+		sc.compact()
+	}
+}
+
 // Scan returns the findings of the five rules on s, in rule order, at most one per rule.
 func Scan(s string) []Finding {
 	if s == "" {
@@ -498,11 +507,7 @@ func Scan(s string) []Finding {
 	sc := pool.Get().(*scanner)
 	defer sc.release()
 	sc.s = s
-	for sc.i < len(s) && !sc.decided() {
-		sc.advance(sc.i + chunk)
-		sc.resolve(sc.i >= len(s))
-		sc.compact()
-	}
+	sc.run()
 	var out []Finding
 	for i, ok := range sc.found {
 		if ok {
