@@ -13,7 +13,8 @@ const zwsp = "\u200b"
 // scanning left to right without overlaps as Python's re.sub does. Nothing is removed; a
 // second pass changes nothing. It reports whether anything changed (when not, s is returned).
 func Neutralize(s string) (string, bool) {
-	i := nextOpen(s, 0)
+	o := opener{s: s, lt: -1, br: -1}
+	i := o.next(0)
 	if i < 0 {
 		return s, false
 	}
@@ -27,10 +28,10 @@ func Neutralize(s string) (string, bool) {
 			b.WriteString(s[last : i+1])
 			b.WriteString(zwsp)
 			last = i + 1
-			i = nextOpen(s, i+n)
+			i = o.next(i + n)
 			continue
 		}
-		i = nextOpen(s, i+1)
+		i = o.next(i + 1)
 	}
 	if last == 0 {
 		return s, false
@@ -39,14 +40,50 @@ func Neutralize(s string) (string, bool) {
 	return b.String(), true
 }
 
-// nextOpen returns the next '<' or '[' at or after i, or -1.
-func nextOpen(s string, i int) int {
-	for ; i < len(s); i++ {
+// opener finds the next '<' or '[': a short byte loop, then IndexByte searches that remember
+// the next occurrence of each byte (len(s) when there is none), so no byte is searched twice.
+type opener struct {
+	s      string
+	lt, br int // next '<' and '[' found so far (-1: not searched yet)
+}
+
+// openerNear is how many bytes next checks one by one before it searches: tokens are often
+// close together, and a short loop beats two IndexByte calls there.
+const openerNear = 16
+
+// next returns the next '<' or '[' at or after i, or -1.
+func (o *opener) next(i int) int {
+	s := o.s
+	end := min(i+openerNear, len(s))
+	for ; i < end; i++ {
 		if c := s[i]; c == '<' || c == '[' {
 			return i
 		}
 	}
+	if i >= len(s) {
+		return -1
+	}
+	if o.lt < i {
+		o.lt = indexFrom(o.s, i, '<')
+	}
+	if o.br < i {
+		o.br = indexFrom(o.s, i, '[')
+	}
+	if j := min(o.lt, o.br); j < len(o.s) {
+		return j
+	}
 	return -1
+}
+
+// indexFrom is the offset of the first c at or after i, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	if k := strings.IndexByte(s[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(s)
 }
 
 const fullBar = "｜" // U+FF5C

@@ -231,7 +231,7 @@ func (sc *scanner) add(i, ri int) {
 		return
 	}
 	for gs, g := forms[h.form].groups, 0; gs != 0; gs, g = gs>>1, g+1 {
-		if gs&1 != 0 {
+		if gs&1 != 0 && !sc.done[groupRule[g]] {
 			sc.by[g] = append(sc.by[g], h)
 		}
 	}
@@ -355,14 +355,12 @@ func matchAt(s string, i, ri int) (hit, bool) {
 	found := hit{}
 	ok := false
 	for j < len(s) {
-		r, size := rune(s[j]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[j:])
-		}
-		var c int
-		if r == ' ' || r == '_' || r == '-' {
-			c = trieIndex(r)
+		var c, size int
+		if b := s[j]; b < utf8.RuneSelf {
+			c, size = int(asciiTrie[b]), 1
 		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[j:])
 			c = trieIndex(pystr.FoldASCII(r))
 			if c >= 26 {
 				c = -1 // a folded letter never becomes punctuation
@@ -375,12 +373,32 @@ func matchAt(s string, i, ri int) (hit, bool) {
 		j += size
 		n++
 		if f := t.final[node]; f != 0 {
-			if next, _ := pystr.RuneAt(s, j); next < 0 || !pystr.IsWord(next) {
+			if !wordAt(s, j) {
 				found, ok = hit{form: f - 1, sr: int32(ri), er: int32(ri + n), sb: int32(i), eb: int32(j)}, true
 			}
 		}
 	}
 	return found, ok
+}
+
+// asciiTrie is trieIndex of each ASCII byte after folding (-1 when it has no edge).
+var asciiTrie = func() (t [utf8.RuneSelf]int8) {
+	for c := range t {
+		t[c] = int8(trieIndex(pystr.FoldASCII(rune(c))))
+	}
+	return t
+}()
+
+// wordAt reports whether a word character starts at byte offset j of s.
+func wordAt(s string, j int) bool {
+	if j >= len(s) {
+		return false
+	}
+	if b := s[j]; b < utf8.RuneSelf {
+		return asciiWord[b]
+	}
+	r, _ := utf8.DecodeRuneInString(s[j:])
+	return pystr.IsWord(r)
 }
 
 // lastStartIn returns the last hit of hs whose start lies in [lo, hi] (code points).
@@ -465,6 +483,15 @@ const chunk = 8 << 10
 // far below it.
 const maxScan = 1<<31 - 1
 
+// run reads the text chunk by chunk until every rule is decided.
+func (sc *scanner) run() {
+	for sc.i < len(sc.s) && !sc.decided() {
+		sc.advance(sc.i + chunk)
+		sc.resolve(sc.i >= len(sc.s))
+		sc.compact()
+	}
+}
+
 // Scan returns the findings of the five rules on s, in rule order, at most one per rule.
 func Scan(s string) []Finding {
 	if s == "" {
@@ -480,10 +507,7 @@ func Scan(s string) []Finding {
 	sc := pool.Get().(*scanner)
 	defer sc.release()
 	sc.s = s
-	for sc.i < len(s) && !sc.decided() {
-		sc.advance(sc.i + chunk)
-		sc.resolve(sc.i >= len(s))
-	}
+	sc.run()
 	var out []Finding
 	for i, ok := range sc.found {
 		if ok {

@@ -84,32 +84,61 @@ func containsAny(s string, subs []string) bool {
 // Payload returns a redacted copy of a JSON value (jsonv form): values under sensitive
 // keys become "[redacted]" whatever their type, every string is text-redacted, and key order
 // is kept. The input is not modified.
-func Payload(v any, sink Sink) any { return redactWalk(v, sink, Text) }
+func Payload(v any, sink Sink) any { return newWalker(sink, Text).walk(v) }
 
 // ForStorage is Payload with Secrets on every string: what the audit trail,
 // the mirror and the log store.
-func ForStorage(v any) any { return redactWalk(v, SinkArguments, Secrets) }
+func ForStorage(v any) any { return newWalker(SinkArguments, Secrets).walk(v) }
 
-func redactWalk(v any, sink Sink, text func(string) string) any {
+// walkerCacheMax bounds the keys one walk remembers the sensitivity of.
+const walkerCacheMax = 4096
+
+// walker redacts one value; it remembers IsSensitiveKey per key, since payloads repeat
+// their keys across list items.
+type walker struct {
+	sink      Sink
+	text      func(string) string
+	sensitive map[string]bool
+}
+
+func newWalker(sink Sink, text func(string) string) *walker {
+	return &walker{sink: sink, text: text}
+}
+
+func (w *walker) isSensitive(key string) bool {
+	if s, ok := w.sensitive[key]; ok {
+		return s
+	}
+	s := IsSensitiveKey(key, w.sink)
+	if w.sensitive == nil {
+		w.sensitive = make(map[string]bool)
+	}
+	if len(w.sensitive) < walkerCacheMax {
+		w.sensitive[key] = s
+	}
+	return s
+}
+
+func (w *walker) walk(v any) any {
 	switch t := v.(type) {
 	case *jsonv.Object:
 		out := jsonv.NewObject()
 		for _, m := range t.Members() {
-			if IsSensitiveKey(m.Key, sink) {
+			if w.isSensitive(m.Key) {
 				out.Set(m.Key, Redacted)
 			} else {
-				out.Set(m.Key, redactWalk(m.Value, sink, text))
+				out.Set(m.Key, w.walk(m.Value))
 			}
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = redactWalk(e, sink, text)
+			out[i] = w.walk(e)
 		}
 		return out
 	case string:
-		return text(t)
+		return w.text(t)
 	}
 	return v
 }

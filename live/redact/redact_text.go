@@ -33,7 +33,7 @@ func redactBearer(s string) string {
 		if s[i] != 'b' && s[i] != 'B' {
 			continue
 		}
-		if !pystr.WordBoundary(s, i) {
+		if !wordBoundary(s, i) {
 			continue
 		}
 		n, ok := pystr.HasFoldPrefix(s[i:], "bearer")
@@ -53,9 +53,16 @@ func redactBearer(s string) string {
 			continue
 		}
 		v := ws
-		for {
-			r, size := pystr.RuneAt(s, v)
-			if size == 0 || !bearerValueRune(r) {
+		for v < len(s) {
+			if c := s[v]; c < utf8.RuneSelf {
+				if !bearerValueASCII[c] {
+					break
+				}
+				v++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[v:])
+			if !bearerValueRune(r) {
 				break
 			}
 			v += size
@@ -65,6 +72,9 @@ func redactBearer(s string) string {
 		}
 		for v < len(s) && s[v] == '=' {
 			v++
+		}
+		if last == 0 {
+			b.Grow(len(s))
 		}
 		b.WriteString(s[last:i])
 		b.WriteString(s[i : i+n])
@@ -81,9 +91,20 @@ func redactBearer(s string) string {
 
 // bearerValueRune is [A-Za-z0-9._~+/-] under IGNORECASE.
 func bearerValueRune(r rune) bool {
+	if r >= 0 && r < utf8.RuneSelf {
+		return bearerValueASCII[r]
+	}
 	f := pystr.FoldASCII(r)
-	return f >= 'a' && f <= 'z' || r >= '0' && r <= '9' || strings.ContainsRune("._~+/-", r)
+	return f >= 'a' && f <= 'z'
 }
+
+// bearerValueASCII is bearerValueRune on ASCII.
+var bearerValueASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~+/-", byte(c)) >= 0
+	}
+	return t
+}()
 
 // ---- pass 2: credential key = value
 
@@ -100,6 +121,12 @@ var kvNames = []kvName{
 }
 
 func redactKeyValues(s string) string { return redactNamedValues(s, kvNames, "aipbrsct") }
+
+// Candidate-byte tables of the two name lists, built once.
+var (
+	kvCand  = candidateBytes("aipbrsct")
+	piiCand = candidateBytes("abrst")
+)
 
 // piiNames are account and identity keys cockpit also scrubs from free text before storage
 // (the reference's text pass covers only credentials).
@@ -122,12 +149,59 @@ func Secrets(s string) string {
 	return redactAuthCredentials(redactPEMKeys(redactURLUserinfo(redactEnvAssignments(s))))
 }
 
+// candidateBytes marks the bytes at which matchKeyValue can succeed: the quotes, the
+// letters of firsts in both cases, and every non-ASCII byte (İ, ı, K and ſ fold to ASCII).
+func candidateBytes(firsts string) (t [256]bool) {
+	t['"'], t['\''] = true, true
+	for i := 0; i < len(firsts); i++ {
+		c := firsts[i]
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}
+
+// wordBoundary is pystr.WordBoundary with a table lookup when both neighbours are ASCII.
+func wordBoundary(s string, i int) bool {
+	if i < len(s) && s[i] < utf8.RuneSelf && (i == 0 || s[i-1] < utf8.RuneSelf) {
+		return (i > 0 && asciiWordByte[s[i-1]]) != asciiWordByte[s[i]]
+	}
+	return pystr.WordBoundary(s, i)
+}
+
+// asciiWordByte marks the ASCII word characters [A-Za-z0-9_].
+var asciiWordByte = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = pystr.IsWord(rune(c))
+	}
+	return t
+}()
+
 func redactNamedValues(s string, names []kvName, firsts string) string {
 	var b strings.Builder
 	last := 0
+	cand := &kvCand
+	if firsts != "aipbrsct" {
+		cand = &piiCand
+		if firsts != "abrst" {
+			t := candidateBytes(firsts)
+			cand = &t
+		}
+	}
 	for p := 0; p < len(s); {
+		if c := s[p]; !cand[c] || c < utf8.RuneSelf && c != '"' && c != '\'' && p > 0 && asciiWordByte[s[p-1]] {
+			// An ASCII byte that is neither a quote nor a name's first letter, or a letter
+			// after a word character (no \b before the name; a non-word rune folds to no letter).
+			p++
+			continue
+		}
 		_, size := pystr.RuneAt(s, p)
 		if end, repl, ok := matchKeyValue(s, p, names, firsts); ok {
+			if last == 0 {
+				b.Grow(len(s))
+			}
 			b.WriteString(s[last:p])
 			b.WriteString(repl)
 			last = end
@@ -154,14 +228,20 @@ func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, rep
 	}
 	// \b before the name: the name starts with a letter, so the previous rune must not be a
 	// word character (a quote never is).
-	if q == "" && !pystr.WordBoundary(s, start) {
+	if q == "" && !wordBoundary(s, start) {
 		return 0, "", false
 	}
-	if first, _ := pystr.RuneAt(s, start); first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
+	first, _ := pystr.RuneAt(s, start)
+	if first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
 		return 0, "", false
 	}
+	f0 := byte(pystr.FoldASCII(first))
 	for _, name := range names {
-		for _, nameEnd := range name.match(s, start) {
+		if name.first[0] != f0 {
+			continue // cannot match: every name is lower-case ASCII
+		}
+		ends, n := name.match(s, start)
+		for _, nameEnd := range ends[:n] {
 			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
 				return e, repl, true
 			}
@@ -170,31 +250,33 @@ func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, rep
 	return 0, "", false
 }
 
-// match returns the possible ends of the name at start, greedy option first.
-func (n kvName) match(s string, start int) []int {
-	a, ok := pystr.HasFoldPrefix(s[start:], n.first)
+// match returns the possible ends of the name at start, greedy option first (n of them).
+func (k kvName) match(s string, start int) (ends [2]int, n int) {
+	a, ok := pystr.HasFoldPrefix(s[start:], k.first)
 	if !ok {
-		return nil
+		return ends, 0
 	}
 	pos := start + a
-	if n.second == "" {
-		return []int{pos}
+	if k.second == "" {
+		ends[0] = pos
+		return ends, 1
 	}
-	var ends []int
 	if pos < len(s) && (s[pos] == '_' || s[pos] == '-') {
-		if c, ok := pystr.HasFoldPrefix(s[pos+1:], n.second); ok {
-			ends = append(ends, pos+1+c)
+		if c, ok := pystr.HasFoldPrefix(s[pos+1:], k.second); ok {
+			ends[n] = pos + 1 + c
+			n++
 		}
 	}
-	if c, ok := pystr.HasFoldPrefix(s[pos:], n.second); ok {
-		ends = append(ends, pos+c)
+	if c, ok := pystr.HasFoldPrefix(s[pos:], k.second); ok {
+		ends[n] = pos + c
+		n++
 	}
-	return ends
+	return ends, n
 }
 
 // kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd.
 func kvTail(s string, p, start, nameEnd int, q string) (int, string, bool) {
-	if !pystr.WordBoundary(s, nameEnd) {
+	if !wordBoundary(s, nameEnd) {
 		return 0, "", false
 	}
 	i := nameEnd
@@ -293,12 +375,15 @@ func redactTokens(s string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if i > 0 && tokenClass(s[i-1]) {
+		if !tokenFirst[s[i]] || i > 0 && tokenClass(s[i-1]) {
 			continue
 		}
 		end := matchToken(s, i)
 		if end < 0 {
 			continue
+		}
+		if last == 0 {
+			b.Grow(len(s))
 		}
 		b.WriteString(s[last:i])
 		b.WriteString(Redacted)
@@ -311,6 +396,14 @@ func redactTokens(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// tokenFirst marks the bytes a bare token can start with (sk-, gh?_, xox?-, AKIA, pypi-, eyJ).
+var tokenFirst = func() (t [256]bool) {
+	for _, c := range []byte("sgxApe") {
+		t[c] = true
+	}
+	return t
+}()
 
 // runOf returns the end of the longest run at i of bytes accepted by class.
 func runOf(s string, i int, class func(byte) bool) int {
