@@ -78,6 +78,10 @@ func (s *Server) turn(ss *mcp.ServerSession) *engine.Turn {
 	}
 	t := s.eng.NewTurn(AgentID(ss))
 	s.turns[ss] = t
+	go func() { // a client that goes away takes its turn with it (a long HTTP run would grow)
+		ss.Wait()
+		s.Forget(ss)
+	}()
 	return t
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -189,5 +190,38 @@ func TestReadCarriesSecurityWarnings(t *testing.T) {
 	res, out := call(t, cs, "get_news", nil)
 	if res.IsError || out["security_warnings"] == nil {
 		t.Errorf("flagged read: isError %v, got %v; want security_warnings", res.IsError, out)
+	}
+}
+
+// TestClosedSessionForgetsItsTurn: a client that goes away takes its turn with it, so a long
+// HTTP run does not keep one per client it ever served.
+func TestClosedSessionForgetsItsTurn(t *testing.T) {
+	f := enginetest.New(t)
+	srv, err := mcpserve.New(f.Engine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.MCP().Connect(context.Background(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_quote", Arguments: map[string]any{"symbol": "AAPL"}}); err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		ss.Wait()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Turns() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("turns held after every client left: got %d, want 0", srv.Turns())
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
