@@ -166,12 +166,8 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		}
 	}
 	// E7 trades per day
-	if req.DailyCount < 0 {
-		return &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(caps.MaxTradesPerDay)),
-			Detail: "today's order count could not be read (fail-closed)", Cause: fmt.Sprintf("count %d is negative", req.DailyCount)}
-	}
-	if req.DailyCount+1 > caps.MaxTradesPerDay && !req.waives(LimitTradesPerDay) {
-		return quantitative(LimitTradesPerDay, money.FromInt(int64(caps.MaxTradesPerDay)), money.FromInt(int64(req.DailyCount)+1), "")
+	if b := TradesPerDayBreach(caps, req.DailyCount); b != nil && (b.Kind == KindData || !req.waives(LimitTradesPerDay)) {
+		return b
 	}
 	// E9 universe floors, only for bucketed instruments
 	if bucket != "" {
@@ -203,6 +199,20 @@ func Breaches(ctx context.Context, req CheckRequest) []*Breach {
 
 // quantitativeLimits are the limits a human may approve.
 var quantitativeLimits = []string{LimitOrderNotional, LimitTotalExposure, LimitLeverage, LimitFunding, LimitTradesPerDay}
+
+// TradesPerDayBreach is rule E7 alone: one more order on top of today's count against the
+// mandate's max_trades_per_day (a count that could not be read is a data breach). A replace
+// that only lowers an order still adds one to the day, so it is checked with this.
+func TradesPerDayBreach(caps HardCaps, count int) *Breach {
+	if count < 0 {
+		return &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(caps.MaxTradesPerDay)),
+			Detail: "today's order count could not be read (fail-closed)", Cause: fmt.Sprintf("count %d is negative", count)}
+	}
+	if count+1 > caps.MaxTradesPerDay {
+		return quantitative(LimitTradesPerDay, money.FromInt(int64(caps.MaxTradesPerDay)), money.FromInt(int64(count)+1), "")
+	}
+	return nil
+}
 
 // ReducesOnly reports whether adding signed to a symbol's net exposure before shrinks its
 // absolute size without flipping its side (DV3).

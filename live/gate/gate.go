@@ -260,6 +260,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	r.d.Count = count
 	if r.s.lowers { // a replace that only lowers an order already let through (see Replace)
 		r.check("replace_lowers")
+		if b := live.TradesPerDayBreach(r.m.HardCaps, count); b != nil && !r.s.Approval.Covers(b) {
+			return r.breach(b) // it is still one more order for the day
+		}
 		return r.forward(ctx)
 	}
 	r.check("mandate_limits")

@@ -73,3 +73,23 @@ func TestReplaceThroughGate(t *testing.T) {
 		})
 	}
 }
+
+// TestLoweringReplaceRespectsTheDayCap: a replace that only lowers still adds an order to the
+// day, so with the day's cap spent it goes to review like any order (it was sent, and counted
+// past the cap, before).
+func TestLoweringReplaceRespectsTheDayCap(t *testing.T) {
+	b := newQuoteBroker()
+	b.open = []live.Order{{ID: "o1", Symbol: "AAPL", Side: live.Buy, Type: live.Limit, Quantity: amt("20"), LimitPrice: amt("187"), Status: live.StatusAccepted}}
+	g := instrumentGate(t, b, `"equity"`, `"us_equity"`, `"max_trades_per_day": 20`, `"max_trades_per_day": 1`)
+	if first := placeArgs(t, g, b, `{"symbol":"AAPL","side":"buy","quantity":1}`); first.Verdict != live.Allow {
+		t.Fatalf("first order: %s, want ALLOW", first.Verdict)
+	}
+	sent := len(b.sent)
+	d := g.Replace(context.Background(), gateSubmission(b), live.Replace{OrderID: "o1", Quantity: amt("10")}, "")
+	if d.Verdict != live.PauseForReauth || d.Reason != live.LimitTradesPerDay {
+		t.Fatalf("lowering replace at the cap: got %s %s (%s), want PAUSE max_trades_per_day", d.Verdict, d.Reason, d.Message())
+	}
+	if len(b.sent) != sent {
+		t.Fatalf("sent %d requests after the cap, want none", len(b.sent)-sent)
+	}
+}
