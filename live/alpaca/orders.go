@@ -122,7 +122,7 @@ func (b *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 	if err != nil { // it was accepted; what was accepted is unclear
 		return live.Order{}, live.Indeterminate(err)
 	}
-	b.track(lo)
+	b.placed(lo)
 	return lo, nil
 }
 

@@ -82,12 +82,10 @@ func (b *Broker) onTradeUpdate(tu sdk.TradeUpdate) {
 		b.cfg.Log.Warn("alpaca trade update unreadable", "broker", b.cfg.Key, "error", err.Error())
 		return
 	}
+	// Looking up what was known and recording what is known now is one step under b.mu, so a
+	// fill learnt from the order's POST reply and from the stream is published once.
 	b.mu.Lock()
-	prev, seen := b.tracked[o.ClientOrderID]
-	if f, done := b.finished[o.ClientOrderID]; done && !seen {
-		prev, seen = f, true
-	}
-	b.mu.Unlock()
+	prev, seen := b.known(o.ClientOrderID)
 	var qty, px money.Amount
 	if (tu.Event == "fill" || tu.Event == "partial_fill") && tu.Qty != nil && tu.Price != nil {
 		if !seen || o.FilledQty.Cmp(prev.FilledQty) > 0 {
@@ -96,12 +94,40 @@ func (b *Broker) onTradeUpdate(tu sdk.TradeUpdate) {
 			if err1 == nil && err2 == nil {
 				qty, px = q, p
 			}
-		} else if seen && o.Status == prev.Status {
-			return // a replayed fill
+		} else if o.Status == prev.Status {
+			b.mu.Unlock()
+			return // a replayed fill, or one the POST reply already reported
 		}
 	}
-	b.track(o)
+	b.trackLocked(o)
+	b.mu.Unlock()
 	b.publish(o, qty, px, tu.At)
+}
+
+// known is what the connector last knew of an order, open or finished. Callers hold b.mu.
+func (b *Broker) known(cid string) (live.Order, bool) {
+	if o, ok := b.tracked[cid]; ok {
+		return o, true
+	}
+	o, ok := b.finished[cid]
+	return o, ok
+}
+
+// placed records an order from its POST reply and publishes the fill the reply already
+// shows (a market order can come back filled before its stream event): whoever learns of a
+// fill first reports it, once.
+func (b *Broker) placed(o live.Order) {
+	b.mu.Lock()
+	prev, seen := b.known(o.ClientOrderID)
+	b.trackLocked(o)
+	b.mu.Unlock()
+	before := money.Zero
+	if seen {
+		before = prev.FilledQty
+	}
+	if d := o.FilledQty.Sub(before); d.Sign() > 0 {
+		b.publish(o, d, o.AvgFillPrice, o.UpdatedAt)
+	}
 }
 
 // reconcile re-reads every tracked order after a gap in the stream and publishes what
@@ -154,6 +180,14 @@ func (b *Broker) track(o live.Order) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.trackLocked(o)
+}
+
+// trackLocked is track for callers that hold b.mu.
+func (b *Broker) trackLocked(o live.Order) {
+	if o.ClientOrderID == "" {
+		return
+	}
 	if o.Status.Open() {
 		b.tracked[o.ClientOrderID] = o
 	} else {
