@@ -413,8 +413,9 @@ func TestInstrument(t *testing.T) {
 		}
 	}
 	for sym, want := range map[string]live.InstrumentType{"AAPL": live.Equity, "BRK.B": live.Equity, "BTC/USD": live.Crypto, "SPY250620P00500000": live.Option} {
-		if got := symbolInstrument(sym); got != want {
-			t.Errorf("symbolInstrument(%q) = %q, want %q", sym, got, want)
+		// the classification request() uses for an order that names no instrument
+		if got, err := live.ClassifyInstrument(sym, ""); err != nil || got.Type != want {
+			t.Errorf("ClassifyInstrument(%q) = %q, %v; want %q", sym, got.Type, err, want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package alpaca
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -134,9 +133,6 @@ func position(p sdk.Position) (live.Position, error) {
 	return out, nil
 }
 
-// occSymbol matches an OCC option symbol (root, yymmdd, C/P, strike × 1000).
-var occSymbol = regexp.MustCompile(`^[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}$`)
-
 // Instrument maps an Alpaca asset class to live's instrument type: us_equity is equity
 // (Alpaca does not tell an ETF apart), crypto is crypto, us_option is option; anything else
 // is "" (unknown, refused).
@@ -150,16 +146,4 @@ func Instrument(assetClass string) live.InstrumentType {
 		return live.Option
 	}
 	return ""
-}
-
-// symbolInstrument is the instrument a symbol's shape says it is: a pair (BTC/USD) is
-// crypto, an OCC symbol an option, anything else equity.
-func symbolInstrument(symbol string) live.InstrumentType {
-	switch {
-	case strings.Contains(symbol, "/"):
-		return live.Crypto
-	case occSymbol.MatchString(symbol):
-		return live.Option
-	}
-	return live.Equity
 }
