@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -111,7 +110,7 @@ func CheckAlpacaPaperURL(base string) error {
 		return fmt.Errorf("not an absolute URL")
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+	if isLoopbackHost(host) {
 		return nil
 	}
 	if paper, _ := url.Parse(AlpacaPaperURL); host != paper.Hostname() {
@@ -133,8 +132,7 @@ func checkBrokerURL(s string) error {
 	case "https":
 		return nil
 	case "http":
-		host := u.Hostname()
-		if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		if isLoopbackHost(u.Hostname()) {
 			return nil
 		}
 		return fmt.Errorf("http is allowed only on a loopback address; use https")

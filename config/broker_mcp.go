@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"sort"
 	"strings"
@@ -31,11 +30,7 @@ func (m MCP) validate(field string) error {
 		if err != nil || u.Host == "" {
 			return fmt.Errorf("config: %s.url = %q: not a URL", field, m.URL)
 		}
-		loopback := u.Hostname() == "localhost"
-		if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() {
-			loopback = true
-		}
-		if u.Scheme != "https" && !(u.Scheme == "http" && loopback) {
+		if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
 			return fmt.Errorf("config: %s.url = %q: want https (plain http only on loopback)", field, m.URL)
 		}
 		if len(m.Args) > 0 || len(m.EnvPass) > 0 {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"sort"
 	"strings"
 
@@ -89,4 +90,11 @@ func (b BrokerConfig) validateKind(field string) error {
 		return b.MCP.validate(field)
 	}
 	return nil
+}
+
+// isLoopbackHost reports a URL host name that stays on this machine: localhost or a loopback
+// address (where a broker's local fake may speak plain http).
+func isLoopbackHost(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }
