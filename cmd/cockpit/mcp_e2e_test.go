@@ -23,31 +23,7 @@ func TestRunAgainstMCPPaperServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	home := t.TempDir()
-	cfg := fmt.Sprintf(`[cockpit]
-broker = "mcppaper"
-on_quit = "halt"
-[policy]
-profile = "paper"
-[agents.replay]
-speed = 1.0
-[brokers.mcppaper]
-kind = "mcp"
-mode = "paper"
-timeout = "20s"
-command = %q
-args = ["mcp-paper-server", "--profile", "alpaca"]
-env_pass = ["COCKPIT_TEST_MAIN"]
-profile = "alpaca"
-`, os.Args[0])
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"COCKPIT_TEST_MAIN": "1"}
-	draft := writeDraft(t, strings.Replace(livetest.MandateDoc, `{"hard_caps"`, `{"flatten_on_halt": true, "hard_caps"`, 1))
-	if out, errOut, code := runLive(t, home, env, "mandate", "commit", "--broker", "mcppaper", "--from", draft, "--yes", "--i-understand-this-is-live"); code != 0 { // the verb asks before reading config (noted)
-		t.Fatalf("mandate commit: exit %d %s %s", code, out, errOut)
-	}
+	home, env := mcpPaperHome(t, "[agents.replay]\nspeed = 1.0", `timeout = "20s"`)
 	script := filepath.Join(t.TempDir(), "orders.jsonl")
 	steps := []string{
 		`{"t": 0, "tool": "get_stock_latest_quote", "args": {"symbol": "AAPL"}}`,
@@ -183,30 +159,7 @@ func TestStrategyAgainstMCPPaperServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	home := t.TempDir()
-	cfg := fmt.Sprintf(`[cockpit]
-broker = "mcppaper"
-on_quit = "halt"
-[policy]
-profile = "paper"
-[agents.strategy]
-interval = "50ms"
-[brokers.mcppaper]
-kind = "mcp"
-mode = "paper"
-command = %q
-args = ["mcp-paper-server", "--profile", "alpaca"]
-env_pass = ["COCKPIT_TEST_MAIN"]
-profile = "alpaca"
-`, os.Args[0])
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"COCKPIT_TEST_MAIN": "1"}
-	draft := writeDraft(t, strings.Replace(livetest.MandateDoc, `{"hard_caps"`, `{"flatten_on_halt": true, "hard_caps"`, 1))
-	if _, e, code := runLive(t, home, env, "mandate", "commit", "--broker", "mcppaper", "--from", draft, "--yes", "--i-understand-this-is-live"); code != 0 {
-		t.Fatalf("mandate commit: exit %d %s", code, e)
-	}
+	home, env := mcpPaperHome(t, "[agents.strategy]\ninterval = \"50ms\"", "")
 	out, errOut, code := runLive(t, home, env, "run", "--headless", "--agent", "strategy", "--for", "3s")
 	if code != 0 {
 		t.Fatalf("run: exit %d %s\n%s", code, errOut, out)
@@ -224,4 +177,38 @@ profile = "alpaca"
 	if v, _, code := runLive(t, home, env, "audit", "verify"); code != 0 || !strings.Contains(v, "audit chain OK") {
 		t.Fatalf("audit verify: %d %s", code, v)
 	}
+}
+
+// mcpPaperHome is a root trading through cockpit's demo MCP server (this test binary as a
+// stdio child, Alpaca's tool names) in paper mode, halting on quit, with agent the agent's
+// config section and table extra lines of the [brokers.mcppaper] table; its mandate (with
+// flatten_on_halt) is committed. env is what the child needs.
+func mcpPaperHome(t *testing.T, agent, table string) (string, map[string]string) {
+	t.Helper()
+	home := t.TempDir()
+	cfg := fmt.Sprintf(`[cockpit]
+broker = "mcppaper"
+on_quit = "halt"
+[policy]
+profile = "paper"
+%s
+[brokers.mcppaper]
+kind = "mcp"
+mode = "paper"
+%s
+command = %q
+args = ["mcp-paper-server", "--profile", "alpaca"]
+env_pass = ["COCKPIT_TEST_MAIN"]
+profile = "alpaca"
+`, agent, table, os.Args[0])
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"COCKPIT_TEST_MAIN": "1"}
+	draft := writeDraft(t, strings.Replace(livetest.MandateDoc, `{"hard_caps"`, `{"flatten_on_halt": true, "hard_caps"`, 1))
+	// the verb calls every non-paper key live before it reads the config (noted)
+	if out, errOut, code := runLive(t, home, env, "mandate", "commit", "--broker", "mcppaper", "--from", draft, "--yes", "--i-understand-this-is-live"); code != 0 {
+		t.Fatalf("mandate commit: exit %d %s %s", code, out, errOut)
+	}
+	return home, env
 }
