@@ -254,8 +254,8 @@ func auditRow(e store.Event) tui.AuditRow {
 }
 
 // record audits an operator action taken on the screen.
-func (b *Backend) record(r live.AuditRecord) error {
-	r.Time, r.Actor = b.s.rt.Now(), b.operator
+func (b *Backend) record(ctx context.Context, r live.AuditRecord) error {
+	r.Time, r.Actor = b.s.rt.Now(), b.op(ctx)
 	if r.Tool == "" {
 		r.Tool = "tui"
 	}
@@ -273,44 +273,44 @@ func (b *Backend) record(r live.AuditRecord) error {
 // Halt implements tui.Backend: H halts everything on the root (the global HALT file, as the
 // README says), then the agent is paused at once; the watcher's halt action cancels resting
 // orders.
-func (b *Backend) Halt(_ context.Context, reason string) error {
-	return b.halt(live.GlobalScope, reason)
+func (b *Backend) Halt(ctx context.Context, reason string) error {
+	return b.halt(ctx, live.GlobalScope, reason)
 }
 
 // HaltBroker implements tui.Backend: the broker's own HALT file (the command palette).
-func (b *Backend) HaltBroker(_ context.Context, reason string) error {
-	return b.halt(live.Scope{Broker: b.s.key}, reason)
+func (b *Backend) HaltBroker(ctx context.Context, reason string) error {
+	return b.halt(ctx, live.Scope{Broker: b.s.key}, reason)
 }
 
 // halt writes the sentinel first (the halt stands whatever follows), then pauses the agent.
-func (b *Backend) halt(scope live.Scope, reason string) error {
+func (b *Backend) halt(ctx context.Context, scope live.Scope, reason string) error {
 	if a, _ := halt.ReadSentinel(b.s.rt.Root, live.HaltSentinel, scope); a != nil {
 		b.s.eng.SetHalted(true) // already halted: the first attribution stands
 		return nil
 	}
 	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.HaltSentinel, scope.Broker), true)
-	if _, err := halt.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
+	if _, err := halt.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.op(ctx).ID, reason, b.s.rt.Now()); err != nil {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.s.eng.SetHalted(true)
-	b.record(SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
+	b.record(ctx, SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
 	return nil
 }
 
 // ReduceOnly implements tui.Backend.
-func (b *Backend) ReduceOnly(_ context.Context, reason string) error {
+func (b *Backend) ReduceOnly(ctx context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
 	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
-	if _, err := halt.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.operator.ID, reason, b.s.rt.Now()); err != nil {
+	if _, err := halt.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.op(ctx).ID, reason, b.s.rt.Now()); err != nil {
 		return err
 	}
-	return b.record(SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
+	return b.record(ctx, SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
 }
 
 // Resume implements tui.Backend: every sentinel that stops this broker is removed (the
 // broker's and the global ones), each removal audited. Resuming adds risk, so an audit
 // trail that cannot be written refuses it.
-func (b *Backend) Resume(_ context.Context, reason string) error {
+func (b *Backend) Resume(ctx context.Context, reason string) error {
 	root := b.s.rt.Root
 	if h, ok := b.s.gate.Latched(); ok {
 		return fmt.Errorf("not resumed: %s — quit, run `cockpit audit rotate --reason …` if the store is damaged, then restart", h.Message())
@@ -321,7 +321,7 @@ func (b *Backend) Resume(_ context.Context, reason string) error {
 			if a, _ := halt.ReadSentinel(root, kind, scope); a == nil {
 				continue
 			}
-			if err := b.record(SentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
+			if err := b.record(ctx, SentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, reason)); err != nil {
 				return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 			}
 			b.s.sentries.expect(root.SentinelPath(kind, scope.Broker), false)
@@ -332,7 +332,7 @@ func (b *Backend) Resume(_ context.Context, reason string) error {
 		}
 	}
 	if on, why := b.s.latch.Halted(); on {
-		if err := b.record(latchRecord(why, reason)); err != nil {
+		if err := b.record(ctx, latchRecord(why, reason)); err != nil {
 			return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 		}
 		b.s.latch.Clear()
@@ -353,7 +353,7 @@ func (b *Backend) Flatten(ctx context.Context, progress func(gate.FlattenProgres
 	}
 	b.s.flattenMu.Lock()
 	defer b.s.flattenMu.Unlock()
-	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: true, Actor: b.operator,
+	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: true, Actor: b.op(ctx),
 		Why: "operator flatten from the screen", Progress: progress})
 }
 
@@ -368,12 +368,12 @@ func (b *Backend) Deny(ctx context.Context, id, reason string) error {
 }
 
 func (b *Backend) resolve(ctx context.Context, id string, state store.ApprovalState, reason string) error {
-	it, err := b.s.rt.DB.Resolve(ctx, id, state, b.operator.ID, reason)
+	it, err := b.s.rt.DB.Resolve(ctx, id, state, b.op(ctx).ID, reason)
 	if err != nil {
 		return err
 	}
 	order, _ := jsonv.ParseString(it.OrderJSON, jsonv.Options{})
-	return b.record(live.AuditRecord{Kind: live.ApprovalKind(state), Outcome: string(state), ApprovalID: id,
+	return b.record(ctx, live.AuditRecord{Kind: live.ApprovalKind(state), Outcome: string(state), ApprovalID: id,
 		Request: order, Intent: fmt.Sprintf("%s review item %s: %s", verbFor(state), id, reason),
 		Detail: jsonv.ObjectOf("digest", it.Digest, "why", it.Why, "limit", it.Limit)})
 }
@@ -387,7 +387,7 @@ func verbFor(s store.ApprovalState) string {
 
 // Cancel implements tui.Backend (the gate's cancel path audits it).
 func (b *Backend) Cancel(ctx context.Context, orderID string) error {
-	d := b.s.gate.Cancel(ctx, b.s.broker, b.s.key, orderID, b.operator)
+	d := b.s.gate.Cancel(ctx, b.s.broker, b.s.key, orderID, b.op(ctx))
 	if d.BrokerErr != nil {
 		return d.BrokerErr
 	}
@@ -413,7 +413,7 @@ func (b *Backend) ClosePosition(ctx context.Context, symbol string) error {
 			side = live.Buy
 		}
 		d := b.s.gate.SubmitReducing(ctx, gate.ReduceRequest{Broker: b.s.broker, BrokerKey: b.s.key, Symbol: symbol, Side: side,
-			Quantity: p.Qty.Abs(), Actor: b.operator, Why: "operator closed the position from the screen"})
+			Quantity: p.Qty.Abs(), Actor: b.op(ctx), Why: "operator closed the position from the screen"})
 		if d.Verdict != live.Allow || d.BrokerErr != nil {
 			return errors.New(d.Message())
 		}
@@ -424,12 +424,12 @@ func (b *Backend) ClosePosition(ctx context.Context, symbol string) error {
 
 // Block implements tui.Backend: the engine's session block list, audited.
 func (b *Backend) Block(ctx context.Context, symbol, reason string) error {
-	return b.s.eng.Block(ctx, b.operator, symbol, reason)
+	return b.s.eng.Block(ctx, b.op(ctx), symbol, reason)
 }
 
 // Unblock implements tui.Backend.
 func (b *Backend) Unblock(ctx context.Context, symbol, reason string) error {
-	return b.s.eng.Unblock(ctx, b.operator, symbol, reason)
+	return b.s.eng.Unblock(ctx, b.op(ctx), symbol, reason)
 }
 
 // Audit implements tui.Backend.
@@ -464,11 +464,11 @@ func (b *Backend) ExportAudit(ctx context.Context) (string, error) {
 }
 
 // CommitMandate implements tui.Backend.
-func (b *Backend) CommitMandate(_ context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error) {
+func (b *Backend) CommitMandate(ctx context.Context, doc []byte, days int, typed string) (*mandatefile.CommitResult, error) {
 	if typed != b.s.key {
 		return nil, fmt.Errorf("typed %q, not the broker name %q: nothing was committed", typed, b.s.key)
 	}
-	return CommitMandate(b.s.rt, b.s.key, doc, "screen", days, "", b.operator)
+	return CommitMandate(b.s.rt, b.s.key, doc, "screen", days, "", b.op(ctx))
 }
 
 // Follow feeds engine events to the screen (send is tea.Program.Send) and keeps the day's
