@@ -189,32 +189,45 @@ func VerifyChain(path string) ChainReport {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
 	for i := 0; sc.Scan(); i++ {
-		doc, err := jsonv.Parse(sc.Bytes(), jsonv.Options{NonFinite: true})
-		o, ok := doc.(*jsonv.Object)
-		if err != nil || !ok {
-			return fail(i, 0, "unreadable", fmt.Sprintf("line %d is not a JSON object", i+1))
+		_, seq, hash, b := checkLine(sc.Bytes(), i, rep.Records, rep.LastHash)
+		if b != nil {
+			return fail(i, b.Seq, b.Reason, b.Detail)
 		}
-		seqV, _ := jsonv.ToFloat(o.Value("seq"))
-		seq := int64(seqV)
-		prev, _ := o.Value("prev_record_hash").(string)
-		stored, _ := o.Value("record_hash").(string)
-		payload := jsonv.Clone(o).(*jsonv.Object)
-		for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
-			payload.Delete(k)
-		}
-		switch {
-		case seq != rep.Records+1:
-			return fail(i, seq, "seq_mismatch", fmt.Sprintf("expected seq %d", rep.Records+1))
-		case prev != rep.LastHash:
-			return fail(i, seq, "prev_record_hash_mismatch", fmt.Sprintf("stored prev_record_hash=%q, expected %q", prev, rep.LastHash))
-		}
-		want, err := chainHash(seq, prev, payload)
-		if err != nil || want != stored {
-			return fail(i, seq, "record_hash_mismatch", fmt.Sprintf("stored record_hash=%q, recomputed=%q", stored, want))
-		}
-		rep.Records, rep.LastHash = seq, stored
+		rep.Records, rep.LastHash = seq, hash
 	}
 	return rep
+}
+
+// checkLine verifies the chained line at index i against the chain so far (records verified,
+// the last record hash): it returns the parsed record, its seq and record hash, or the break.
+func checkLine(line []byte, i int, records int64, lastHash string) (*jsonv.Object, int64, string, *MirrorBreak) {
+	doc, err := jsonv.Parse(line, jsonv.Options{NonFinite: true})
+	o, ok := doc.(*jsonv.Object)
+	if err != nil || !ok {
+		return nil, 0, "", &MirrorBreak{Index: i, Reason: "unreadable", Detail: fmt.Sprintf("line %d is not a JSON object", i+1)}
+	}
+	seqV, _ := jsonv.ToFloat(o.Value("seq"))
+	seq := int64(seqV)
+	prev, _ := o.Value("prev_record_hash").(string)
+	stored, _ := o.Value("record_hash").(string)
+	payload := jsonv.Clone(o).(*jsonv.Object)
+	for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
+		payload.Delete(k)
+	}
+	brk := func(reason, detail string) (*jsonv.Object, int64, string, *MirrorBreak) {
+		return o, seq, "", &MirrorBreak{Index: i, Seq: seq, Reason: reason, Detail: detail}
+	}
+	switch {
+	case seq != records+1:
+		return brk("seq_mismatch", fmt.Sprintf("expected seq %d", records+1))
+	case prev != lastHash:
+		return brk("prev_record_hash_mismatch", fmt.Sprintf("stored prev_record_hash=%q, expected %q", prev, lastHash))
+	}
+	want, err := chainHash(seq, prev, payload)
+	if err != nil || want != stored {
+		return brk("record_hash_mismatch", fmt.Sprintf("stored record_hash=%q, recomputed=%q", stored, want))
+	}
+	return o, seq, stored, nil
 }
 
 // makeDir creates dir (and parents) with mode 0700.
