@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,9 @@ import (
 )
 
 const broker = "robinhood"
+
+// trippedAt is the reference's tripped_at shape (vibe-live H3).
+var trippedAt = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$`)
 
 // fixture is a Vibe-Trading root written by cockpit's Vibe-format writers: a committed
 // mandate, today's counter at 3, and three chained audit records.
@@ -219,8 +223,11 @@ func TestHaltKeyWritesVibeSentinel(t *testing.T) {
 	if err != nil || o == nil || fmt.Sprint(o.Keys()) != "[tripped_at by reason]" || o.Value("by") != "cockpit-tui:test" {
 		t.Fatalf("live/HALT = %s, want {tripped_at, by, reason} by cockpit-tui:test", data)
 	}
-	if !halt.IsHalted(root, broker) {
-		t.Fatal("the sentinel does not halt the broker")
+	if at, _ := o.Value("tripped_at").(string); !trippedAt.MatchString(at) {
+		t.Errorf("tripped_at %q, want Vibe-Trading's UTC ISO with microseconds and +00:00 (H3)", at)
+	}
+	if !halt.IsHalted(root, broker) || !halt.IsHalted(root, "alpaca") {
+		t.Fatal("the global sentinel does not halt every broker")
 	}
 	if s := be.Snapshot(context.Background()); s.State != live.Halted || !strings.Contains(s.HaltReason, "cockpit-tui:test") {
 		t.Fatalf("snapshot state %s reason %q, want HALTED by cockpit-tui:test", s.State, s.HaltReason)
