@@ -33,3 +33,28 @@ func TestSnapshotFaultsAreCriticalAlerts(t *testing.T) {
 		t.Errorf("verified row %q marked UNVERIFIED", got)
 	}
 }
+
+// TestHeadroomUnknownWhenBookNotRead: with the broker unread and no positions, the exposure
+// gauges say unknown, not 0%; the day count stays a number.
+func TestHeadroomUnknownWhenBookNotRead(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	s := m.data.Snap
+	s.BrokerErr, s.Positions, s.Orders = "connection refused", nil, nil
+	m.data.onSnapshot(s)
+	got := map[string]string{}
+	for _, g := range m.panes.headroom.gauges() {
+		got[g.label] = g.text
+		if want := g.label != "trades today" && g.label != "mandate expiry"; strings.HasPrefix(g.text, "? / ") != want {
+			t.Errorf("%s: %q, want unknown %v", g.label, g.text, want)
+		}
+	}
+	if !strings.HasPrefix(got["total exposure"], "? / ") || !strings.HasSuffix(got["total exposure"], "(book not read)") {
+		t.Errorf("total exposure %q, want \"? / <cap> (book not read)\"", got["total exposure"])
+	}
+	if strings.HasPrefix(got["trades today"], "?") {
+		t.Errorf("trades today %q, want a count", got["trades today"])
+	}
+	if strip := stripped(m.panes.headroom.headroomStrip()); !strings.Contains(strip, "exp ?") {
+		t.Errorf("strip %q, want exp ?", strip)
+	}
+}

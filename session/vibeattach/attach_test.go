@@ -253,7 +253,7 @@ func TestView80x24(t *testing.T) {
 	run(m, press(m, "H"))
 	m.Update(tui.SnapshotMsg{Snapshot: be.Snapshot(context.Background()), OneOff: true})
 	view := frame(m)
-	for _, want := range []string{"■ HALTED", "orders 3/20", "per-order notional", "0.00 / 5.00k", "trades today", "3 / 20", "30d0h left"} {
+	for _, want := range []string{"■ HALTED", "orders 3/20", "per-order notional", "? / 5.00k (book not read)", "total exposure     ░░░░░░░░░░    ?% ? UNKN", "trades today", "3 / 20", "30d0h left"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("headroom screen lacks %q:\n%s", want, view)
 		}
