@@ -93,14 +93,28 @@ func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
 // chained line. Appending re-verifies the existing chain under an exclusive lock and refuses
 // to extend a broken chain (the ledger line is still written, as in the reference).
 func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
+	return m.AppendPayloads([]*jsonv.Object{payload})
+}
+
+// AppendPayloads is AppendPayload for several records in order, under one lock and one
+// verification of the existing chain (an import, a large test fixture).
+func (m *Mirror) AppendPayloads(payloads []*jsonv.Object) error {
+	if len(payloads) == 0 {
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	payload = redact.ForStorage(payload).(*jsonv.Object)
-	line, err := jsonv.Marshal(payload, jsonv.Python)
-	if err != nil {
-		return fmt.Errorf("audit mirror: %w", err)
+	var ledger, chain []byte
+	redacted := make([]*jsonv.Object, len(payloads))
+	for i, p := range payloads {
+		redacted[i] = redact.ForStorage(p).(*jsonv.Object)
+		line, err := jsonv.Marshal(redacted[i], jsonv.Python)
+		if err != nil {
+			return fmt.Errorf("audit mirror: %w", err)
+		}
+		ledger = append(append(ledger, line...), '\n')
 	}
-	if err := appendLine(m.ledgerPath(), line); err != nil {
+	if err := appendLine(m.ledgerPath(), bytes.TrimSuffix(ledger, []byte("\n"))); err != nil {
 		return fmt.Errorf("audit mirror ledger: %w", err)
 	}
 	lock := flock.New(filepath.Join(m.Root.LiveDir(), ".audit_chain.lock"), flock.SetPermissions(0o600))
@@ -112,20 +126,24 @@ func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
 	if !rep.OK {
 		return fmt.Errorf("audit mirror: the chain is broken at record %d (%s); not extending it", rep.Break.Index, rep.Break.Reason)
 	}
-	seq := rep.Records + 1
-	hash, err := chainHash(seq, rep.LastHash, payload)
-	if err != nil {
-		return err
+	seq, prev := rep.Records, rep.LastHash
+	for _, payload := range redacted {
+		seq++
+		hash, err := chainHash(seq, prev, payload)
+		if err != nil {
+			return err
+		}
+		chained := jsonv.Clone(payload).(*jsonv.Object)
+		chained.Set("seq", jsonv.Number(fmt.Sprint(seq)))
+		chained.Set("prev_record_hash", prev)
+		chained.Set("record_hash", hash)
+		cl, err := jsonv.Marshal(chained, jsonv.Python)
+		if err != nil {
+			return err
+		}
+		chain, prev = append(append(chain, cl...), '\n'), hash
 	}
-	chained := jsonv.Clone(payload).(*jsonv.Object)
-	chained.Set("seq", jsonv.Number(fmt.Sprint(seq)))
-	chained.Set("prev_record_hash", rep.LastHash)
-	chained.Set("record_hash", hash)
-	cl, err := jsonv.Marshal(chained, jsonv.Python)
-	if err != nil {
-		return err
-	}
-	return appendLine(m.ChainPath(), cl)
+	return appendLine(m.ChainPath(), bytes.TrimSuffix(chain, []byte("\n")))
 }
 
 // chainHash is "sha256:" + hex SHA-256 of the canonical JSON of {seq, prev_record_hash, payload}.

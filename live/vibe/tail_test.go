@@ -142,3 +142,28 @@ func TestChainTailBreaks(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendPayloadsMatchesOneByOne: a batch append writes the same chain as appending each
+// record alone.
+func TestAppendPayloadsMatchesOneByOne(t *testing.T) {
+	one, batch := &Mirror{Root: livetest.Root(t)}, &Mirror{Root: livetest.Root(t)}
+	appendN(t, one, 1, 3)
+	var ps []*jsonv.Object
+	for i := 1; i <= 3; i++ {
+		ps = append(ps, jsonv.ObjectOf("audit_id", fmt.Sprintf("la_%d", i), "kind", "order_placed", "outcome", "accepted", "server", "robinhood"))
+	}
+	if err := batch.AppendPayloads(ps[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := batch.AppendPayloads(ps[1:]); err != nil {
+		t.Fatal(err)
+	}
+	batch.AppendPayloads(nil)
+	for _, name := range []string{"audit_chain.jsonl", "audit.jsonl"} {
+		a, _ := os.ReadFile(one.Root.LiveDir() + "/" + name)
+		b, _ := os.ReadFile(batch.Root.LiveDir() + "/" + name)
+		if string(a) != string(b) {
+			t.Errorf("%s: batch\n%s\none by one\n%s", name, b, a)
+		}
+	}
+}

@@ -33,8 +33,8 @@ func (b *Backend) auditTail(snap *tui.Snapshot) ([]tui.AuditRow, int64) {
 		snap.Faults = append(snap.Faults, fmt.Sprintf("audit chain broken at line %d (seq %d, %s): %d records verified; every row from there on is UNVERIFIED",
 			br.Index+1, br.Seq, br.Reason, rep.Records))
 	}
-	rows := rowsOf(b.tail.Recent())
-	return rows[:min(len(rows), tailRows)], int64(b.tail.Lines())
+	recent := b.tail.Recent()
+	return rowsOf(recent[max(0, len(recent)-tailRows):]), int64(b.tail.Lines())
 }
 
 // Audit implements tui.Backend over the kept records (newest first), filtered by text.
