@@ -50,8 +50,16 @@ func (a *App) cmdAttach(args []string) int {
 	model.Note(vibeattach.ChainNote)
 	log.Info("attached to a Vibe-Trading root", "root", root.Dir(), "broker", key)
 	p2 := tea.NewProgram(model, tea.WithContext(context.Background()), tea.WithOutput(out), tea.WithFPS(tui.FPS))
-	if _, err := p2.Run(); err != nil && err != tea.ErrProgramKilled {
-		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(err.Error()))
+	_, runErr := p2.Run()
+	msg, err := be.OnQuit(context.Background(), model.QuitChoice())
+	if err != nil {
+		return a.failf("attach: the halt on quit failed: %v", err)
+	}
+	if msg != "" {
+		fmt.Fprintln(a.Stdout, msg)
+	}
+	if runErr != nil && runErr != tea.ErrProgramKilled {
+		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 		return exitFailure
 	}
 	return exitOK

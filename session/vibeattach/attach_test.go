@@ -351,3 +351,27 @@ func TestPositionsFromReconciledState(t *testing.T) {
 		})
 	}
 }
+
+// TestQuitHaltWritesSentinel: ctrl+c twice (the quit question's safe answer, "halt, then
+// quit") writes the global HALT file; quitting and leaving writes nothing.
+func TestQuitHaltWritesSentinel(t *testing.T) {
+	root, clock := fixture(t)
+	be := newBackend(root, clock)
+	m := screenModel(t, be, clock)
+	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	m.Update(ctrlC)
+	m.Update(ctrlC)
+	if got := m.QuitChoice(); got != tui.QuitHalt {
+		t.Fatalf("quit choice %v, want QuitHalt", got)
+	}
+	if msg, err := be.OnQuit(context.Background(), tui.QuitLeave); err != nil || msg != "" || halt.IsHalted(root, broker) {
+		t.Fatalf("quit and leave: %q %v halted %v, want nothing done", msg, err, halt.IsHalted(root, broker))
+	}
+	msg, err := be.OnQuit(context.Background(), m.QuitChoice())
+	if err != nil || !strings.Contains(msg, "HALT "+root.SentinelPath(live.HaltSentinel, "")) {
+		t.Fatalf("quit halt: %q %v, want the HALT path", msg, err)
+	}
+	if !halt.IsHalted(root, broker) {
+		t.Error("quit with halt left the root trading")
+	}
+}

@@ -220,3 +220,16 @@ func (b *Backend) ExportAudit(context.Context) (string, error) {
 func (b *Backend) CommitMandate(context.Context, []byte, int, string) (*mandatefile.CommitResult, error) {
 	return nil, fmt.Errorf("%w (commit mandates with Vibe-Trading itself)", ErrNoQueue)
 }
+
+// OnQuit carries out the operator's quit choice: "halt, then quit" (h, or ctrl+c twice)
+// writes the global HALT file, as H does. It returns what to print after the screen.
+func (b *Backend) OnQuit(ctx context.Context, choice tui.QuitChoice) (string, error) {
+	if choice != tui.QuitHalt {
+		return "", nil
+	}
+	if err := b.Halt(ctx, "quit from the attached screen: halt"); err != nil {
+		return "", err
+	}
+	path := b.o.Root.SentinelPath(live.HaltSentinel, "")
+	return fmt.Sprintf("HALT %s (Vibe-Trading's gate stops every order). Remove it to resume: cockpit attach --vibe %s, then resume; or Vibe-Trading's /resume.", path, b.o.Root.Dir()), nil
+}
