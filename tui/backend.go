@@ -62,6 +62,7 @@ type Snapshot struct {
 	PauseTill  time.Time         // the end of an auto-pause, zero when none
 	Agent      string            // the agent's name, "" when none runs
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
+	Faults     []string          // data that cannot be trusted, raised as critical alerts (a broken audit chain)
 	Blocked    []string          // symbols on the session block list, sorted
 
 	Mandate      *live.Mandate
@@ -104,6 +105,8 @@ type AuditRow struct {
 	Tool    string
 	OrderID string
 	Summary string
+	// Unverified marks a row read from a hash chain at or after its first break.
+	Unverified bool
 }
 
 // AuditFilter selects audit rows (newest first).

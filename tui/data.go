@@ -83,6 +83,9 @@ func (d *Data) onSnapshot(s Snapshot) {
 	for _, w := range s.Warnings {
 		d.once("warn:"+w, 5*time.Minute, Alert{Level: levelWarn, Kind: "HALT", Source: "sentinels", Text: w})
 	}
+	for _, f := range s.Faults {
+		d.once("fault:"+f, 5*time.Minute, Alert{Level: levelCrit, Kind: "DATA", Source: s.Broker, Text: f})
+	}
 	if s.BrokerErr != "" {
 		d.once("broker", 30*time.Second, Alert{Level: levelCrit, Kind: "STALE", Source: s.Broker, Text: "broker unreadable: " + s.BrokerErr})
 	}

@@ -31,6 +31,7 @@ type gauge struct {
 	label       string
 	used, limit float64
 	text        string // "4.1k / 5k"
+	unknown     bool   // the book was not read: the level is unknown, not zero
 }
 
 // gauges computes the headroom of every limit from the snapshot.
@@ -50,15 +51,23 @@ func (p *headroomPane) gauges() []gauge {
 		return p.c.amt(used, true) + " / " + p.c.amt(limit, true)
 	}
 	gs := []gauge{
-		{"per-order notional", openMax.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(openMax, c.MaxOrderNotionalUSD)},
-		{"total exposure", gross.Float64(), c.MaxTotalExposureUSD.Float64(), pair(gross, c.MaxTotalExposureUSD)},
-		{"leverage", lev.Float64(), c.MaxLeverage.Float64(), fmt.Sprintf("%sx / %sx", lev.Round(2).StringFixed(2), c.MaxLeverage.Round(2))},
-		{"trades today", float64(s.OrdersToday), float64(c.MaxTradesPerDay), fmt.Sprintf("%d / %d", s.OrdersToday, c.MaxTradesPerDay)},
-		{"funding", gross.Float64(), c.AccountFundingUSD.Float64(), pair(gross, c.AccountFundingUSD)},
+		{"per-order notional", openMax.Float64(), c.MaxOrderNotionalUSD.Float64(), pair(openMax, c.MaxOrderNotionalUSD), false},
+		{"total exposure", gross.Float64(), c.MaxTotalExposureUSD.Float64(), pair(gross, c.MaxTotalExposureUSD), false},
+		{"leverage", lev.Float64(), c.MaxLeverage.Float64(), fmt.Sprintf("%sx / %sx", lev.Round(2).StringFixed(2), c.MaxLeverage.Round(2)), false},
+		{"trades today", float64(s.OrdersToday), float64(c.MaxTradesPerDay), fmt.Sprintf("%d / %d", s.OrdersToday, c.MaxTradesPerDay), false},
+		{"funding", gross.Float64(), c.AccountFundingUSD.Float64(), pair(gross, c.AccountFundingUSD), false},
+	}
+	if s.BrokerErr != "" && len(s.Positions) == 0 { // the book was not read: its levels are unknown, not zero
+		for i := range gs {
+			if g := &gs[i]; g.label != "trades today" {
+				_, limit, _ := strings.Cut(g.text, " / ")
+				g.used, g.unknown, g.text = 0, true, "? / "+limit+" (book not read)"
+			}
+		}
 	}
 	if !s.Expires.IsZero() && !s.Committed.IsZero() {
 		total, used := s.Expires.Sub(s.Committed), p.c.Now().Sub(s.Committed)
-		gs = append(gs, gauge{"mandate expiry", used.Seconds(), total.Seconds(), age(s.Expires.Sub(p.c.Now())) + " left"})
+		gs = append(gs, gauge{"mandate expiry", used.Seconds(), total.Seconds(), age(s.Expires.Sub(p.c.Now())) + " left", false})
 	}
 	return gs
 }
@@ -105,7 +114,11 @@ func (p *headroomPane) gaugeLine(g gauge, w int, compact bool) string {
 	if p.c.Privacy && g.label != "trades today" && g.label != "mandate expiry" && g.label != "leverage" {
 		text = "•••"
 	}
-	line := fmt.Sprintf("%-*s%s %s %-6s %s", lw, label, bar, style.Render(fmt.Sprintf("%4.0f%%", pct)), marker(pct), text)
+	pctText, mark := fmt.Sprintf("%4.0f%%", pct), marker(pct)
+	if g.unknown {
+		pctText, mark = "   ?%", "? UNKN"
+	}
+	line := fmt.Sprintf("%-*s%s %s %-6s %s", lw, label, bar, style.Render(pctText), mark, text)
 	return fit(line, w)
 }
 
@@ -116,7 +129,7 @@ var shortLabel = map[string]string{"per-order notional": "order", "total exposur
 func (p *headroomPane) worstHeadroom() (string, float64) {
 	name, worst := "", -1.0
 	for _, g := range p.gauges() {
-		if p := percent(g.used, g.limit); p > worst && g.label != "mandate expiry" {
+		if p := percent(g.used, g.limit); p > worst && g.label != "mandate expiry" && !g.unknown {
 			name, worst = g.label, p
 		}
 	}
@@ -176,6 +189,9 @@ func (p *headroomPane) headroomStrip() string {
 		text := fmt.Sprintf("%s %.0f%%", shortLabel[g.label], p)
 		if mk := marker(p); mk != "" {
 			text += " " + mk
+		}
+		if g.unknown {
+			text = shortLabel[g.label] + " ?"
 		}
 		parts = append(parts, text)
 	}

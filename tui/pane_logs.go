@@ -123,7 +123,11 @@ func auditLine(e AuditRow, privacy bool) string {
 	if privacy {
 		summary = maskDigits(summary)
 	}
-	return fmt.Sprintf("%s #%d %-18s %s %s%s %s", e.Time.UTC().Format("15:04:05"), e.Seq, clip(e.Actor, 18),
+	mark := ""
+	if e.Unverified {
+		mark = "✖UNVERIFIED "
+	}
+	return fmt.Sprintf("%s #%d %s%-18s %s %s%s %s", e.Time.UTC().Format("15:04:05"), e.Seq, mark, clip(e.Actor, 18),
 		auditWhat(e), e.Outcome, reason, summary)
 }
 
@@ -131,6 +135,9 @@ func auditDetails(e AuditRow) []string {
 	lines := []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
 		"Actor:   " + e.Actor, "Type:    " + e.Type, "Outcome: " + e.Outcome, "Reason:  " + e.Reason, "Tool:    " + e.Tool,
 		"Order:   " + e.OrderID}
+	if e.Unverified {
+		lines = append(lines, "Chain:   UNVERIFIED (at or after the first break of the hash chain)")
+	}
 	for i, l := range wrapWords(untrusted(e.Summary, 2000), 78) {
 		lines = append(lines, map[bool]string{true: "Summary: ", false: "         "}[i == 0]+l)
 	}

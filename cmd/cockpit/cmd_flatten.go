@@ -96,7 +96,13 @@ func (a *App) cmdInit(args []string) int {
 		return code
 	}
 	if *kind != "" {
-		return a.initBroker(root, *kind)
+		code := a.initBroker(root, *kind)
+		if code == exitOK { // every init path writes serve-mcp's token, not only plain init
+			if err := a.initToken(root); err != nil {
+				return a.failf("%v", err)
+			}
+		}
+		return code
 	}
 	wrote, err := config.WriteTemplate(root)
 	if err != nil {

@@ -93,14 +93,28 @@ func (m *Mirror) Record(_ context.Context, r live.AuditRecord) error {
 // chained line. Appending re-verifies the existing chain under an exclusive lock and refuses
 // to extend a broken chain (the ledger line is still written, as in the reference).
 func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
+	return m.AppendPayloads([]*jsonv.Object{payload})
+}
+
+// AppendPayloads is AppendPayload for several records in order, under one lock and one
+// verification of the existing chain (an import, a large test fixture).
+func (m *Mirror) AppendPayloads(payloads []*jsonv.Object) error {
+	if len(payloads) == 0 {
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	payload = redact.ForStorage(payload).(*jsonv.Object)
-	line, err := jsonv.Marshal(payload, jsonv.Python)
-	if err != nil {
-		return fmt.Errorf("audit mirror: %w", err)
+	var ledger, chain []byte
+	redacted := make([]*jsonv.Object, len(payloads))
+	for i, p := range payloads {
+		redacted[i] = redact.ForStorage(p).(*jsonv.Object)
+		line, err := jsonv.Marshal(redacted[i], jsonv.Python)
+		if err != nil {
+			return fmt.Errorf("audit mirror: %w", err)
+		}
+		ledger = append(append(ledger, line...), '\n')
 	}
-	if err := appendLine(m.ledgerPath(), line); err != nil {
+	if err := appendLine(m.ledgerPath(), bytes.TrimSuffix(ledger, []byte("\n"))); err != nil {
 		return fmt.Errorf("audit mirror ledger: %w", err)
 	}
 	lock := flock.New(filepath.Join(m.Root.LiveDir(), ".audit_chain.lock"), flock.SetPermissions(0o600))
@@ -112,20 +126,24 @@ func (m *Mirror) AppendPayload(payload *jsonv.Object) error {
 	if !rep.OK {
 		return fmt.Errorf("audit mirror: the chain is broken at record %d (%s); not extending it", rep.Break.Index, rep.Break.Reason)
 	}
-	seq := rep.Records + 1
-	hash, err := chainHash(seq, rep.LastHash, payload)
-	if err != nil {
-		return err
+	seq, prev := rep.Records, rep.LastHash
+	for _, payload := range redacted {
+		seq++
+		hash, err := chainHash(seq, prev, payload)
+		if err != nil {
+			return err
+		}
+		chained := jsonv.Clone(payload).(*jsonv.Object)
+		chained.Set("seq", jsonv.Number(fmt.Sprint(seq)))
+		chained.Set("prev_record_hash", prev)
+		chained.Set("record_hash", hash)
+		cl, err := jsonv.Marshal(chained, jsonv.Python)
+		if err != nil {
+			return err
+		}
+		chain, prev = append(append(chain, cl...), '\n'), hash
 	}
-	chained := jsonv.Clone(payload).(*jsonv.Object)
-	chained.Set("seq", jsonv.Number(fmt.Sprint(seq)))
-	chained.Set("prev_record_hash", rep.LastHash)
-	chained.Set("record_hash", hash)
-	cl, err := jsonv.Marshal(chained, jsonv.Python)
-	if err != nil {
-		return err
-	}
-	return appendLine(m.ChainPath(), cl)
+	return appendLine(m.ChainPath(), bytes.TrimSuffix(chain, []byte("\n")))
 }
 
 // chainHash is "sha256:" + hex SHA-256 of the canonical JSON of {seq, prev_record_hash, payload}.
@@ -189,32 +207,45 @@ func VerifyChain(path string) ChainReport {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
 	for i := 0; sc.Scan(); i++ {
-		doc, err := jsonv.Parse(sc.Bytes(), jsonv.Options{NonFinite: true})
-		o, ok := doc.(*jsonv.Object)
-		if err != nil || !ok {
-			return fail(i, 0, "unreadable", fmt.Sprintf("line %d is not a JSON object", i+1))
+		_, seq, hash, b := checkLine(sc.Bytes(), i, rep.Records, rep.LastHash)
+		if b != nil {
+			return fail(i, b.Seq, b.Reason, b.Detail)
 		}
-		seqV, _ := jsonv.ToFloat(o.Value("seq"))
-		seq := int64(seqV)
-		prev, _ := o.Value("prev_record_hash").(string)
-		stored, _ := o.Value("record_hash").(string)
-		payload := jsonv.Clone(o).(*jsonv.Object)
-		for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
-			payload.Delete(k)
-		}
-		switch {
-		case seq != rep.Records+1:
-			return fail(i, seq, "seq_mismatch", fmt.Sprintf("expected seq %d", rep.Records+1))
-		case prev != rep.LastHash:
-			return fail(i, seq, "prev_record_hash_mismatch", fmt.Sprintf("stored prev_record_hash=%q, expected %q", prev, rep.LastHash))
-		}
-		want, err := chainHash(seq, prev, payload)
-		if err != nil || want != stored {
-			return fail(i, seq, "record_hash_mismatch", fmt.Sprintf("stored record_hash=%q, recomputed=%q", stored, want))
-		}
-		rep.Records, rep.LastHash = seq, stored
+		rep.Records, rep.LastHash = seq, hash
 	}
 	return rep
+}
+
+// checkLine verifies the chained line at index i against the chain so far (records verified,
+// the last record hash): it returns the parsed record, its seq and record hash, or the break.
+func checkLine(line []byte, i int, records int64, lastHash string) (*jsonv.Object, int64, string, *MirrorBreak) {
+	doc, err := jsonv.Parse(line, jsonv.Options{NonFinite: true})
+	o, ok := doc.(*jsonv.Object)
+	if err != nil || !ok {
+		return nil, 0, "", &MirrorBreak{Index: i, Reason: "unreadable", Detail: fmt.Sprintf("line %d is not a JSON object", i+1)}
+	}
+	seqV, _ := jsonv.ToFloat(o.Value("seq"))
+	seq := int64(seqV)
+	prev, _ := o.Value("prev_record_hash").(string)
+	stored, _ := o.Value("record_hash").(string)
+	payload := jsonv.Clone(o).(*jsonv.Object)
+	for _, k := range []string{"seq", "prev_record_hash", "record_hash"} {
+		payload.Delete(k)
+	}
+	brk := func(reason, detail string) (*jsonv.Object, int64, string, *MirrorBreak) {
+		return o, seq, "", &MirrorBreak{Index: i, Seq: seq, Reason: reason, Detail: detail}
+	}
+	switch {
+	case seq != records+1:
+		return brk("seq_mismatch", fmt.Sprintf("expected seq %d", records+1))
+	case prev != lastHash:
+		return brk("prev_record_hash_mismatch", fmt.Sprintf("stored prev_record_hash=%q, expected %q", prev, lastHash))
+	}
+	want, err := chainHash(seq, prev, payload)
+	if err != nil || want != stored {
+		return brk("record_hash_mismatch", fmt.Sprintf("stored record_hash=%q, recomputed=%q", stored, want))
+	}
+	return o, seq, stored, nil
 }
 
 // makeDir creates dir (and parents) with mode 0700.
