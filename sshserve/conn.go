@@ -45,7 +45,9 @@ func (s *Server) accept(next ssh.Handler) ssh.Handler {
 		}
 		c := &conn{id: id, remote: sess.RemoteAddr().String()}
 		c.last.Store(s.o.Now().UnixNano())
-		detail := map[string]any{"role": id.Role.String(), "fingerprint": id.Fingerprint, "remote": c.remote, "user": sess.User()}
+		pty, _, _ := sess.Pty()
+		detail := map[string]any{"role": id.Role.String(), "fingerprint": id.Fingerprint, "remote": c.remote, "user": sess.User(),
+			"pty": fmt.Sprintf("%dx%d %s", pty.Window.Width, pty.Window.Height, pty.Term)}
 		if err := s.record(s.actor(c), live.AuditRecord{Kind: KindConnect, Outcome: live.OutcomeAccepted,
 			Intent: fmt.Sprintf("%s connected over SSH as %s from %s (%s)", id.Name(), id.Role, c.remote, id.Fingerprint), Detail: detail}); err != nil {
 			wish.Fatalln(sess, "cockpit: the audit trail cannot record this connection, so it is refused")
