@@ -61,7 +61,13 @@ func (g *guarded) check(ctx context.Context, action, subject string) error {
 func (g *guarded) Snapshot(ctx context.Context) tui.Snapshot {
 	s := g.be.Snapshot(g.ctx(ctx))
 	if g.peers != nil {
-		s.Remote = g.peers()
+		me := g.id.Name() + " (" + g.id.Role.String() + ")"
+		for _, p := range g.peers() {
+			if p == me {
+				p += " ← you"
+			}
+			s.Remote = append(s.Remote, p)
+		}
 	}
 	return s
 }

@@ -72,7 +72,7 @@ func newRig(t testing.TB, tweak func(*Options)) *rig {
 	be := s.Backend()
 	o := Options{HostKey: host, Keys: &KeyFile{Path: r.file}, Backend: be, Follow: be.Follow, Audit: s.Runtime().Audit, SessionID: s.ID(),
 		Screen: func(b tui.Backend) (*tui.Model, error) {
-			return tui.New(tui.Options{Backend: b, Getenv: func(string) string { return "" }, Generation: s.Bus().Generation()})
+			return tui.New(tui.Options{Backend: b, Getenv: func(string) string { return "" }, Generation: s.Bus().Generation(), Remote: true})
 		}}
 	if tweak != nil {
 		tweak(&o)

@@ -267,7 +267,12 @@ func TestPeersOnScreen(t *testing.T) {
 	op := r.screen("operator")
 	want := []string{"operator@test (operator)", "viewer@test (viewer)"}
 	eventually(t, "both peers", func() bool { return len(r.srv.Peers()) == 2 })
-	g := &guarded{be: r.s.Backend(), peers: r.srv.Peers}
+	ids, err := r.srv.o.Keys.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &guarded{be: r.s.Backend(), id: ids[0], peers: r.srv.Peers} // the viewer's screen
+	want[1] += " ← you"
 	if got := g.Snapshot(context.Background()).Remote; strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Fatalf("Remote = %q, want %q", got, want)
 	}

@@ -21,3 +21,19 @@ func TestRemoteLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteQuitSaysDisconnect: over SSH the quit question says the session goes on; y
+// quits this screen leaving the orders, h halts first.
+func TestRemoteQuitSaysDisconnect(t *testing.T) {
+	m, _, _ := newTestModel(t, 100, 30)
+	m.c.Remote = true
+	press(m, "q")
+	got := screen(m)
+	if !strings.Contains(got, "Disconnect") || !strings.Contains(got, "keeps running") || strings.Contains(got, "The agent stops") {
+		t.Fatalf("remote quit question:\n%s", got)
+	}
+	press(m, "y")
+	if m.QuitChoice() != QuitLeave {
+		t.Fatalf("y: choice %v, want QuitLeave", m.QuitChoice())
+	}
+}

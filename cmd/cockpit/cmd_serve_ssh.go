@@ -154,7 +154,7 @@ func (a *App) sshBackend(home, agent string) (*sshTarget, error) {
 func (t *sshTarget) screen(a *App) func(be tui.Backend) (*tui.Model, error) {
 	return func(be tui.Backend) (*tui.Model, error) {
 		m, err := tui.New(tui.Options{Backend: be, Now: a.Now, Theme: t.cfg.TUI.Theme, Keys: t.cfg.TUI.Keys,
-			Getenv: func(string) string { return "" }, Generation: t.gen, NoMouse: !t.cfg.TUI.Mouse})
+			Getenv: func(string) string { return "" }, Generation: t.gen, NoMouse: !t.cfg.TUI.Mouse, Remote: true})
 		if err != nil {
 			return nil, fmt.Errorf("config: %w", err)
 		}

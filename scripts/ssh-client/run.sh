@@ -51,7 +51,7 @@ client=$!
 pids+=($client)
 exec 3>"$tmp/keys"
 wait_for "the screen" grep -q "PAPER" "$tmp/screen"
-wait_for "who is connected on the screen" grep -q "ssh: viewer@ci (viewer)" "$tmp/screen"
+wait_for "who is connected on the screen" grep -q "ssh: viewer@ci (viewer) ← you" "$tmp/screen"
 printf 'H' >&3
 wait_for "the HALT file" test -e "$home/live/HALT"
 wait_for "HALTED on the screen" grep -q "HALTED" "$tmp/screen"
