@@ -26,6 +26,7 @@ type conn struct {
 	idle   atomic.Bool  // closed for idleness
 	model  *tui.Model   // the screen, once built
 	guard  *guarded
+	stop   func() // ends the screen's helpers (engine events, idle watchdog)
 }
 
 type connKey struct{}
@@ -88,11 +89,12 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	pty, _, _ := sess.Pty()
 	env := append(sess.Environ(), "TERM="+pty.Term)
-	// The program ends with the connection, with its session channel (input at EOF: the
-	// client closed it) and when the idle watchdog closes it.
+	// The program quits with the connection (the middleware), with its session channel
+	// (input at EOF: the client closed it) and when the idle watchdog closes it; the engine
+	// events stop after it (afterScreen).
 	ctx, cancel := context.WithCancel(sess.Context())
-	in := &untilEOF{r: sess, eof: cancel}
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(sess),
+	in := &untilEOF{r: sess}
+	p := tea.NewProgram(model, tea.WithInput(in), tea.WithOutput(sess),
 		tea.WithEnvironment(env), tea.WithColorProfile(colorprofile.Env(env)),
 		tea.WithWindowSize(pty.Window.Width, pty.Window.Height), tea.WithFPS(tui.FPS),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg { return s.filter(c, msg) }))
@@ -103,9 +105,10 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}()
 	}
 	if s.o.IdleTimeout > 0 {
-		go s.watchIdle(ctx, cancel, sess, c)
+		go s.watchIdle(ctx, p.Quit, sess, c)
 	}
-	c.model, c.guard = model, g
+	in.eof = p.Quit
+	c.model, c.guard, c.stop = model, g, cancel
 	return p
 }
 
@@ -113,7 +116,11 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 // (every role may halt).
 func (s *Server) afterScreen(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		if c, _ := sess.Context().Value(connKey{}).(*conn); c != nil && c.model != nil && c.model.QuitChoice() == tui.QuitHalt {
+		c, _ := sess.Context().Value(connKey{}).(*conn)
+		if c != nil && c.stop != nil {
+			c.stop()
+		}
+		if c != nil && c.model != nil && c.model.QuitChoice() == tui.QuitHalt {
 			if err := c.guard.Halt(context.Background(), "quit over SSH choosing halt"); err != nil {
 				s.o.Log.Warn("ssh: halt on quit", "who", c.id.Name(), "err", err)
 			}
@@ -126,12 +133,12 @@ func (s *Server) afterScreen(next ssh.Handler) ssh.Handler {
 // channel): the program must not outlive it.
 type untilEOF struct {
 	r   io.Reader
-	eof func()
+	eof func() // set before the program starts reading
 }
 
 func (u *untilEOF) Read(p []byte) (int, error) {
 	n, err := u.r.Read(p)
-	if err != nil {
+	if err != nil && u.eof != nil {
 		u.eof()
 	}
 	return n, err

@@ -3,6 +3,7 @@ package sshserve
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -56,7 +57,7 @@ func until(t *testing.T, tm *term, keys, what string, cond func() bool) {
 	next := time.Now()
 	eventually(t, what, func() bool {
 		if time.Now().After(next) {
-			tm.press(t, keys)
+			io.WriteString(tm.in, keys) // an error (the screen quit) shows in cond
 			next = time.Now().Add(300 * time.Millisecond)
 		}
 		return cond()
@@ -319,3 +320,17 @@ func TestPanicContained(t *testing.T) {
 }
 
 var _ = errors.New
+
+// TestQuitChoosingHaltHalts: q then h on a screen halts (as the key may) and disconnects;
+// q then y only disconnects.
+func TestQuitChoosingHaltHalts(t *testing.T) {
+	r := newRig(t, nil)
+	tm := r.screen("viewer")
+	until(t, tm, "qy", "the disconnect", func() bool { return len(r.events(KindDisconnect)) == 1 })
+	if exists(r.haltFile()) {
+		t.Fatal("q y halted")
+	}
+	tm = r.screen("viewer")
+	until(t, tm, "qh", "the HALT file", func() bool { return exists(r.haltFile()) })
+	eventually(t, "the second disconnect", func() bool { return len(r.events(KindDisconnect)) == 2 })
+}
