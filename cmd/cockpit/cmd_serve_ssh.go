@@ -116,12 +116,12 @@ type sshTarget struct {
 }
 
 // sshBackend picks what serve-ssh serves. Today it opens the root's session itself as the
-// trading process (one session for every connection, the agent as `run --headless` runs
-// it, review items answered on the screens), refusing when another cockpit owns the
-// account. This is the one place to switch to a supervisor backend attaching to a root
-// that another process trades.
+// trading process (one session for every connection, the agent as `run --headless` runs it,
+// review items answered on the screens unless cockpit.approvals = "none"), refusing when
+// another cockpit owns the account. This is the one place to switch to a supervisor backend
+// attaching to a root that another process trades.
 func (a *App) sshBackend(home, agent string) (*sshTarget, error) {
-	s, err := a.openSession(home, session.Options{Agent: agent, Approvals: "tui", Mode: "headless"})
+	s, err := a.openSession(home, session.Options{Agent: agent, Mode: "headless"})
 	if errors.Is(err, session.ErrAccountInUse) {
 		return nil, fmt.Errorf("%w: serve-ssh trades the account itself and cannot attach to another process yet; stop the other cockpit first", err)
 	}
