@@ -44,7 +44,8 @@ func (s *Server) config(ctx ssh.Context) *gossh.ServerConfig {
 }
 
 // publicKey authorizes a key listed in authorized_keys (read now); an unknown key is
-// refused and audited with its fingerprint, and counts against its address.
+// refused and audited with its fingerprint (the connection, if nothing gets it in, counts
+// against its address: an agent offering several keys before the right one is not punished).
 func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	host := hostOf(ctx.RemoteAddr())
 	if s.lim.Blocked(host) {
@@ -53,7 +54,6 @@ func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	if _, ok := s.o.Keys.Lookup(key); ok {
 		return true
 	}
-	s.lim.Fail(host)
 	fp := gossh.FingerprintSHA256(key)
 	why := "not in authorized_keys"
 	if _, err := s.o.Keys.Load(); err != nil {
@@ -66,8 +66,9 @@ func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	return false
 }
 
-// connFailed audits a connection that ended without authenticating after trying something
-// other than a key (a password, keyboard-interactive, none): keys were audited one by one.
+// connFailed counts a connection that ended without authenticating against its address,
+// and audits it unless its keys were all it offered (each was audited already): a password
+// or keyboard-interactive attempt, or no credential at all.
 func (s *Server) connFailed(c net.Conn, err error) {
 	a := s.forget(c.RemoteAddr())
 	if a == nil || a.ok {
@@ -77,16 +78,20 @@ func (s *Server) connFailed(c net.Conn, err error) {
 		s.o.Log.Info("ssh: connection closed before authentication", "remote", c.RemoteAddr().String(), "err", err)
 		return
 	}
-	var other []string
+	s.lim.Fail(hostOf(c.RemoteAddr()))
+	keys, other := false, false
 	for _, m := range a.methods {
-		if m != "publickey" {
-			other = append(other, m)
+		switch m {
+		case "publickey":
+			keys = true
+		case "none":
+		default:
+			other = true
 		}
 	}
-	if len(other) == 0 {
+	if keys && !other {
 		return
 	}
-	s.lim.Fail(hostOf(c.RemoteAddr()))
 	s.record(s.system(), live.AuditRecord{Kind: KindAuthRefused, Outcome: live.OutcomeRejected,
 		Intent: fmt.Sprintf("refused user %q from %s: no authorized public key (tried %s)", a.user, c.RemoteAddr(), strings.Join(a.methods, ", ")),
 		Error:  fmt.Sprint(err),

@@ -334,3 +334,18 @@ func TestQuitChoosingHaltHalts(t *testing.T) {
 	until(t, tm, "qh", "the HALT file", func() bool { return exists(r.haltFile()) })
 	eventually(t, "the second disconnect", func() bool { return len(r.events(KindDisconnect)) == 2 })
 }
+
+// TestRightKeyAfterWrongOnesNotLimited: a client offering unknown keys before its authorized
+// one (an agent with several) gets in, again and again: only connections that never
+// authenticate count against the address. Each unknown key is still audited.
+func TestRightKeyAfterWrongOnesNotLimited(t *testing.T) {
+	r := newRig(t, func(o *Options) { o.MaxFailures = 2 })
+	for range 4 {
+		c, err := r.dial(gossh.PublicKeys(r.keys["stranger"], r.keys["operator"]))
+		if err != nil {
+			t.Fatalf("a stranger key then the operator's: %v", err)
+		}
+		c.Close()
+	}
+	eventually(t, "four unknown-key rows", func() bool { return len(r.events(KindAuthRefused)) == 4 })
+}
