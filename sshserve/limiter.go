@@ -42,7 +42,15 @@ func (l *limiter) Fail(host string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.fails[host] = append(l.recent(host), l.now())
+	if len(l.fails) > maxTracked { // many addresses: drop the ones whose failures aged out
+		for h := range l.fails {
+			l.recent(h)
+		}
+	}
 }
+
+// maxTracked is how many addresses the limiter holds before it sweeps the aged ones.
+const maxTracked = 4096
 
 // Blocked reports whether host has failed max times within the window.
 func (l *limiter) Blocked(host string) bool {
