@@ -39,6 +39,11 @@ func (s *Server) actor(c *conn) live.Principal { return live.Operator(c.id.Actor
 // among the peers until it ends.
 func (s *Server) accept(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		if !s.calls.enter() {
+			wish.Fatalln(sess, "cockpit: the server is closing")
+			return
+		}
+		defer s.calls.leave()
 		id, ok := s.o.Keys.Lookup(sess.PublicKey())
 		if !ok {
 			wish.Fatalln(sess, "cockpit: this key is not in authorized_keys (any more)")
@@ -80,7 +85,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if c == nil {
 		return nil
 	}
-	g := &guarded{be: s.o.Backend, id: c.id, peers: s.Peers,
+	g := &guarded{be: s.o.Backend, id: c.id, peers: s.Peers, calls: s.calls,
 		audit: func(_ context.Context, r live.AuditRecord) { s.record(s.actor(c), r) }}
 	model, err := s.o.Screen(g)
 	if err != nil {

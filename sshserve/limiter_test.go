@@ -33,3 +33,32 @@ func TestLimiter(t *testing.T) {
 		t.Fatalf("tracking %d addresses after the sweep, want 1", got)
 	}
 }
+
+// TestInflightClose: close waits for the calls under way, and no call starts after it.
+func TestInflightClose(t *testing.T) {
+	f := newInflight()
+	if !f.enter() {
+		t.Fatal("enter refused before close")
+	}
+	closed := make(chan struct{})
+	go func() { f.close(); close(closed) }()
+	for { // wait until close has marked it closed
+		f.mu.Lock()
+		c := f.closed
+		f.mu.Unlock()
+		if c {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-closed:
+		t.Fatal("close returned with a call under way")
+	default:
+	}
+	if f.enter() {
+		t.Fatal("a call started after close")
+	}
+	f.leave()
+	<-closed
+}

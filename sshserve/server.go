@@ -60,6 +60,8 @@ type Server struct {
 	srv *ssh.Server
 	lim *limiter
 
+	calls *inflight // backend calls and connection handlers under way
+
 	mu       sync.Mutex
 	peers    map[*conn]struct{}
 	attempts map[string]*attempt // remote address → a handshake in progress
@@ -89,7 +91,8 @@ func New(o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{o: o, lim: newLimiter(o.MaxFailures, o.FailWindow, o.Now), peers: map[*conn]struct{}{}, attempts: map[string]*attempt{}}
+	s := &Server{o: o, lim: newLimiter(o.MaxFailures, o.FailWindow, o.Now), calls: newInflight(), peers: map[*conn]struct{}{},
+		attempts: map[string]*attempt{}}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.HostSigners = []ssh.Signer{o.HostKey}; return nil },
 		wish.WithPublicKeyAuth(s.publicKey),
@@ -127,8 +130,13 @@ func (s *Server) Serve(ln net.Listener) error {
 	return err
 }
 
-// Close stops the server and closes every connection.
-func (s *Server) Close() error { return s.srv.Close() }
+// Close stops the server, closes every connection and waits until their screens have ended
+// and no backend call is under way: the session can be closed after it.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	s.calls.close()
+	return err
+}
 
 // Peers lists who is connected, "alice@laptop (operator)", sorted.
 func (s *Server) Peers() []string {
