@@ -26,6 +26,7 @@ type Config struct {
 	Agents  Agents                  `toml:"agents"`
 	Tools   Tools                   `toml:"tools"`
 	TUI     TUI                     `toml:"tui"`
+	SSH     SSH                     `toml:"ssh"`
 	Brokers map[string]BrokerConfig `toml:"brokers"` // real brokers by key; cockpit.broker picks one
 }
 
@@ -148,6 +149,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.Agents.Validate(); err != nil {
+		return err
+	}
+	if err := c.SSH.Validate(); err != nil {
 		return err
 	}
 	return c.Tools.Validate()

@@ -17,6 +17,7 @@ type Common struct {
 	Now           func() time.Time
 	Privacy       bool
 	Data          *Data
+	Remote        bool // served over SSH (Options.Remote)
 }
 
 // amt formats money, hidden in privacy mode; compact uses 8.2k style.

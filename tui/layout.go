@@ -44,6 +44,9 @@ func (m *Model) render() string {
 		if b := m.status.Banner(w); b != "" {
 			head = append(head, b)
 		}
+		if r := m.status.Remote(w); r != "" {
+			head = append(head, r)
+		}
 		bodyH := h - len(head) - 1
 		var body string
 		switch layout {
@@ -73,6 +76,9 @@ func (m *Model) tooSmall(w, h int) string {
 	}
 	if b := m.status.Banner(w); b != "" {
 		lines = append(lines[:1], append([]string{b}, lines[1:]...)...)
+	}
+	if r := m.status.Remote(w); r != "" {
+		lines = append(lines, r)
 	}
 	if len(lines) > h {
 		lines = lines[:max(h, 1)]

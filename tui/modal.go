@@ -102,6 +102,9 @@ type quitModal struct{ c *Common }
 func (q *quitModal) Typing() bool { return false }
 
 func (q *quitModal) View(w, h int) string {
+	if q.c.Remote {
+		return q.remoteView(w, h)
+	}
 	k := q.c.Styles.Key.Render
 	n := len(q.c.Data.Snap.Orders)
 	return frame(q.c, "Quit cockpit", []string{

@@ -22,6 +22,8 @@ type Options struct {
 	Tick, Poll time.Duration
 	// NoMouse turns the mouse off (--no-mouse, [tui] mouse = false): no clicks, no wheel.
 	NoMouse bool
+	// Remote: the screen is served over SSH; quitting disconnects it and the session goes on.
+	Remote bool
 }
 
 // FPS caps how often the program flushes frames (Bubble Tea's default is 60): the screen
@@ -119,6 +121,7 @@ func New(o Options) (*Model, error) {
 	m.data = &Data{gen: max(o.Generation, 1), Series: newSeries(300)}
 	m.c = &Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now, Data: m.data}
 	m.data.c = m.c
+	m.c.Remote = o.Remote
 	m.status, m.footer, m.panes = statusBar{m.c}, newFooter(m.c), newPaneSet(m.c)
 	m.setFocus(paneHeadroom)
 	return m, nil
