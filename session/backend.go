@@ -149,6 +149,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 		}
 	}
 	snap.Audit, snap.AuditTotal = b.auditTail(ctx)
+	s.owner.noteSnapshot(snap)
 	return snap
 }
 

@@ -63,6 +63,10 @@ type Snapshot struct {
 	Agent      string            // the agent's name, "" when none runs
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
 	Blocked    []string          // symbols on the session block list, sorted
+	// Supervising says another process owns the account ("SUPERVISING serve-mcp pid 1234
+	// (mcp:…)", issue 14); OwnerGone: that owner has no heartbeat.
+	Supervising string
+	OwnerGone   bool
 
 	Mandate      *live.Mandate
 	MandateErr   string
