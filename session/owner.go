@@ -197,6 +197,9 @@ type CommandArgs struct {
 	OrderID string `json:"order_id,omitempty"`
 	Symbol  string `json:"symbol,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// KeepPositions: a flatten that cancels resting orders only (`cockpit flatten` without
+	// --close-positions when the mandate does not say flatten_on_halt).
+	KeepPositions bool `json:"keep_positions,omitempty"`
 }
 
 // CommandResult is a finished command's result: the error, or the flatten's report.
@@ -225,7 +228,7 @@ func (s *Session) runCommand(ctx context.Context, c store.Command) (state, resul
 		case "unblock":
 			err = b.Unblock(octx, args.Symbol, args.Reason)
 		case "flatten":
-			rep := b.Flatten(octx, func(p gate.FlattenProgress) {
+			rep := b.flatten(octx, !args.KeepPositions, "flatten from a supervisor", "operator flatten from a supervisor", func(p gate.FlattenProgress) {
 				if data, jerr := json.Marshal(p); jerr == nil {
 					s.rt.DB.ProgressCommand(ctx, c.ID, string(data))
 				}

@@ -94,29 +94,36 @@ func (b *Backend) Resume(ctx context.Context, reason string) error {
 	return nil
 }
 
-// Flatten implements tui.Backend: the broker's HALT file first (whatever follows, nothing new
-// is placed), then the owner flattens and verifies; with the owner gone, this process opens
-// the configured broker (its account lock is free once the owner died) and flattens itself.
+// Flatten implements tui.Backend: a live owner halts the broker, flattens and verifies (its
+// records name this supervisor's operator); with the owner gone this process halts, opens the
+// configured broker (its account lock is free once the owner died) and flattens itself.
 func (b *Backend) Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport {
-	if err := b.HaltBroker(ctx, "flatten from a supervising screen"); err != nil {
-		return gate.FlattenReport{Broker: b.key, VerifyErr: err.Error()}
-	}
+	return b.FlattenWith(ctx, true, progress)
+}
+
+// FlattenWith is Flatten that closes positions only when closePositions (the CLI's choice).
+func (b *Backend) FlattenWith(ctx context.Context, closePositions bool, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	b.flattenMu.Lock()
 	defer b.flattenMu.Unlock()
-	res, err := b.command(ctx, "flatten", session.CommandArgs{}, progress)
+	res, err := b.command(ctx, "flatten", session.CommandArgs{KeepPositions: !closePositions}, progress)
+	if err == nil && res.Report != nil {
+		return *res.Report
+	}
+	// Whatever went wrong, nothing new is placed from here on.
+	if herr := b.HaltBroker(ctx, "flatten from a supervisor"); herr != nil {
+		return gate.FlattenReport{Broker: b.key, VerifyErr: herr.Error()}
+	}
 	switch {
 	case errors.Is(err, ErrOwnerGone):
-		return b.flattenSelf(ctx, progress)
+		return b.flattenSelf(ctx, closePositions, progress)
 	case err != nil:
-		return gate.FlattenReport{Broker: b.key, VerifyErr: err.Error()}
-	case res.Report == nil:
-		return gate.FlattenReport{Broker: b.key, VerifyErr: "the owner's flatten ended without a report: " + res.Error}
+		return gate.FlattenReport{Broker: b.key, VerifyErr: "halted; the owner's flatten failed: " + err.Error()}
 	}
-	return *res.Report
+	return gate.FlattenReport{Broker: b.key, VerifyErr: "halted; the owner's flatten ended without a report"}
 }
 
 // flattenSelf flattens with the configured broker, through the gate's operator path, verified.
-func (b *Backend) flattenSelf(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport {
+func (b *Backend) flattenSelf(ctx context.Context, closePositions bool, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	rt := b.rt
 	release, err := rt.OwnAccount(b.key)
 	if err != nil {
@@ -131,8 +138,8 @@ func (b *Backend) flattenSelf(ctx context.Context, progress func(gate.FlattenPro
 		defer c.Close()
 	}
 	g := &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
-	return g.Flatten(ctx, br, b.key, gate.FlattenOptions{ClosePositions: true, Actor: b.op(ctx),
-		Why: "operator flatten from a supervising screen (owner gone)", Progress: progress})
+	return g.Flatten(ctx, br, b.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
+		Why: "operator flatten from a supervisor (owner gone)", Progress: progress})
 }
 
 // command queues one command for the owner and waits for its end, passing flatten progress
