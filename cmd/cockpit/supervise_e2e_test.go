@@ -122,7 +122,7 @@ func TestSuperviseServeMCP(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	cs.Close() // waits for the process
+	cs.Close()                                                                             // waits for the process
 	sup.Now = func() time.Time { return time.Now().Add(session.OwnerStale + time.Second) } // no 5 s wait
 	snap = sup.Snapshot(ctx)
 	if !snap.OwnerGone || !strings.Contains(snap.Supervising, fmt.Sprintf("OWNER GONE (serve-mcp pid %d", cmd.Process.Pid)) {
