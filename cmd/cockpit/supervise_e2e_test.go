@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cockpit/live"
@@ -86,6 +88,9 @@ func TestSuperviseServeMCP(t *testing.T) {
 	if !hasRow(snap.Audit, "agent:mcp:claude-desktop@1.2", "place_order") {
 		t.Errorf("no place_order row by the MCP client in the supervisor's tail")
 	}
+	if view := supervisedView(t, sup, snap); !strings.Contains(view, want) {
+		t.Errorf("the supervising screen at 80×24 lacks %q:\n%s", want, view)
+	}
 	owner, _, err := sup.Owner(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -122,8 +127,9 @@ func TestSuperviseServeMCP(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	cs.Close()                                                                             // waits for the process
-	sup.Now = func() time.Time { return time.Now().Add(session.OwnerStale + time.Second) } // no 5 s wait
+	cs.Close() // waits for the process
+	// the supervisor's clock runs ahead instead of a 5 s wait for the heartbeat to go stale
+	sup.Now = func() time.Time { return time.Now().Add(session.OwnerStale + time.Second) }
 	snap = sup.Snapshot(ctx)
 	if !snap.OwnerGone || !strings.Contains(snap.Supervising, fmt.Sprintf("OWNER GONE (serve-mcp pid %d", cmd.Process.Pid)) {
 		t.Fatalf("owner killed: gone %v, %q", snap.OwnerGone, snap.Supervising)
@@ -165,6 +171,20 @@ func restingBuy(t *testing.T, cs *mcp.ClientSession, sym string) string {
 		t.Fatalf("quote %s: no bid", text)
 	}
 	return fmt.Sprintf("%.2f", bid*0.996)
+}
+
+// supervisedView renders the screen over the supervisor at 80×24, as `cockpit` attached from a
+// second terminal draws it.
+func supervisedView(t *testing.T, sup *supervise.Backend, snap tui.Snapshot) string {
+	t.Helper()
+	m, err := tui.New(tui.Options{Backend: sup, Now: time.Now, Theme: "no-color"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(tui.SnapshotMsg{Snapshot: snap, OneOff: true})
+	m.Update(tui.TickMsg{})
+	return ansi.Strip(m.View().Content)
 }
 
 func waitSnap(t *testing.T, b *supervise.Backend, what string, ok func(tui.Snapshot) bool) tui.Snapshot {
