@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/money"
@@ -104,9 +105,13 @@ func (s *Session) runOwner(ctx context.Context) {
 			s.rt.Log.Error("clear owner row", "err", err)
 		}
 	}()
-	s.publishLive(ctx)
+	s.publishLive(ctx, false)
 	beat := time.NewTicker(HeartbeatEvery)
 	defer beat.Stop()
+	events := s.eng.Bus.Subscribe(ctx, 64)
+	soon := time.NewTimer(time.Hour)
+	soon.Stop()
+	armed := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -115,19 +120,32 @@ func (s *Session) runOwner(ctx context.Context) {
 			if err := db.Heartbeat(ctx, s.key, s.id, s.rt.Now()); err != nil && ctx.Err() == nil {
 				s.rt.Log.Error("owner heartbeat", "err", err)
 			}
-			s.publishLive(ctx)
+			s.publishLive(ctx, false)
+		case ev, ok := <-events:
+			// An order placed, filled or cancelled shows within OrderPublishDelay, one broker
+			// read per burst of events, instead of at the next beat.
+			if ok && !armed && (ev.Kind == engine.EvDecision || ev.Kind == engine.EvOrderUpdate) {
+				soon.Reset(OrderPublishDelay)
+				armed = true
+			}
+		case <-soon.C:
+			armed = false
+			s.publishLive(ctx, true)
 		}
 	}
 }
 
+// OrderPublishDelay is how soon after an order event the owner publishes its live state.
+const OrderPublishDelay = 50 * time.Millisecond
+
 // publishLive writes the live state when it changed: from the screen's snapshot of the last
-// second when a screen runs, else from one snapshot read now.
-func (s *Session) publishLive(ctx context.Context) {
+// second when a screen runs, else (or when reread) from one snapshot read now.
+func (s *Session) publishLive(ctx context.Context, reread bool) {
 	o := &s.owner
 	o.mu.Lock()
 	snap, fresh, clients := o.last, time.Since(o.lastAt) < 3*HeartbeatEvery/2, o.clients
 	o.mu.Unlock()
-	if !fresh {
+	if reread || !fresh {
 		snap = s.Backend().Snapshot(ctx)
 	}
 	ls := LiveState{Agent: snap.Agent, Paused: snap.Paused, PauseWhy: snap.PauseWhy, PauseTill: snap.PauseTill, Blocked: snap.Blocked,

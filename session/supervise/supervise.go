@@ -37,6 +37,7 @@ type Backend struct {
 	tailSeq int64
 	lsVer   int64             // the live state version read
 	ls      session.LiveState // the owner's live state at lsVer
+	mandate mandateSeen       // the last mandate check and what it read
 
 	flattenMu sync.Mutex
 }
@@ -93,7 +94,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 			snap.HaltReason = session.HaltLine(a, scope)
 		}
 	}
-	if mc := mandatefile.Read(ctx, rt.Root, rt.DB, key); !mc.Verified() {
+	if mc := b.mandateCheck(ctx); !mc.Verified() {
 		snap.MandateState = mc.State
 		if mc.State != live.MandateMissing {
 			snap.MandateErr = mc.Describe()
@@ -206,4 +207,34 @@ func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 	}
 	b.tail, b.tailSeq = rows, last
 	return rows, last
+}
+
+// mandateSeen is the last mandate check and what it depended on: the bytes of mandate.json
+// (their hash) and the audit trail (its last seq, which a commit moves).
+type mandateSeen struct {
+	hash  string
+	seq   int64
+	check live.MandateCheck
+}
+
+// mandateCheck is mandatefile.Read, answered again while the file and the audit trail are
+// unchanged (as the session's screen does); a check that failed to read is never kept.
+func (b *Backend) mandateCheck(ctx context.Context) live.MandateCheck {
+	rt := b.rt
+	seq, serr := rt.DB.LastSeq(ctx)
+	if data, err := os.ReadFile(rt.Root.MandatePath(b.key)); err == nil && serr == nil {
+		b.mu.Lock()
+		seen := b.mandate
+		b.mu.Unlock()
+		if seen.hash == live.MandateHash(data) && seen.seq == seq {
+			return seen.check
+		}
+	}
+	mc := mandatefile.Read(ctx, rt.Root, rt.DB, b.key)
+	if serr == nil && mc.Err == nil && mc.Hash != "" {
+		b.mu.Lock()
+		b.mandate = mandateSeen{hash: mc.Hash, seq: seq, check: mc}
+		b.mu.Unlock()
+	}
+	return mc
 }

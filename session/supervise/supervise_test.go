@@ -20,7 +20,7 @@ func env() session.Env {
 
 // owner opens a paper session with no agent on home, as serve-mcp does, and runs its loops
 // until the test ends (or stop is called).
-func owner(t *testing.T, home string) (s *session.Session, stop func()) {
+func owner(t testing.TB, home string) (s *session.Session, stop func()) {
 	t.Helper()
 	s, err := session.Open(session.Options{Env: env(), Root: live.Root(home), Agent: "none", Approvals: "cli", Mode: "serve-mcp"})
 	if err != nil {
@@ -37,7 +37,7 @@ func owner(t *testing.T, home string) (s *session.Session, stop func()) {
 }
 
 // supervisor opens a second runtime on home (as another process would) and supervises paper.
-func supervisor(t *testing.T, home string) *Backend {
+func supervisor(t testing.TB, home string) *Backend {
 	t.Helper()
 	rt, err := session.OpenRuntime(env(), live.Root(home))
 	if err != nil {
