@@ -58,7 +58,6 @@ type ownerState struct {
 	clients func() []string
 	last    tui.Snapshot
 	lastAt  time.Time
-	body    []byte // the last live state published
 }
 
 // ownerKind names the owner row's kind from the session's mode.
@@ -138,9 +137,17 @@ func (s *Session) runOwner(ctx context.Context) {
 // OrderPublishDelay is how soon after an order event the owner publishes its live state.
 const OrderPublishDelay = 50 * time.Millisecond
 
-// publishLive writes the live state when it changed: from the screen's snapshot of the last
-// second when a screen runs, else (or when reread) from one snapshot read now.
+// WatchWindow is how long after a supervisor's last look the owner keeps publishing its live
+// state: nobody watching, it reads nothing from the broker for supervisors.
+const WatchWindow = 5 * time.Second
+
+// publishLive writes the live state while a supervisor watches (a new version only when it
+// changed): from the screen's snapshot of the last second when a screen runs, else (or when
+// reread) from one snapshot read now.
 func (s *Session) publishLive(ctx context.Context, reread bool) {
+	if row, found, err := s.rt.DB.OwnerOf(ctx, s.key); err != nil || !found || s.rt.Now().Sub(row.WatchedAt) > WatchWindow {
+		return
+	}
 	o := &s.owner
 	o.mu.Lock()
 	snap, fresh, clients := o.last, time.Since(o.lastAt) < 3*HeartbeatEvery/2, o.clients
@@ -166,21 +173,9 @@ func (s *Session) publishLive(ctx context.Context, reread bool) {
 		s.rt.Log.Error("live state", "err", err)
 		return
 	}
-	o.mu.Lock()
-	same := string(body) == string(o.body)
-	o.mu.Unlock()
-	if same {
-		return
+	if _, err := s.rt.DB.PutLiveState(ctx, s.key, body); err != nil && ctx.Err() == nil {
+		s.rt.Log.Error("live state", "err", err)
 	}
-	if _, err := s.rt.DB.PutLiveState(ctx, s.key, body); err != nil {
-		if ctx.Err() == nil {
-			s.rt.Log.Error("live state", "err", err)
-		}
-		return
-	}
-	o.mu.Lock()
-	o.body = body
-	o.mu.Unlock()
 }
 
 // runCommands polls the command queue and runs each command it claims, in order, until ctx

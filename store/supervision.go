@@ -18,6 +18,7 @@ type Owner struct {
 	SessionID   string
 	StartedAt   time.Time
 	HeartbeatAt time.Time
+	WatchedAt   time.Time // a supervisor's last look (zero: never)
 }
 
 // Alive reports a heartbeat no older than stale at now.
@@ -52,9 +53,9 @@ func (db *DB) ClearOwner(ctx context.Context, broker, session string) error {
 
 // OwnerOf returns broker's owner row; found is false when no process owns it.
 func (db *DB) OwnerOf(ctx context.Context, broker string) (o Owner, found bool, err error) {
-	var started, beat int64
-	err = db.r.QueryRowContext(ctx, `SELECT broker, pid, host, kind, agent, session_id, started_at, heartbeat_at FROM owner WHERE broker = ?`, broker).
-		Scan(&o.Broker, &o.PID, &o.Host, &o.Kind, &o.Agent, &o.SessionID, &started, &beat)
+	var started, beat, watched int64
+	err = db.r.QueryRowContext(ctx, `SELECT broker, pid, host, kind, agent, session_id, started_at, heartbeat_at, watched_at FROM owner WHERE broker = ?`, broker).
+		Scan(&o.Broker, &o.PID, &o.Host, &o.Kind, &o.Agent, &o.SessionID, &started, &beat, &watched)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Owner{}, false, nil
 	}
@@ -62,7 +63,18 @@ func (db *DB) OwnerOf(ctx context.Context, broker string) (o Owner, found bool, 
 		return Owner{}, false, wrap(err)
 	}
 	o.StartedAt, o.HeartbeatAt = time.Unix(0, started), time.Unix(0, beat)
+	if watched != 0 {
+		o.WatchedAt = time.Unix(0, watched)
+	}
 	return o, true, nil
+}
+
+// WatchOwner stamps broker's owner row with a supervisor's look at at.
+func (db *DB) WatchOwner(ctx context.Context, broker string, at time.Time) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE owner SET watched_at = ? WHERE broker = ?`, at.UnixNano(), broker)
+		return err
+	})
 }
 
 // Command states and the failure reason of a command nobody claimed in time.
@@ -214,10 +226,12 @@ func (db *DB) CommandByID(ctx context.Context, id int64) (Command, error) {
 	return c, nil
 }
 
-// PutLiveState stores broker's live state body under the next version when it differs from
-// the stored one; it returns the version now stored.
+// PutLiveState stores broker's live state body, under the next version when it differs from
+// the stored one (the same body only moves updated_at: the owner still publishes); it
+// returns the version now stored.
 func (db *DB) PutLiveState(ctx context.Context, broker string, body []byte) (int64, error) {
 	var v int64
+	now := db.now().UnixNano()
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT version, body FROM live_state WHERE broker = ?`, broker).Scan(&v, &old)
@@ -225,36 +239,45 @@ func (db *DB) PutLiveState(ctx context.Context, broker string, body []byte) (int
 			return err
 		}
 		if err == nil && old == string(body) {
-			return nil
+			_, err = tx.ExecContext(ctx, `UPDATE live_state SET updated_at = ? WHERE broker = ?`, now, broker)
+			return err
 		}
 		v++
 		_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO live_state (broker, version, body, updated_at) VALUES (?,?,?,?)`,
-			broker, v, string(body), db.now().UnixNano())
+			broker, v, string(body), now)
 		return err
 	})
 	return v, err
 }
 
-// LiveStateVersion returns broker's live state version (0: none), a cheap poll.
-func (db *DB) LiveStateVersion(ctx context.Context, broker string) (int64, error) {
-	s, err := db.readStmt(ctx, `SELECT COALESCE(MAX(version), 0) FROM live_state WHERE broker = ?`)
+// LiveStateVersion returns broker's live state version (0: none) and when the owner last
+// published it: a cheap poll.
+func (db *DB) LiveStateVersion(ctx context.Context, broker string) (int64, time.Time, error) {
+	s, err := db.readStmt(ctx, `SELECT version, updated_at FROM live_state WHERE broker = ?`)
 	if err != nil {
-		return 0, wrap(err)
+		return 0, time.Time{}, wrap(err)
 	}
-	var v int64
-	return v, wrap(s.QueryRowContext(ctx, broker).Scan(&v))
+	var v, at int64
+	err = s.QueryRowContext(ctx, broker).Scan(&v, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, time.Time{}, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, wrap(err)
+	}
+	return v, time.Unix(0, at), nil
 }
 
-// LiveState returns broker's live state: its version (0: none written), body and when.
-func (db *DB) LiveState(ctx context.Context, broker string) (int64, []byte, time.Time, error) {
-	var v, at int64
+// LiveState returns broker's live state: its version (0: none written) and body.
+func (db *DB) LiveState(ctx context.Context, broker string) (int64, []byte, error) {
+	var v int64
 	var body string
-	err := db.r.QueryRowContext(ctx, `SELECT version, body, updated_at FROM live_state WHERE broker = ?`, broker).Scan(&v, &body, &at)
+	err := db.r.QueryRowContext(ctx, `SELECT version, body FROM live_state WHERE broker = ?`, broker).Scan(&v, &body)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil, time.Time{}, nil
+		return 0, nil, nil
 	}
 	if err != nil {
-		return 0, nil, time.Time{}, wrap(err)
+		return 0, nil, wrap(err)
 	}
-	return v, []byte(body), time.Unix(0, at), nil
+	return v, []byte(body), nil
 }

@@ -126,6 +126,13 @@ func TestOwnerHeartbeatStale(t *testing.T) {
 			t.Errorf("Alive at +%s = %v, want %v", tt.at, got, tt.want)
 		}
 	}
+	if o.WatchedAt != (time.Time{}) {
+		t.Errorf("never watched: WatchedAt %s", o.WatchedAt)
+	}
+	db.WatchOwner(ctx, "paper", t0.Add(time.Second))
+	if o, _, _ := db.OwnerOf(ctx, "paper"); !o.WatchedAt.Equal(t0.Add(time.Second)) {
+		t.Errorf("WatchedAt %s, want %s", o.WatchedAt, t0.Add(time.Second))
+	}
 	db.ClearOwner(ctx, "paper", "other")
 	if _, ok, _ := db.OwnerOf(ctx, "paper"); !ok {
 		t.Error("another session's clear removed the owner row")
@@ -136,20 +143,27 @@ func TestOwnerHeartbeatStale(t *testing.T) {
 	}
 }
 
-// TestLiveStateVersion: the version moves only when the body changes.
+// TestLiveStateVersion: the version moves only when the body changes; the same body moves
+// only when it was published.
 func TestLiveStateVersion(t *testing.T) {
 	db := mustOpen(t, filepath.Join(t.TempDir(), "cockpit.db"))
 	ctx := context.Background()
+	now := time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
 	for i, tt := range []struct {
 		body string
 		want int64
 	}{{`{"a":1}`, 1}, {`{"a":1}`, 1}, {`{"a":2}`, 2}} {
+		now = now.Add(time.Second)
 		v, err := db.PutLiveState(ctx, "paper", []byte(tt.body))
 		if err != nil || v != tt.want {
 			t.Errorf("put %d: version %d, %v; want %d", i, v, err, tt.want)
 		}
+		if gv, at, err := db.LiveStateVersion(ctx, "paper"); err != nil || gv != tt.want || !at.Equal(now) {
+			t.Errorf("put %d: LiveStateVersion = %d %s %v; want %d %s", i, gv, at, err, tt.want, now)
+		}
 	}
-	v, body, _, err := db.LiveState(ctx, "paper")
+	v, body, err := db.LiveState(ctx, "paper")
 	if err != nil || v != 2 || string(body) != `{"a":2}` {
 		t.Errorf("LiveState = %d %s %v", v, body, err)
 	}

@@ -85,7 +85,8 @@ func (b *Backend) Resume(ctx context.Context, reason string) error {
 			cleared++
 		}
 	}
-	if why := b.liveState(ctx).OwnerHalt; why != "" {
+	if ls, _ := b.liveState(ctx); ls.OwnerHalt != "" {
+		why := ls.OwnerHalt
 		return fmt.Errorf("the owning process is halted in memory (%s): resume it on its own screen or restart it", why)
 	}
 	if cleared == 0 {

@@ -35,9 +35,13 @@ type Backend struct {
 	mu      sync.Mutex
 	tail    []tui.AuditRow // the audit tail as of tailSeq
 	tailSeq int64
-	lsVer   int64             // the live state version read
-	ls      session.LiveState // the owner's live state at lsVer
-	mandate mandateSeen       // the last mandate check and what it read
+	lsVer   int64     // the live state version read
+	lsAt    time.Time // when the owner last published it
+	watched time.Time // this supervisor's last stamp on the owner row
+	// firstWatch is when this supervisor first watched a live owner.
+	firstWatch time.Time
+	ls         session.LiveState // the owner's live state at lsVer
+	mandate    mandateSeen       // the last mandate check and what it read
 
 	flattenMu sync.Mutex
 }
@@ -122,7 +126,42 @@ func (b *Backend) ownerView(ctx context.Context, snap *tui.Snapshot) {
 		snap.BrokerErr = "owner unreadable: " + err.Error()
 		return
 	}
-	ls := b.liveState(ctx)
+	now := b.Now()
+	if !alive {
+		b.mu.Lock()
+		b.firstWatch = time.Time{} // a later owner is watched anew
+		b.mu.Unlock()
+		b.fill(snap, b.lastLive(ctx)) // the last published state, said to be old below
+		gone := "no process owns " + b.key
+		if o.PID != 0 {
+			gone = fmt.Sprintf("%s pid %d: no heartbeat for %s", o.Kind, o.PID, now.Sub(o.HeartbeatAt).Round(time.Second))
+		}
+		snap.OwnerGone = true
+		snap.Supervising = "SUPERVISING — OWNER GONE (" + gone + ")"
+		snap.Warnings = append(snap.Warnings, "owner gone: "+gone+"; what shows is its last published state; X flattens with the broker itself")
+		return
+	}
+	first := b.watch(ctx, now)
+	ls, at := b.liveState(ctx)
+	who := o.Agent
+	if len(ls.Clients) > 0 {
+		who = strings.Join(ls.Clients, ", ")
+	}
+	snap.Supervising = fmt.Sprintf("SUPERVISING %s pid %d (%s)", o.Kind, o.PID, who)
+	switch {
+	case now.Sub(at) <= session.OwnerStale:
+		b.fill(snap, ls)
+	case now.Sub(first) <= session.OwnerStale: // just attached: the owner publishes within a beat
+	default:
+		snap.BrokerErr = "the owner publishes no live state"
+		if !at.IsZero() {
+			snap.BrokerErr += fmt.Sprintf(" (the last is %s old)", now.Sub(at).Round(time.Second))
+		}
+	}
+}
+
+// fill copies the owner's live state into the snapshot.
+func (b *Backend) fill(snap *tui.Snapshot, ls session.LiveState) {
 	snap.Agent, snap.Paused, snap.PauseWhy, snap.PauseTill, snap.Blocked = ls.Agent, ls.Paused, ls.PauseWhy, ls.PauseTill, ls.Blocked
 	if len(ls.Clients) > 0 {
 		snap.Agent = strings.Join(ls.Clients, ", ")
@@ -137,42 +176,59 @@ func (b *Backend) ownerView(ctx context.Context, snap *tui.Snapshot) {
 	if ls.OwnerHalt != "" {
 		snap.State, snap.HaltReason = live.Halted, ls.OwnerHalt
 	}
-	if alive {
-		who := o.Agent
-		if len(ls.Clients) > 0 {
-			who = strings.Join(ls.Clients, ", ")
-		}
-		snap.Supervising = fmt.Sprintf("SUPERVISING %s pid %d (%s)", o.Kind, o.PID, who)
-		return
-	}
-	gone := "no process owns " + b.key
-	if o.PID != 0 {
-		gone = fmt.Sprintf("%s pid %d: no heartbeat for %s", o.Kind, o.PID, b.Now().Sub(o.HeartbeatAt).Round(time.Second))
-	}
-	snap.OwnerGone = true
-	snap.Supervising = "SUPERVISING — OWNER GONE (" + gone + ")"
-	snap.Warnings = append(snap.Warnings, "owner gone: "+gone+"; what shows is its last published state; X flattens with the broker itself")
 }
 
-// liveState re-reads the owner's live state only when its version moved.
-func (b *Backend) liveState(ctx context.Context) session.LiveState {
+// lastLive is the owner's last published live state, whatever its age.
+func (b *Backend) lastLive(ctx context.Context) session.LiveState {
+	ls, _ := b.liveState(ctx)
+	return ls
+}
+
+// liveState re-reads the owner's live state only when its version moved; it also returns
+// when the owner last published it.
+func (b *Backend) liveState(ctx context.Context) (session.LiveState, time.Time) {
 	db := b.rt.DB
-	v, err := db.LiveStateVersion(ctx, b.key)
+	v, at, err := db.LiveStateVersion(ctx, b.key)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err != nil || v == b.lsVer {
-		return b.ls
-	}
-	v, body, _, err := db.LiveState(ctx, b.key)
 	if err != nil {
-		return b.ls
+		return b.ls, b.lsAt
+	}
+	b.lsAt = at
+	if v == b.lsVer {
+		return b.ls, at
+	}
+	v, body, err := db.LiveState(ctx, b.key)
+	if err != nil {
+		return b.ls, at
 	}
 	var ls session.LiveState
 	if err := decodeJSON(body, &ls); err != nil {
 		ls = session.LiveState{BrokerErr: "the owner's live state is unreadable: " + err.Error()}
 	}
 	b.ls, b.lsVer = ls, v
-	return ls
+	return ls, at
+}
+
+// watch stamps the owner row (at most every second: the owner publishes its live state only
+// while watched) and returns when this supervisor started watching.
+func (b *Backend) watch(ctx context.Context, now time.Time) time.Time {
+	b.mu.Lock()
+	due := now.Sub(b.watched) >= time.Second
+	if due {
+		b.watched = now
+	}
+	if b.firstWatch.IsZero() {
+		b.firstWatch = now
+	}
+	first := b.firstWatch
+	b.mu.Unlock()
+	if due {
+		if err := b.rt.DB.WatchOwner(ctx, b.key, now); err != nil {
+			b.rt.Log.Error("supervise: stamp the owner row", "err", err)
+		}
+	}
+	return first
 }
 
 // auditTail keeps the newest 60 events (successful reads left out), reading only the rows

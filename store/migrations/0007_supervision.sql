@@ -9,7 +9,8 @@ CREATE TABLE owner (
 	agent        TEXT NOT NULL,     -- the agent's description
 	session_id   TEXT NOT NULL,
 	started_at   INTEGER NOT NULL,  -- unix nanos
-	heartbeat_at INTEGER NOT NULL
+	heartbeat_at INTEGER NOT NULL,
+	watched_at   INTEGER NOT NULL DEFAULT 0 -- a supervisor's last look: the owner reads the broker for it only while watched
 );
 CREATE TABLE commands (
 	id         INTEGER PRIMARY KEY AUTOINCREMENT,
