@@ -143,9 +143,12 @@ func (b *Backend) ownerView(ctx context.Context, snap *tui.Snapshot) {
 	}
 	first := b.watch(ctx, now)
 	ls, at := b.liveState(ctx)
-	who := o.Agent
-	if len(ls.Clients) > 0 {
+	who := o.Agent + " agent"
+	switch {
+	case len(ls.Clients) > 0:
 		who = strings.Join(ls.Clients, ", ")
+	case o.Kind == "serve-mcp":
+		who = "no MCP client connected"
 	}
 	snap.Supervising = fmt.Sprintf("SUPERVISING %s pid %d (%s)", o.Kind, o.PID, who)
 	switch {
