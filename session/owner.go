@@ -110,7 +110,7 @@ func (s *Session) runOwner(ctx context.Context) {
 	events := s.eng.Bus.Subscribe(ctx, 64)
 	soon := time.NewTimer(time.Hour)
 	soon.Stop()
-	armed := false
+	armed, again := false, false // a publish is due; an event came after it was armed
 	for {
 		select {
 		case <-ctx.Done():
@@ -123,13 +123,21 @@ func (s *Session) runOwner(ctx context.Context) {
 		case ev, ok := <-events:
 			// An order placed, filled or cancelled shows within OrderPublishDelay, one broker
 			// read per burst of events, instead of at the next beat.
-			if ok && !armed && (ev.Kind == engine.EvDecision || ev.Kind == engine.EvOrderUpdate) {
-				soon.Reset(OrderPublishDelay)
-				armed = true
+			if !ok || (ev.Kind != engine.EvDecision && ev.Kind != engine.EvOrderUpdate) {
+				continue
 			}
+			if armed {
+				again = true
+				continue
+			}
+			soon.Reset(OrderPublishDelay)
+			armed = true
 		case <-soon.C:
-			armed = false
 			s.publishLive(ctx, true)
+			armed, again = again, false
+			if armed { // events during that delay: read once more after them
+				soon.Reset(OrderPublishDelay)
+			}
 		}
 	}
 }

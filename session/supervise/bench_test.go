@@ -188,6 +188,9 @@ func BenchmarkOwnerOrderToSupervisor(b *testing.B) {
 	s, _ := owner(b, home)
 	sup := supervisor(b, home)
 	ctx := context.Background()
+	for len(sup.Snapshot(ctx).Quotes) == 0 { // attached: the owner publishes for a watcher from its next beat
+		time.Sleep(10 * time.Millisecond)
+	}
 	ds := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := range b.N {
