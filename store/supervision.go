@@ -212,6 +212,21 @@ func (db *DB) FinishCommand(ctx context.Context, id int64, state, result string)
 	})
 }
 
+// AbandonCommand fails a command still pending as abandoned (its supervisor stopped waiting),
+// so it never runs late; it reports whether it did (false: the owner had claimed it).
+func (db *DB) AbandonCommand(ctx context.Context, id int64) (bool, error) {
+	var n int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE commands SET state = ?, result = '{"error":"abandoned"}', updated_at = ? WHERE id = ? AND state = ?`,
+			CommandFailed, db.now().UnixNano(), id, CommandPending)
+		if err == nil {
+			n, err = res.RowsAffected()
+		}
+		return err
+	})
+	return n == 1, err
+}
+
 // CommandByID reads one command.
 func (db *DB) CommandByID(ctx context.Context, id int64) (Command, error) {
 	var c Command

@@ -168,3 +168,24 @@ func TestLiveStateVersion(t *testing.T) {
 		t.Errorf("LiveState = %d %s %v", v, body, err)
 	}
 }
+
+// TestAbandonCommand: a pending command its supervisor gave up on is never claimed; one
+// already claimed is left to its owner.
+func TestAbandonCommand(t *testing.T) {
+	db := mustOpen(t, filepath.Join(t.TempDir(), "cockpit.db"))
+	ctx := context.Background()
+	id, _ := db.EnqueueCommand(ctx, Command{Actor: "tui:op", Broker: "paper", Kind: "close", Args: `{"symbol":"AAPL"}`})
+	if ok, err := db.AbandonCommand(ctx, id); !ok || err != nil {
+		t.Fatalf("abandon pending: %v %v", ok, err)
+	}
+	if c, err := db.ClaimCommand(ctx, "paper", "s", CommandTTL); c != nil || err != nil {
+		t.Errorf("abandoned command claimed: %+v %v", c, err)
+	}
+	id, _ = db.EnqueueCommand(ctx, Command{Actor: "tui:op", Broker: "paper", Kind: "close", Args: `{"symbol":"AAPL"}`})
+	if c, _ := db.ClaimCommand(ctx, "paper", "s", CommandTTL); c == nil || c.ID != id {
+		t.Fatalf("claim: %+v", c)
+	}
+	if ok, _ := db.AbandonCommand(ctx, id); ok {
+		t.Error("a running command was abandoned")
+	}
+}

@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"cockpit/live/gate"
+	"cockpit/live/mandatefile"
 	"cockpit/live/redact"
 	"cockpit/session"
 	"cockpit/session/supervise"
@@ -43,6 +45,12 @@ func (a *App) superviseScreen(home string, out *os.File, noMouse bool) int {
 		rt.Log.Error("screen stopped", "err", runErr)
 		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 		return exitFailure
+	}
+	if model.QuitChoice() == tui.QuitHalt { // h on quit: as the owner's own screen would, halt and cancel
+		m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, sup.Key())
+		rep := sup.FlattenWith(context.Background(), gate.FlattenAllowed(nil, m), nil)
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", sup.Key(), rep.Summary(), sup.Key())
+		return exitOK
 	}
 	fmt.Fprintf(a.Stdout, "Detached from %s; its owner keeps running.\n", sup.Key())
 	return exitOK

@@ -193,7 +193,10 @@ func (b *Backend) command(ctx context.Context, kind string, args session.Command
 		}
 		select {
 		case <-ctx.Done():
-			return res, ctx.Err()
+			if ok, _ := db.AbandonCommand(context.Background(), id); ok {
+				return res, fmt.Errorf("not done: the owner had not started it (%w)", ctx.Err())
+			}
+			return res, fmt.Errorf("stopped waiting for the owner, which runs it: its outcome will be in the audit (%w)", ctx.Err())
 		case <-time.After(pollEvery):
 		}
 	}

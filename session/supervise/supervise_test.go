@@ -183,3 +183,27 @@ func TestSupervisorFlattenOwnerGone(t *testing.T) {
 		t.Fatalf("flatten: %s", rep.Summary())
 	}
 }
+
+// TestSupervisorAbandonsUnclaimedCommand: a supervisor that stops waiting (its ctx ends)
+// before the owner claimed its command fails it abandoned, so it never runs late.
+func TestSupervisorAbandonsUnclaimedCommand(t *testing.T) {
+	home := t.TempDir()
+	sup := supervisor(t, home)
+	db := sup.rt.DB
+	now := time.Now()
+	// an owner row that heartbeats but runs no commands (a busy owner)
+	if err := db.SetOwner(context.Background(), store.Owner{Broker: "paper", PID: 1, Host: "h", Kind: "headless", Agent: "strategy",
+		SessionID: "sess-busy", StartedAt: now, HeartbeatAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := sup.ClosePosition(ctx, "AAPL")
+	if err == nil || !strings.Contains(err.Error(), "the owner had not started it") {
+		t.Fatalf("close with no claim: %v", err)
+	}
+	c, err := db.CommandByID(context.Background(), 1)
+	if err != nil || c.State != store.CommandFailed || c.Result != `{"error":"abandoned"}` {
+		t.Errorf("command %+v %v, want failed abandoned", c, err)
+	}
+}
