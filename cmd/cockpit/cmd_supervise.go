@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -21,10 +22,17 @@ import (
 // fed by the store, its actions sent to the owner. Nothing is written to stdout or stderr
 // while it is up; quitting leaves the owner running.
 func (a *App) superviseScreen(home string, out *os.File, noMouse bool) int {
-	rt, err := a.openRuntime(home)
+	root, err := a.root(home)
 	if err != nil {
 		return a.failf("%v", err)
 	}
+	env := a.env()
+	env.Stderr = io.Discard // a flatten with the owner gone reconciles while the screen is up (audited, not printed)
+	srt, err := session.OpenRuntime(env, root)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	rt := &runtime{Runtime: srt, app: a}
 	defer rt.close()
 	sup, err := supervise.Open(rt.Runtime, rt.Config.Cockpit.Broker)
 	if err != nil {
