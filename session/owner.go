@@ -96,8 +96,9 @@ func (s *Session) runOwner(ctx context.Context) {
 		s.rt.Log.Error("owner row", "err", err)
 	}
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(2)
 	go func() { defer wg.Done(); s.runCommands(ctx) }()
+	go func() { defer wg.Done(); s.heartbeat(ctx) }() // apart: a slow broker read never delays it
 	defer func() {
 		wg.Wait()
 		if err := db.ClearOwner(context.Background(), s.key, s.id); err != nil {
@@ -116,9 +117,6 @@ func (s *Session) runOwner(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-beat.C:
-			if err := db.Heartbeat(ctx, s.key, s.id, s.rt.Now()); err != nil && ctx.Err() == nil {
-				s.rt.Log.Error("owner heartbeat", "err", err)
-			}
 			s.publishLive(ctx, false)
 		case ev, ok := <-events:
 			// An order placed, filled or cancelled shows within OrderPublishDelay, one broker
@@ -137,6 +135,22 @@ func (s *Session) runOwner(ctx context.Context) {
 			armed, again = again, false
 			if armed { // events during that delay: read once more after them
 				soon.Reset(OrderPublishDelay)
+			}
+		}
+	}
+}
+
+// heartbeat stamps the owner row every HeartbeatEvery until ctx ends.
+func (s *Session) heartbeat(ctx context.Context) {
+	beat := time.NewTicker(HeartbeatEvery)
+	defer beat.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-beat.C:
+			if err := s.rt.DB.Heartbeat(ctx, s.key, s.id, s.rt.Now()); err != nil && ctx.Err() == nil {
+				s.rt.Log.Error("owner heartbeat", "err", err)
 			}
 		}
 	}
