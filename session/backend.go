@@ -149,6 +149,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 		}
 	}
 	snap.Audit, snap.AuditTotal = b.auditTail(ctx)
+	s.owner.noteSnapshot(snap)
 	return snap
 }
 
@@ -348,13 +349,21 @@ func (b *Backend) Resume(ctx context.Context, reason string) error {
 
 // Flatten implements tui.Backend.
 func (b *Backend) Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport {
-	if err := b.HaltBroker(ctx, "flatten from the screen"); err != nil {
-		return gate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
-	}
+	return b.flatten(ctx, true, "flatten from the screen", "operator flatten from the screen", progress)
+}
+
+// flatten halts the broker, then cancels resting orders and, when closePositions, closes
+// every position, verified. It holds the flatten lock from before the HALT file is written,
+// so the operator's flatten does the work (audited as the operator's) and the watcher's halt
+// action, started by that file, finds nothing left.
+func (b *Backend) flatten(ctx context.Context, closePositions bool, haltWhy, why string, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	b.s.flattenMu.Lock()
 	defer b.s.flattenMu.Unlock()
-	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: true, Actor: b.op(ctx),
-		Why: "operator flatten from the screen", Progress: progress})
+	if err := b.HaltBroker(ctx, haltWhy); err != nil {
+		return gate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
+	}
+	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
+		Why: why, Progress: progress})
 }
 
 // Approve implements tui.Backend.

@@ -65,6 +65,8 @@ type Session struct {
 
 	backendOnce sync.Once
 	backend     *Backend // the screen's backend, made on first use
+
+	owner ownerState // the owner role: heartbeat, live state, supervisors' commands (owner.go)
 }
 
 // Open starts everything but the loops: the paper mandate is ensured, review items
@@ -76,6 +78,7 @@ func Open(o Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{rt: rt, id: live.RandomID("sess")}
+	s.owner.kind = ownerKind(o.Mode)
 	s.closers = append(s.closers, rt.Close)
 	s.integrity = rt.DB.CheckIntegrity(context.Background()) // DV15: before anything is written
 	fail := func(err error) (*Session, error) {
@@ -253,6 +256,7 @@ func (s *Session) Run(ctx context.Context) int {
 	})
 	start(func() { s.eng.FollowHalts(loops, states) })
 	start(func() { s.eng.FollowBroker(loops) })
+	start(func() { s.runOwner(loops) })
 	if s.paper != nil {
 		start(func() { s.paper.Run(loops, 500*time.Millisecond) })
 	}

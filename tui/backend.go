@@ -64,6 +64,10 @@ type Snapshot struct {
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
 	Faults     []string          // data that cannot be trusted, raised as critical alerts (a broken audit chain)
 	Blocked    []string          // symbols on the session block list, sorted
+	// Supervising says another process owns the account ("SUPERVISING serve-mcp pid 1234
+	// (mcp:…)", issue 14); OwnerGone: that owner has no heartbeat.
+	Supervising string
+	OwnerGone   bool
 
 	Mandate      *live.Mandate
 	MandateErr   string

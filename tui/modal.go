@@ -107,8 +107,12 @@ func (q *quitModal) View(w, h int) string {
 	}
 	k := q.c.Styles.Key.Render
 	n := len(q.c.Data.Snap.Orders)
+	first := "The agent stops."
+	if q.c.Data.Snap.Supervising != "" {
+		first = "This screen detaches; the owning process keeps running."
+	}
 	return frame(q.c, "Quit cockpit", []string{
-		"The agent stops.",
+		first,
 		fmt.Sprintf("%d resting order%s at the broker unless you halt.", n, map[bool]string{true: " stays", false: "s stay"}[n == 1]),
 		"",
 		k("h") + "  halt and cancel resting orders, then quit",

@@ -34,7 +34,11 @@ func (b statusBar) compose(w int) (line string, short bool) {
 		text string
 		prio int
 	}
-	segs := []seg{{badge + " " + b.stateBadge(false), 0}, {b.mandateSeg(), 3}, {b.brokerSeg(), 2}, {b.dataSeg(), 4},
+	brokerPrio := 2
+	if s.OwnerGone { // a supervised owner with no heartbeat: said even on a narrow line
+		brokerPrio = 0
+	}
+	segs := []seg{{badge + " " + b.stateBadge(false), 0}, {b.mandateSeg(), 3}, {b.brokerSeg(), brokerPrio}, {b.dataSeg(), 4},
 		{b.ordersSeg(), 1}, {b.haltFileSeg(), 1}}
 	if bs := blockedSeg(s); bs != "" {
 		segs = append(segs[:1], append([]seg{{bs, 0}}, segs[1:]...)...)
@@ -85,7 +89,10 @@ func (b statusBar) compose(w int) (line string, short bool) {
 // Banner is the second line while halted (or paused without room for why): why, since when, what rests, how to resume.
 func (b statusBar) Banner(w int) string {
 	if b.c.Data.State() != live.Halted {
-		return b.pauseBanner(w)
+		if p := b.pauseBanner(w); p != "" {
+			return p
+		}
+		return b.superviseBanner(w)
 	}
 	why := b.c.Data.Snap.HaltReason
 	if why == "" {
@@ -174,6 +181,8 @@ func (b statusBar) brokerSeg() string {
 	switch {
 	case !b.c.Data.Ready:
 		return st.Muted.Render("broker ? connecting")
+	case s.OwnerGone:
+		return st.Critical.Render("broker " + s.Broker + " ✖ owner gone")
 	case s.BrokerErr != "":
 		return st.Critical.Render("broker " + s.Broker + " ✖ ERROR")
 	case b.c.Data.stale():

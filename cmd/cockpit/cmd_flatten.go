@@ -42,6 +42,15 @@ func (a *App) cmdFlatten(args []string) int {
 	} else {
 		fmt.Fprintf(a.Stdout, "1. %s is already halted.\n", key)
 	}
+	var explicit *bool
+	if *closePos {
+		explicit = closePos
+	}
+	m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, key) // DV13: only a consented flatten_on_halt counts
+	// issue 14: a live owner (a screen, run --headless, serve-mcp) runs it
+	if code, done := a.flattenViaOwner(rt, key, gate.FlattenAllowed(explicit, m)); done {
+		return code
+	}
 	b, release, err := rt.openBroker(key)
 	if errors.Is(err, session.ErrAccountInUse) { // the owner sees the halt and runs its own halt action
 		return a.failf("%v: it saw the halt and cancels on its own (flatten_on_halt decides positions); check its screen or `cockpit status`", err)
@@ -50,11 +59,6 @@ func (a *App) cmdFlatten(args []string) int {
 		return a.failf("%v", err)
 	}
 	defer release()
-	var explicit *bool
-	if *closePos {
-		explicit = closePos
-	}
-	m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, key) // DV13: only a consented flatten_on_halt counts
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{

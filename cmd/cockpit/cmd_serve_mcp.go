@@ -36,7 +36,7 @@ func (a *App) cmdServeMCP(args []string) int {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
 	}
 	a.allowLive = *liveFlag
-	s, err := a.openSession(*p.home, session.Options{Agent: "none", Approvals: *approvals, Mode: "headless"})
+	s, err := a.openSession(*p.home, session.Options{Agent: "none", Approvals: *approvals, Mode: "serve-mcp"})
 	if err != nil {
 		return a.failf("%v", err)
 	}
@@ -45,6 +45,7 @@ func (a *App) cmdServeMCP(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
+	s.SetClients(srv.Clients) // supervisors show them as agents
 	log := s.Runtime().Log
 	for _, n := range s.Notes() {
 		log.Info("serve-mcp: " + n)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -25,6 +26,9 @@ func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 	}
 	o.Mode = "tui"
 	s, err := a.openSession(home, o)
+	if errors.Is(err, session.ErrAccountInUse) { // another process trades it: supervise (issue 14)
+		return a.superviseScreen(home, out, noMouse)
+	}
 	if err != nil {
 		return a.failf("%v", err)
 	}
