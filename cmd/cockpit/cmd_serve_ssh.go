@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
@@ -108,6 +109,7 @@ type sshTarget struct {
 	cfg    config.Config
 	gen    uint64
 	notes  []string
+	poll   time.Duration // how often each screen reads its snapshot (0: the screen's default)
 	log    *slog.Logger
 	run    func(ctx context.Context)
 	until  func(ctx context.Context) (context.Context, context.CancelFunc)
@@ -123,7 +125,7 @@ type sshTarget struct {
 func (a *App) sshBackend(home, agent string) (*sshTarget, error) {
 	s, err := a.openSession(home, session.Options{Agent: agent, Mode: "headless"})
 	if errors.Is(err, session.ErrAccountInUse) {
-		return nil, fmt.Errorf("%w: serve-ssh trades the account itself and cannot attach to another process yet; stop the other cockpit first", err)
+		return a.sshSupervise(home)
 	}
 	if err != nil {
 		return nil, err
@@ -154,7 +156,7 @@ func (a *App) sshBackend(home, agent string) (*sshTarget, error) {
 func (t *sshTarget) screen(a *App) func(be tui.Backend) (*tui.Model, error) {
 	return func(be tui.Backend) (*tui.Model, error) {
 		m, err := tui.New(tui.Options{Backend: be, Now: a.Now, Theme: t.cfg.TUI.Theme, Keys: t.cfg.TUI.Keys,
-			Getenv: func(string) string { return "" }, Generation: t.gen, NoMouse: !t.cfg.TUI.Mouse, Remote: true})
+			Getenv: func(string) string { return "" }, Generation: t.gen, NoMouse: !t.cfg.TUI.Mouse, Remote: true, Poll: t.poll})
 		if err != nil {
 			return nil, fmt.Errorf("config: %w", err)
 		}

@@ -297,3 +297,6 @@ func (b *Backend) mandateCheck(ctx context.Context) live.MandateCheck {
 	}
 	return mc
 }
+
+// ID is this supervisor's session id in the audit.
+func (b *Backend) ID() string { return b.id }
