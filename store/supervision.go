@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -190,11 +191,15 @@ func (db *DB) ClaimCommand(ctx context.Context, broker, session string, ttl time
 	}
 }
 
-// ProgressCommand records a running command's progress text.
-func (db *DB) ProgressCommand(ctx context.Context, id int64, progress string) error {
+// ProgressCommand appends one line (a step) to a running command's progress, so a supervisor
+// reading it less often than steps come still sees every one.
+func (db *DB) ProgressCommand(ctx context.Context, id int64, step string) error {
+	if strings.ContainsRune(step, '\n') {
+		return fmt.Errorf("progress of command %d: a step cannot span lines", id)
+	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE commands SET progress = ?, updated_at = ? WHERE id = ? AND state = ?`,
-			progress, db.now().UnixNano(), id, CommandRunning)
+		_, err := tx.ExecContext(ctx, `UPDATE commands SET progress = progress || ? || char(10), updated_at = ? WHERE id = ? AND state = ?`,
+			step, db.now().UnixNano(), id, CommandRunning)
 		return err
 	})
 }

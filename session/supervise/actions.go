@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"cockpit/live"
@@ -158,19 +159,21 @@ func (b *Backend) command(ctx context.Context, kind string, args session.Command
 	if err != nil {
 		return res, err
 	}
-	seen := ""
+	seen := 0 // bytes of progress already handed on
 	for {
 		c, err := db.CommandByID(ctx, id)
 		if err != nil {
 			return res, err
 		}
-		if c.Progress != seen && progress != nil {
-			var p gate.FlattenProgress
-			if json.Unmarshal([]byte(c.Progress), &p) == nil {
-				progress(p)
+		if len(c.Progress) > seen { // the steps appended since the last read, in order
+			for _, line := range strings.Split(strings.TrimSuffix(c.Progress[seen:], "\n"), "\n") {
+				var p gate.FlattenProgress
+				if progress != nil && json.Unmarshal([]byte(line), &p) == nil {
+					progress(p)
+				}
 			}
+			seen = len(c.Progress)
 		}
-		seen = c.Progress
 		switch c.State {
 		case store.CommandDone, store.CommandFailed:
 			if err := decodeJSON([]byte(c.Result), &res); err != nil {
