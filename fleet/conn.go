@@ -50,6 +50,7 @@ type Fleet struct {
 	mu      sync.Mutex
 	buckets map[string]jetstream.KeyValue
 	lastErr error
+	recon   chan struct{} // closed (and replaced) at each reconnect
 }
 
 // Connect dials the fleet. It does not wait for the server: a fleet that is down at the
@@ -68,10 +69,14 @@ func Connect(o Options) (*Fleet, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	f := &Fleet{host: o.Host, opts: o, log: log, buckets: map[string]jetstream.KeyValue{}, recon: make(chan struct{})}
 	opts := []nats.Option{nats.Name("cockpit " + o.Host), nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
 		nats.ReconnectWait(100 * time.Millisecond), nats.Timeout(2 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("fleet disconnected", "err", err) }),
-		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("fleet reconnected", "url", c.ConnectedUrlRedacted()) })}
+		nats.ReconnectHandler(func(c *nats.Conn) {
+			log.Info("fleet reconnected", "url", c.ConnectedUrlRedacted())
+			f.reconnected()
+		})}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
 	}
@@ -93,7 +98,23 @@ func Connect(o Options) (*Fleet, error) {
 		nc.Close()
 		return nil, fmt.Errorf("fleet: jetstream: %w", err)
 	}
-	return &Fleet{nc: nc, js: js, host: o.Host, opts: o, log: log, buckets: map[string]jetstream.KeyValue{}}, nil
+	f.nc, f.js = nc, js
+	return f, nil
+}
+
+// reconnected wakes the watches waiting on Reconnects: they re-watch from the server's state.
+func (f *Fleet) reconnected() {
+	f.mu.Lock()
+	close(f.recon)
+	f.recon = make(chan struct{})
+	f.mu.Unlock()
+}
+
+// Reconnects returns a channel closed at the next reconnect.
+func (f *Fleet) Reconnects() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.recon
 }
 
 // Host is this host's name in the fleet.

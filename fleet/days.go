@@ -82,6 +82,9 @@ func (d *Days) Unsure() int {
 
 // add changes the count by delta with a CAS loop and returns the value it replaced.
 func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, error) {
+	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
+		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
+	}
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
 		return 0, err

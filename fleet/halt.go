@@ -244,12 +244,15 @@ func (m *Mirror) watch(ctx context.Context, kick chan struct{}) error {
 		return err
 	}
 	defer w.Stop()
+	recon := m.F.Reconnects()
 	seen := map[string]HaltValue{}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			return nil
+		case <-recon: // the server may have lost the watch's consumer: watch afresh
 			return nil
 		case <-kick:
 			m.flush(ctx)

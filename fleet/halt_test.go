@@ -1,0 +1,176 @@
+package fleet_test
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+
+	"cockpit/fleet"
+	"cockpit/live"
+	"cockpit/live/halt"
+	"cockpit/live/livetest"
+)
+
+// mirrored runs a host's halt watcher and fleet mirror; remote events arrive on the channel.
+func mirrored(t testing.TB, h *host) (*fleet.Mirror, <-chan fleet.HaltEvent) {
+	t.Helper()
+	events := make(chan fleet.HaltEvent, 16)
+	m := &fleet.Mirror{F: h.f, Root: h.root, OnRemote: func(e fleet.HaltEvent) { events <- e }}
+	w := &halt.Watcher{Root: h.root, Brokers: []string{h.key}, Poll: 50 * time.Millisecond, OnSentinel: func(c halt.SentinelChange) { m.Local(c) }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	go func() { w.Run(ctx); done <- struct{}{} }()
+	go func() { m.Run(ctx); done <- struct{}{} }()
+	t.Cleanup(func() { cancel(); <-done; <-done })
+	return m, events
+}
+
+// TestFleetHaltStopsOtherHosts: a HALT file on one host stops orders on the others (through
+// their own sentinel), a resume there resumes them, each mirrored change is reported to
+// OnRemote (the audit on every host), and a mirrored sentinel is not published again.
+func TestFleetHaltStopsOtherHosts(t *testing.T) {
+	ns := serve(t)
+	a := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, ns.ClientURL(), "h2", 1), "paper", livetest.Epoch)
+	c := newHost(t, connect(t, ns.ClientURL(), "h3", 1), "paper", livetest.Epoch)
+	_, _ = mirrored(t, a)
+	_, evB := mirrored(t, b)
+	_, evC := mirrored(t, c)
+	time.Sleep(100 * time.Millisecond) // the watches are up (a missed start is reconciled anyway)
+	if d := b.buy(); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("before the halt: %s %s", d.Outcome, d.Message())
+	}
+	start := time.Now()
+	if _, err := halt.Trip(a.root, live.HaltSentinel, live.GlobalScope, "operator", "stop everything", start); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []<-chan fleet.HaltEvent{evB, evC} {
+		e := livetest.WaitFor(t, ev, "mirrored halt", func(e fleet.HaltEvent) bool { return e.Halted })
+		if e.Host != "h1" || e.Reason != "stop everything" || !e.Scope.Global {
+			t.Errorf("mirrored halt = %+v, want global from h1 with the reason", e)
+		}
+	}
+	t.Logf("halt propagation h1 → h2, h3 (file to file, through fsnotify): %v", time.Since(start))
+	for _, h := range []*host{b, c} {
+		if d := h.buy(); d.Reason != live.ReasonHalted || d.Forwarded {
+			t.Fatalf("%s after the halt: %s %s, want halted", h.name, d.Outcome, d.Reason)
+		}
+		at, _ := halt.ReadSentinel(h.root, live.HaltSentinel, live.GlobalScope)
+		if at == nil || at.By != "operator@h1" {
+			t.Errorf("%s sentinel attribution = %+v, want by operator@h1", h.name, at)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // let b and c's watchers see their mirrored files
+	halts, err := a.f.Halts(context.Background())
+	if err != nil || halts["global"].Host != "h1" || !halts["global"].Halted {
+		t.Fatalf("bucket = %+v, %v; want the global halt by h1 (a mirror must not re-publish it)", halts, err)
+	}
+	if _, err := halt.Clear(a.root, live.HaltSentinel, live.GlobalScope); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []<-chan fleet.HaltEvent{evB, evC} {
+		livetest.WaitFor(t, ev, "mirrored resume", func(e fleet.HaltEvent) bool { return !e.Halted && e.Host == "h1" })
+	}
+	if d := b.buy(); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("after the resume: %s %s", d.Outcome, d.Message())
+	}
+}
+
+// TestFleetServerStopsMidSession: the server stops → orders DENY fleet_unavailable; a local
+// halt still halts and is published once the server is back; after the resume orders go again.
+func TestFleetServerStopsMidSession(t *testing.T) {
+	dir, port := t.TempDir(), freePort(t)
+	start := func() func() {
+		ns, err := fleet.Serve(fleet.ServeOptions{Port: port, StoreDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ns.Shutdown
+	}
+	stop := start()
+	url := "nats://127.0.0.1:" + itoa(port)
+	a := newHost(t, connect(t, url, "h1", 1), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, url, "h2", 1), "paper", livetest.Epoch)
+	_, _ = mirrored(t, a)
+	_, evB := mirrored(t, b)
+	if d := a.buy(); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("before the stop: %s %s", d.Outcome, d.Message())
+	}
+	stop()
+	if d := a.buy(); d.Reason != live.ReasonFleetUnavailable || d.Forwarded {
+		t.Fatalf("server stopped: got %s %s forwarded=%v, want fleet_unavailable", d.Outcome, d.Reason, d.Forwarded)
+	}
+	if ok, why := a.f.Health(); ok {
+		t.Errorf("health with the server stopped = ok (%s), want not ok", why)
+	}
+	if _, err := halt.Trip(a.root, live.HaltSentinel, live.BrokerScope("paper"), "operator", "offline halt", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if d := a.buy(); d.Reason != live.ReasonHalted {
+		t.Fatalf("local halt with the fleet down: got %s, want halted", d.Reason)
+	}
+	stop = start()
+	defer stop()
+	livetest.WaitFor(t, evB, "the offline halt after the reconnect", func(e fleet.HaltEvent) bool { return e.Halted && e.Host == "h1" })
+	if d := b.buy(); d.Reason != live.ReasonHalted {
+		t.Fatalf("h2 after the reconnect: got %s, want halted", d.Reason)
+	}
+	if _, err := halt.Clear(a.root, live.HaltSentinel, live.BrokerScope("paper")); err != nil {
+		t.Fatal(err)
+	}
+	livetest.WaitFor(t, evB, "the resume", func(e fleet.HaltEvent) bool { return !e.Halted })
+	for _, h := range []*host{a, b} {
+		if d := h.buy(); d.Outcome != live.OutcomeAccepted {
+			t.Fatalf("%s after the reconnect and resume: %s %s", h.name, d.Outcome, d.Message())
+		}
+	}
+	n, err := a.days.Count(context.Background(), "paper", live.UTCDay(livetest.Epoch))
+	if err != nil || n != 3 {
+		t.Errorf("fleet count = %d, %v; want 3 (the denied orders took no slot)", n, err)
+	}
+}
+
+func itoa(n int) string {
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}
+
+// TestFleetHostsAndAudit: heartbeats list every host; an audit record sent twice is stored once.
+func TestFleetHostsAndAudit(t *testing.T) {
+	ns := serve(t)
+	ctx := context.Background()
+	var fs []*fleet.Fleet
+	for _, n := range []string{"h2", "h1"} {
+		f := connect(t, ns.ClientURL(), n, 1)
+		fs = append(fs, f)
+		if err := f.PutBeat(ctx, fleet.Beat{State: "ACTIVE", Orders: 3, LastEvent: "order_placed", At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hosts, err := fs[0].Hosts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, h := range hosts {
+		names = append(names, h.Host)
+	}
+	if !sort.StringsAreSorted(names) || len(names) != 2 || names[0] != "h1" {
+		t.Fatalf("hosts = %v, want [h1 h2]", names)
+	}
+	e := fleet.AuditEntry{Host: "h1", Hash: "abc", Record: []byte(`{"Kind":"halt_tripped"}`)}
+	for range 2 {
+		if err := fs[1].PublishAudit(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tail, err := fs[0].AuditTail(ctx, 10)
+	if err != nil || len(tail) != 1 || tail[0].Hash != "abc" {
+		t.Fatalf("audit tail = %+v, %v; want the one record", tail, err)
+	}
+}
