@@ -27,6 +27,7 @@ type Config struct {
 	Tools   Tools                   `toml:"tools"`
 	TUI     TUI                     `toml:"tui"`
 	Brokers map[string]BrokerConfig `toml:"brokers"` // real brokers by key; cockpit.broker picks one
+	Fleet   Fleet                   `toml:"fleet"`   // off without a url (issue 16)
 }
 
 // Cockpit is the run's shape.
@@ -148,6 +149,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.Agents.Validate(); err != nil {
+		return err
+	}
+	if err := c.Fleet.Validate(); err != nil {
 		return err
 	}
 	return c.Tools.Validate()

@@ -110,4 +110,4 @@ theme = "auto"         # auto | dark | light | high-contrast | no-color (NO_COLO
 mouse = true           # click a pane or a row, wheel to scroll (never trades); false or --no-mouse: off
 # [tui.keys]
 # approve = "a"
-`
+` + TemplateFleet
