@@ -110,10 +110,14 @@ type Mirror struct {
 	Now  func() time.Time
 	// OnRemote, when set, sees each trip or resume mirrored from another host (to audit it).
 	OnRemote func(HaltEvent)
+	// LocalOnly names sentinel authors whose halts stay on this host (cockpit's own on_quit
+	// or audit-failure halt, the watcher's): neither they nor their removal are published.
+	LocalOnly []string
 
 	mu      sync.Mutex
 	own     map[string]time.Time // path|exists → until when a sentinel change is the mirror's
 	pending map[string]HaltValue // scope key → a local change not yet published
+	local   map[string]bool      // sentinel paths written by a LocalOnly author
 	kick    chan struct{}
 }
 
@@ -159,10 +163,36 @@ func (m *Mirror) Local(c halt.SentinelChange) bool {
 			v.By, v.Reason = a.By, a.Reason
 		}
 	}
+	if m.localOnly(c.Path, c.Exists, v.By) {
+		return false
+	}
 	if v.At.IsZero() {
 		v.At = m.now()
 	}
 	m.queue(c.Scope, v)
+	return false
+}
+
+// localOnly reports (and tracks) a sentinel of a LocalOnly author: its appearance and then
+// its removal stay on this host.
+func (m *Mirror) localOnly(path string, exists bool, by string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !exists {
+		was := m.local[path]
+		delete(m.local, path)
+		return was
+	}
+	for _, who := range m.LocalOnly {
+		if by == who {
+			if m.local == nil {
+				m.local = map[string]bool{}
+			}
+			m.local[path] = true
+			return true
+		}
+	}
+	delete(m.local, path)
 	return false
 }
 

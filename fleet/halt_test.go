@@ -174,3 +174,42 @@ func TestFleetHostsAndAudit(t *testing.T) {
 		t.Fatalf("audit tail = %+v, %v; want the one record", tail, err)
 	}
 }
+
+// TestFleetLocalOnlyHaltStaysLocal: a halt by a LocalOnly author (cockpit's on_quit) and its
+// removal are not published; an operator's is.
+func TestFleetLocalOnlyHaltStaysLocal(t *testing.T) {
+	ns := serve(t)
+	h := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	m := &fleet.Mirror{F: h.f, Root: h.root, LocalOnly: []string{"cockpit"}}
+	change := func(by string, exists bool) {
+		scope := live.BrokerScope("paper")
+		path := h.root.SentinelPath(live.HaltSentinel, "paper")
+		if exists {
+			if _, err := halt.Trip(h.root, live.HaltSentinel, scope, by, "x", time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := halt.Clear(h.root, live.HaltSentinel, scope); err != nil {
+			t.Fatal(err)
+		}
+		m.Local(halt.SentinelChange{Sentinel: live.HaltSentinel, Scope: scope, Path: path, Exists: exists, At: time.Now()})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { m.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	change("cockpit", true)
+	change("cockpit", false)
+	time.Sleep(300 * time.Millisecond)
+	if halts, err := h.f.Halts(ctx); err != nil || len(halts) != 0 {
+		t.Fatalf("after a local-only halt and resume: bucket %+v, %v; want empty", halts, err)
+	}
+	change("alice", true)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if halts, _ := h.f.Halts(ctx); halts["broker.paper"].Halted && halts["broker.paper"].By == "alice" {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("an operator's halt was not published")
+}

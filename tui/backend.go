@@ -88,6 +88,8 @@ type Snapshot struct {
 	DayEquity   money.Amount // the equity at the first snapshot of the UTC day (0: none read today)
 	Realized    money.Amount // realised P&L, closed positions included
 
+	Fleet *FleetView // the fleet's health and hosts; nil without a fleet
+
 	Reviews    []live.ReviewItem // pending
 	Audit      []AuditRow        // the newest events, newest first
 	AuditTotal int64
