@@ -73,6 +73,8 @@ func Connect(o Options) (*Fleet, error) {
 	opts := []nats.Option{nats.Name("cockpit " + o.Host), nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
 		nats.ReconnectWait(100 * time.Millisecond), nats.Timeout(2 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("fleet disconnected", "err", err) }),
+		// nats.go's default error handler prints to stderr; the screen owns the terminal.
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { log.Warn("fleet", "err", err) }),
 		nats.ReconnectHandler(func(c *nats.Conn) {
 			log.Info("fleet reconnected", "url", c.ConnectedUrlRedacted())
 			f.reconnected()
