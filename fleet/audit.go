@@ -54,6 +54,15 @@ func (a *AuditSink) Record(ctx context.Context, r live.AuditRecord) error {
 	return nil
 }
 
+// ProbeAudit probes Next (live.AuditProber), so the gate's check that the trail is writable
+// before a forward still reaches the store.
+func (a *AuditSink) ProbeAudit(ctx context.Context) error {
+	if p, ok := a.Next.(live.AuditProber); ok {
+		return p.ProbeAudit(ctx)
+	}
+	return nil
+}
+
 // Run publishes queued records until ctx ends.
 func (a *AuditSink) Run(ctx context.Context) {
 	a.once.Do(func() { a.ch = make(chan AuditEntry, 1024) })

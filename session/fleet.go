@@ -80,6 +80,14 @@ func (k *lastKind) Record(ctx context.Context, r live.AuditRecord) error {
 	return err
 }
 
+// ProbeAudit passes the gate's probe on (live.AuditProber).
+func (k *lastKind) ProbeAudit(ctx context.Context) error {
+	if p, ok := k.next.(live.AuditProber); ok {
+		return p.ProbeAudit(ctx)
+	}
+	return nil
+}
+
 // onSentinel is the halt watcher's hook: a local HALT change goes to the fleet; a change the
 // fleet mirror wrote is audited by fleetHaltRecord, not as an outside change.
 func (s *Session) onSentinel(c halt.SentinelChange) {

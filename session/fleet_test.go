@@ -95,3 +95,21 @@ func TestSessionFleet(t *testing.T) {
 	}
 	t.Fatal("host b's trail has no record of the mirrored halt")
 }
+
+// TestFleetSinkProbes: the fleet's audit wrappers pass the gate's probe on to the store
+// (DV15: no record, no trade), so a fleet does not turn the check off.
+func TestFleetSinkProbes(t *testing.T) {
+	port := fleetPort(t)
+	s := fleetSession(t, port, "ha")
+	p, ok := s.gate.Audit.(live.AuditProber)
+	if !ok {
+		t.Fatalf("the gate's audit sink %T cannot be probed", s.gate.Audit)
+	}
+	if err := p.ProbeAudit(context.Background()); err != nil {
+		t.Fatalf("probe: %v", err)
+	}
+	s.rt.DB.Close()
+	if err := p.ProbeAudit(context.Background()); err == nil {
+		t.Fatal("probe of a closed store passed through the fleet sink")
+	}
+}
