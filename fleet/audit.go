@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"cockpit/live"
+	"cockpit/live/auditsink"
 )
 
 // AuditEntry is one host's audit record as the fleet stream holds it.
@@ -40,7 +41,7 @@ func (a *AuditSink) Record(ctx context.Context, r live.AuditRecord) error {
 	if err := a.Next.Record(ctx, r); err != nil {
 		return err
 	}
-	data, err := json.Marshal(r)
+	data, err := json.Marshal(auditsink.Redact(r)) // what the store keeps: no secret leaves the host
 	if err != nil {
 		return nil
 	}

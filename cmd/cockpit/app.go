@@ -65,6 +65,7 @@ func verbs() []verb {
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"serve-mcp", "serve-mcp [--approvals none|cli] [--live] [--http 127.0.0.1:PORT [--allow-remote] [--allowed-hosts H,…]]", "serve the guarded broker tools to an outside agent over MCP (stdio, or streamable HTTP with a bearer token); every call goes through the gate", (*App).cmdServeMCP},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
+		{"fleet", "fleet serve [--listen ADDR] [--for D] | status [--broker B]", "a fleet on NATS JetStream: run a one-host server, or show hosts, halts and the day count", (*App).cmdFleet},
 		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},
 	}
 }
@@ -130,7 +131,7 @@ func withGlobals(args, global []string) []string {
 
 // hasSubcommands reports a verb whose first argument is a subcommand.
 func hasSubcommands(name string) bool {
-	return name == "mandate" || name == "audit" || name == "approvals"
+	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet"
 }
 
 func (a *App) usage(w io.Writer) {
