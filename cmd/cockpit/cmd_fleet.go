@@ -79,7 +79,7 @@ func (a *App) fleetServe(args []string) int {
 		fmt.Fprintln(a.Stdout, "Warning: not on loopback — give it a token (fleet.token_env) or TLS before other hosts join.")
 	}
 	fmt.Fprintf(a.Stdout, "Join with [fleet] url = %q in each host's config.toml. Ctrl-C stops it.\n", ns.ClientURL())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(fleetServeContext(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *forD > 0 {
 		var cancel context.CancelFunc
@@ -89,6 +89,9 @@ func (a *App) fleetServe(args []string) int {
 	<-ctx.Done()
 	return exitOK
 }
+
+// fleetServeContext is what `fleet serve` runs until, besides a signal (tests end it).
+var fleetServeContext = context.Background
 
 func isLoopback(host string) bool {
 	if host == "localhost" {
