@@ -146,4 +146,3 @@ func TestFleetClusterLeaderLoss(t *testing.T) {
 		t.Fatalf("fleet count = %d, %v; want 20", n, err)
 	}
 }
-
