@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,7 +91,7 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 		return 0, err
 	}
 	key := dayKey(broker, day)
-	for range maxCAS {
+	for attempt := range maxCAS {
 		id := live.RandomID("rsv")
 		e, err := kv.Get(ctx, key)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -124,6 +125,7 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
+		backoff(attempt)
 	}
 	return 0, fmt.Errorf("fleet count %s: too much contention", key)
 }
@@ -205,6 +207,12 @@ func (d *Days) landed(ctx context.Context, kv jetstream.KeyValue, u unsure) (lan
 	}
 	_, id, _ := parseCount(hist[next].Value())
 	return id == u.id, true
+}
+
+// backoff waits a random while after a lost race, longer after each, so hosts that keep
+// colliding spread out (at most about a millisecond).
+func backoff(attempt int) {
+	time.Sleep(time.Duration(rand.Int64N(int64(min(attempt+1, 8)) * int64(100*time.Microsecond))))
 }
 
 func countValue(n int, id string) []byte { return []byte(strconv.Itoa(n) + " " + id) }
