@@ -23,23 +23,24 @@ type FleetHost struct {
 	Lag                 time.Duration
 }
 
-// fleetSeg is the status bar's fleet segment ("" without a fleet).
-func fleetSeg(c *Common) string {
+// fleetSeg is the status bar's fleet segment ("" without a fleet) and its priority: a down
+// fleet is kept on a narrow line like the orders, a healthy one goes early.
+func fleetSeg(c *Common) (string, int) {
 	f := c.Data.Snap.Fleet
 	if f == nil {
-		return ""
+		return "", 0
 	}
 	if !f.OK {
-		return c.Styles.Critical.Render("fleet DOWN")
+		return c.Styles.Critical.Render("fleet DOWN"), 1
 	}
-	return fmt.Sprintf("fleet %d hosts", len(f.Hosts))
+	return fmt.Sprintf("fleet %d hosts", len(f.Hosts)), 3
 }
 
 // fleetAlert raises an alert while the fleet is down: new orders are denied.
 func (d *Data) fleetAlert(s Snapshot) {
 	if s.Fleet != nil && !s.Fleet.OK {
 		d.once("fleet", 30*time.Second, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host,
-			Text: "fleet unavailable (" + s.Fleet.Why + "): new orders are denied fleet_unavailable; halts and flatten work locally"})
+			Text: "orders DENY fleet_unavailable: " + s.Fleet.Why + " (halts and flatten work locally)"})
 	}
 }
 
