@@ -196,6 +196,15 @@ func (m *Mirror) localOnly(path string, exists bool, by string) bool {
 	return false
 }
 
+func (m *Mirror) isLocalOnly(by string) bool {
+	for _, who := range m.LocalOnly {
+		if by == who {
+			return true
+		}
+	}
+	return false
+}
+
 // queue keeps the latest local change of a scope until it is published.
 func (m *Mirror) queue(scope live.Scope, v HaltValue) {
 	m.mu.Lock()
@@ -333,9 +342,23 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 		}
 		v, known := seen[HaltKey(sc)]
 		if known && (v.Halted || v.At.After(fi.ModTime())) {
+			delete(seen, HaltKey(sc))
 			continue
 		}
+		delete(seen, HaltKey(sc))
 		m.Local(halt.SentinelChange{Sentinel: live.HaltSentinel, Scope: sc, Path: path, Exists: true, At: fi.ModTime()})
+	}
+	// A halt of this host's that the bucket still holds, but whose file was removed while the
+	// fleet was away, was resumed here: the resume is published.
+	for key, v := range seen {
+		sc, ok := scopeOf(key)
+		if !ok || !v.Halted || v.Host != m.F.host {
+			continue
+		}
+		path, err := m.Root.ScopedSentinelPath(live.HaltSentinel, sc)
+		if _, serr := os.Lstat(path); err == nil && serr != nil {
+			m.queue(sc, HaltValue{Halted: false, By: "operator", Reason: "resumed while the fleet was away", At: m.now(), Host: m.F.host})
+		}
 	}
 }
 
@@ -360,6 +383,9 @@ func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	case !v.Halted && exists:
 		if fi.ModTime().After(v.At) { // tripped here after that resume: the halt stands
 			return
+		}
+		if a, _ := halt.ReadSentinel(m.Root, live.HaltSentinel, scope); a != nil && m.isLocalOnly(a.By) {
+			return // this host's own local halt: only this host clears it
 		}
 		m.expect(path, false)
 		if _, err := halt.Clear(m.Root, live.HaltSentinel, scope); err != nil {

@@ -19,7 +19,7 @@ import (
 func mirrored(t testing.TB, h *host) (*fleet.Mirror, <-chan fleet.HaltEvent) {
 	t.Helper()
 	events := make(chan fleet.HaltEvent, 16)
-	m := &fleet.Mirror{F: h.f, Root: h.root, OnRemote: func(e fleet.HaltEvent) { events <- e }}
+	m := &fleet.Mirror{F: h.f, Root: h.root, OnRemote: func(e fleet.HaltEvent) { events <- e }, LocalOnly: []string{"cockpit"}}
 	w := &halt.Watcher{Root: h.root, Brokers: []string{h.key}, Poll: 50 * time.Millisecond, OnSentinel: func(c halt.SentinelChange) { m.Local(c) }}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
@@ -249,4 +249,44 @@ func TestFleetAuditSinkRedacts(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("the record never reached the fleet's stream")
+}
+
+// TestFleetMirrorReconciles: a host whose mirror is not running while its operator removes
+// its own halt publishes the resume when the mirror starts again; and a remote resume never
+// clears a LocalOnly halt (cockpit's own on_quit halt stays until this host clears it).
+func TestFleetMirrorReconciles(t *testing.T) {
+	ns := serve(t)
+	a := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, ns.ClientURL(), "h2", 1), "paper", livetest.Epoch)
+	_, evB := mirrored(t, b)
+	ctx := context.Background()
+	scope := live.BrokerScope("paper")
+	// h1 halts and publishes, without a mirror running (as `cockpit halt` does).
+	if _, err := halt.Trip(a.root, live.HaltSentinel, scope, "alice", "drill", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.f.PublishHalt(ctx, scope, fleet.HaltValue{Halted: true, By: "alice", Reason: "drill", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	livetest.WaitFor(t, evB, "the halt on h2", func(e fleet.HaltEvent) bool { return e.Halted })
+	if _, err := halt.Clear(a.root, live.HaltSentinel, scope); err != nil { // resumed while h1's mirror is off
+		t.Fatal(err)
+	}
+	mirrored(t, a) // h1's cockpit starts: its mirror reconciles
+	livetest.WaitFor(t, evB, "the resume on h2", func(e fleet.HaltEvent) bool { return !e.Halted && e.Host == "h1" })
+	if halt.IsHalted(b.root, "paper") {
+		t.Fatal("h2 still halted after h1's offline resume was reconciled")
+	}
+
+	// A LocalOnly halt on h2 (its on_quit) survives h1's later resume of the same scope.
+	if _, err := halt.Trip(b.root, live.HaltSentinel, scope, "cockpit", "on_quit", time.Now().Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.f.PublishHalt(ctx, scope, fleet.HaltValue{Halted: false, By: "alice", Reason: "again", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if !halt.IsHalted(b.root, "paper") {
+		t.Fatal("a remote resume cleared h2's own local-only halt")
+	}
 }
