@@ -39,8 +39,10 @@ func Serve(o ServeOptions) (*server.Server, error) {
 	if o.Port == 0 {
 		o.Port = 4222
 	}
+	// SyncAlways: JetStream acks before fsync by default (every 2 min), so a one-node server
+	// that crashed could forget counted orders; a day count must survive it.
 	opts := &server.Options{ServerName: o.Name, Host: o.Host, Port: o.Port, JetStream: true, StoreDir: o.StoreDir,
-		NoLog: true, NoSigs: true, Authorization: o.Token}
+		NoLog: true, NoSigs: true, Authorization: o.Token, SyncAlways: true}
 	if c := o.Cluster; c != nil {
 		opts.Cluster = server.ClusterOpts{Name: c.Name, Host: c.Host, Port: c.Port}
 		routes := ""
