@@ -84,3 +84,17 @@ func TestFleetBrokerKeysEncoded(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetCountsChildren: an order the broker accepted with two legs it created (a bracket)
+// takes three slots in the fleet, as the journal counts it here.
+func TestFleetCountsChildren(t *testing.T) {
+	ns := serve(t)
+	h := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	h.broker.children = 2
+	if d := h.buy(); d.Outcome != live.OutcomeAccepted || d.Count != 3 {
+		t.Fatalf("got %s count %d, want accepted count 3", d.Outcome, d.Count)
+	}
+	if n, err := h.days.Count(context.Background(), "paper", live.UTCDay(livetest.Epoch)); err != nil || n != 3 {
+		t.Fatalf("fleet count = %d, %v; want 3", n, err)
+	}
+}

@@ -43,9 +43,10 @@ func connect(tb testing.TB, url, name string, replicas int) *fleet.Fleet {
 // counted is a broker that counts what it accepted.
 type counted struct {
 	live.Broker
-	mu     sync.Mutex
-	placed int
-	reject bool
+	mu       sync.Mutex
+	placed   int
+	reject   bool
+	children int // legs the broker reports created with each order
 }
 
 func (c *counted) PlaceOrder(ctx context.Context, r live.OrderRequest) (live.Order, error) {
@@ -59,6 +60,7 @@ func (c *counted) PlaceOrder(ctx context.Context, r live.OrderRequest) (live.Ord
 	if err == nil {
 		c.mu.Lock()
 		c.placed++
+		o.Children = c.children
 		c.mu.Unlock()
 	}
 	return o, err

@@ -551,6 +551,7 @@ func (r *run) count() {
 	n := r.d.Count + 1
 	if r.d.Order != nil && r.d.Order.Children > 0 { // orders the broker created with it (a bracket's legs)
 		n += r.d.Order.Children
+		r.reserveChildren(r.d.Order.Children) // the fleet counts them too
 	}
 	if err := counter.NoteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n

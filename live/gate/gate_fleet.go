@@ -29,6 +29,23 @@ func (r *run) reserve(ctx context.Context, local int) (int, *live.Denial) {
 	return max(local, n), nil
 }
 
+// reserveChildren counts the orders the broker created with an accepted one (a bracket's
+// legs) in the fleet, as the journal counts them here. They were sent already: a failure
+// leaves the fleet's count low by them, and this host's own count (the larger) still has them.
+func (r *run) reserveChildren(n int) {
+	if r.g.Days == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), fleetTimeout)
+	defer cancel()
+	day := live.UTCDay(r.d.LockedAt)
+	for range n {
+		if _, err := r.g.Days.Reserve(ctx, r.key, day); err != nil {
+			return
+		}
+	}
+}
+
 // release gives the run's fleet slot back (the order was not sent, or the broker rejected
 // it); a failed release leaves the slot taken, which only counts too high.
 func (r *run) release(ctx context.Context) {
