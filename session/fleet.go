@@ -11,7 +11,6 @@ import (
 	"cockpit/config"
 	"cockpit/fleet"
 	"cockpit/live"
-	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/tui"
@@ -138,8 +137,13 @@ func (l *fleetLink) beat(s *Session) fleet.Beat {
 	l.mu.Lock()
 	last := l.last
 	l.mu.Unlock()
-	return fleet.Beat{State: string(halt.StateOf(s.rt.Root, s.key)), Broker: s.key,
-		Orders: counter.ReadDailyCount(s.rt.Root, s.key, now), LastEvent: last, At: now}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	orders, err := s.rt.DB.AcceptedOrders(ctx, s.key, now) // this host's own (the counter file holds the fleet's)
+	if err != nil {
+		orders = -1
+	}
+	return fleet.Beat{State: string(halt.StateOf(s.rt.Root, s.key)), Broker: s.key, Orders: orders, LastEvent: last, At: now}
 }
 
 // view is the fleet as the screen shows it (nil: no fleet).

@@ -77,6 +77,12 @@ func TestSessionFleet(t *testing.T) {
 	if d := a.buyForTest(); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("fleet up: got %s %s", d.Outcome, d.Message())
 	}
+	if d := b.buyForTest(); d.Outcome != live.OutcomeAccepted || d.Count != 2 {
+		t.Fatalf("host b: got %s count %d, want accepted as the fleet's second order", d.Outcome, d.Count)
+	}
+	if ga, gb := a.fleet.beat(a).Orders, b.fleet.beat(b).Orders; ga != 1 || gb != 1 {
+		t.Errorf("heartbeat orders = %d, %d; want each host's own 1", ga, gb)
+	}
 	time.Sleep(200 * time.Millisecond) // both mirrors are watching
 	if err := a.Backend().Halt(context.Background(), "key H"); err != nil {
 		t.Fatal(err)
