@@ -10,6 +10,7 @@ import (
 	"cockpit/fleet"
 	"cockpit/live"
 	"cockpit/live/auditsink"
+	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/livetest"
 	"cockpit/live/redact"
@@ -81,7 +82,8 @@ func TestFleetHaltStopsOtherHosts(t *testing.T) {
 }
 
 // TestFleetServerStopsMidSession: the server stops → orders DENY fleet_unavailable; a local
-// halt still halts and is published once the server is back; after the resume orders go again.
+// halt still halts and a flatten still flattens; the halt is published once the server is
+// back; after the resume orders go again.
 func TestFleetServerStopsMidSession(t *testing.T) {
 	dir, port := t.TempDir(), freePort(t)
 	start := func() func() {
@@ -112,6 +114,11 @@ func TestFleetServerStopsMidSession(t *testing.T) {
 	}
 	if d := a.buy(); d.Reason != live.ReasonHalted {
 		t.Fatalf("local halt with the fleet down: got %s, want halted", d.Reason)
+	}
+	rep := a.gate.Flatten(context.Background(), a.broker, "paper", gate.FlattenOptions{ClosePositions: true,
+		Actor: live.Operator("test", "s1"), Why: "fleet down", Settle: time.Second})
+	if !rep.Flat() || len(rep.Errors) > 0 {
+		t.Fatalf("flatten with the fleet down: %+v, want flat", rep)
 	}
 	stop = start()
 	defer stop()
