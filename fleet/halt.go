@@ -297,6 +297,7 @@ func (m *Mirror) watch(ctx context.Context, kick chan struct{}) error {
 			m.flush(ctx)
 		case <-tick.C:
 			m.flush(ctx)
+			m.poll(ctx, kv) // for safety, as the file watcher polls: a watch can miss a restart
 		case e, ok := <-w.Updates():
 			if !ok {
 				return errors.New("halt watch closed")
@@ -314,6 +315,26 @@ func (m *Mirror) watch(ctx context.Context, kick chan struct{}) error {
 			if scope, ok := scopeOf(e.Key()); ok {
 				m.apply(scope, v)
 			}
+		}
+	}
+}
+
+// poll reads every halt key and mirrors it (apply changes nothing already in step).
+func (m *Mirror) poll(ctx context.Context, kv jetstream.KeyValue) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	keys, err := kv.Keys(ctx)
+	if err != nil {
+		return
+	}
+	for _, k := range keys {
+		e, err := kv.Get(ctx, k)
+		var v HaltValue
+		if err != nil || json.Unmarshal(e.Value(), &v) != nil {
+			continue
+		}
+		if scope, ok := scopeOf(k); ok {
+			m.apply(scope, v)
 		}
 	}
 }
@@ -366,6 +387,12 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	if v.Host == m.F.host {
 		return // this host's own change: its file already says so
+	}
+	m.mu.Lock()
+	_, newer := m.pending[HaltKey(scope)]
+	m.mu.Unlock()
+	if newer {
+		return // a local change of this scope is waiting to be published: it is the later one
 	}
 	path, err := m.Root.ScopedSentinelPath(live.HaltSentinel, scope)
 	if err != nil {

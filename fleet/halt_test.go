@@ -122,6 +122,12 @@ func TestFleetServerStopsMidSession(t *testing.T) {
 	}
 	stop = start()
 	defer stop()
+	// The restarted server recovers its streams first (slow under -race): wait until it counts.
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := a.days.Count(context.Background(), "paper", live.UTCDay(livetest.Epoch)); err == nil {
+			break
+		}
+	}
 	livetest.WaitFor(t, evB, "the offline halt after the reconnect", func(e fleet.HaltEvent) bool { return e.Halted && e.Host == "h1" })
 	if d := b.buy(); d.Reason != live.ReasonHalted {
 		t.Fatalf("h2 after the reconnect: got %s, want halted", d.Reason)
@@ -295,5 +301,51 @@ func TestFleetMirrorReconciles(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	if !halt.IsHalted(b.root, "paper") {
 		t.Fatal("a remote resume cleared h2's own local-only halt")
+	}
+}
+
+// TestFleetOfflineResumeWins: a host that resumes while the fleet is down keeps its resume
+// when it reconnects (the bucket's older halt is not written back) and publishes it.
+func TestFleetOfflineResumeWins(t *testing.T) {
+	dir, port := t.TempDir(), freePort(t)
+	start := func() func() {
+		ns, err := fleet.Serve(fleet.ServeOptions{Port: port, StoreDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ns.Shutdown
+	}
+	stop := start()
+	url := "nats://127.0.0.1:" + itoa(port)
+	a := newHost(t, connect(t, url, "h1", 1), "paper", livetest.Epoch)
+	b := connect(t, url, "h2", 1)
+	_, evA := mirrored(t, a)
+	scope := live.BrokerScope("paper")
+	time.Sleep(100 * time.Millisecond)
+	if err := b.PublishHalt(context.Background(), scope, fleet.HaltValue{Halted: true, By: "bob", Reason: "x", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	livetest.WaitFor(t, evA, "the halt on h1", func(e fleet.HaltEvent) bool { return e.Halted })
+	stop()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := halt.Clear(a.root, live.HaltSentinel, scope); err != nil { // h1 resumes, offline
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // h1's watcher has seen the removal
+	stop = start()
+	defer stop()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if h, err := b.Halts(context.Background()); err == nil && !h["broker.paper"].Halted && h["broker.paper"].Host == "h1" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond) // a poll of the bucket has run too
+	if halt.IsHalted(a.root, "paper") {
+		t.Fatal("h1's offline resume was undone by the bucket's older halt")
+	}
+	if h, _ := b.Halts(context.Background()); h["broker.paper"].Halted {
+		t.Fatalf("bucket = %+v, want h1's resume", h["broker.paper"])
 	}
 }
