@@ -119,6 +119,7 @@ type Mirror struct {
 	pending map[string]HaltValue // scope key → a local change not yet published
 	local   map[string]bool      // sentinel paths written by a LocalOnly author
 	kick    chan struct{}
+	applyMu sync.Mutex // one mirror write at a time (the watch and the poll both apply)
 }
 
 func (m *Mirror) now() time.Time {
@@ -256,11 +257,11 @@ func (m *Mirror) flush(ctx context.Context) {
 // failure. At each (re)start it reconciles: a local halt the bucket does not hold (or holds
 // an older resume of) is published; a remote halt missing here is written.
 func (m *Mirror) Run(ctx context.Context) error {
-	m.mu.Lock()
-	kick := m.kicker()
-	m.mu.Unlock()
+	done := make(chan struct{})
+	go func() { defer close(done); m.publishAndPoll(ctx) }()
+	defer func() { <-done }()
 	for ctx.Err() == nil {
-		if err := m.watch(ctx, kick); err != nil && ctx.Err() == nil {
+		if err := m.watch(ctx); err != nil && ctx.Err() == nil {
 			m.F.note(err)
 			m.F.log.Warn("fleet halt watch", "err", err)
 		}
@@ -272,10 +273,34 @@ func (m *Mirror) Run(ctx context.Context) error {
 	return nil
 }
 
-func (m *Mirror) watch(ctx context.Context, kick chan struct{}) error {
+// publishAndPoll publishes local changes as soon as they are queued, and each second retries
+// what failed and reads the whole bucket (for safety, as the file watcher polls: a watch was
+// seen to miss a halt while it was being set up again after a server restart).
+func (m *Mirror) publishAndPoll(ctx context.Context) {
+	m.mu.Lock()
+	kick := m.kicker()
+	m.mu.Unlock()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-kick:
+			m.flush(ctx)
+		case <-tick.C:
+			m.flush(ctx)
+			if kv, err := m.F.bucket(ctx, HaltBucket); err == nil {
+				m.poll(ctx, kv)
+			}
+		}
+	}
+}
+
+func (m *Mirror) watch(ctx context.Context) error {
+	recon := m.F.Reconnects()
 	kv, err := m.F.bucket(ctx, HaltBucket)
 	if err != nil {
-		m.flush(ctx) // keeps them queued
 		return err
 	}
 	w, err := kv.WatchAll(ctx)
@@ -283,28 +308,19 @@ func (m *Mirror) watch(ctx context.Context, kick chan struct{}) error {
 		return err
 	}
 	defer w.Stop()
-	recon := m.F.Reconnects()
 	seen := map[string]HaltValue{}
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-recon: // the server may have lost the watch's consumer: watch afresh
 			return nil
-		case <-kick:
-			m.flush(ctx)
-		case <-tick.C:
-			m.flush(ctx)
-			m.poll(ctx, kv) // for safety, as the file watcher polls: a watch can miss a restart
 		case e, ok := <-w.Updates():
 			if !ok {
 				return errors.New("halt watch closed")
 			}
 			if e == nil { // the initial values are in
 				m.reconcile(seen)
-				m.flush(ctx)
 				continue
 			}
 			var v HaltValue
@@ -385,6 +401,8 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 
 // apply mirrors one bucket value into the local sentinel.
 func (m *Mirror) apply(scope live.Scope, v HaltValue) {
+	m.applyMu.Lock()
+	defer m.applyMu.Unlock()
 	if v.Host == m.F.host {
 		return // this host's own change: its file already says so
 	}
