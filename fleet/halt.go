@@ -228,11 +228,15 @@ func (m *Mirror) kicker() chan struct{} {
 	return m.kick
 }
 
-// flush publishes the queued local changes; a failure keeps them for the next try.
+// flush publishes the queued local changes. A change stays queued until it is published (so
+// the mirror does not write an older bucket value over it meanwhile); a failure keeps it for
+// the next try.
 func (m *Mirror) flush(ctx context.Context) {
 	m.mu.Lock()
-	batch := m.pending
-	m.pending = nil
+	batch := make(map[string]HaltValue, len(m.pending))
+	for k, v := range m.pending {
+		batch[k] = v
+	}
 	m.mu.Unlock()
 	for key, v := range batch {
 		scope, _ := scopeOf(key)
@@ -241,15 +245,13 @@ func (m *Mirror) flush(ctx context.Context) {
 		cancel()
 		if err != nil {
 			m.F.log.Warn("fleet halt not published yet", "scope", key, "err", err)
-			m.mu.Lock()
-			if m.pending == nil {
-				m.pending = map[string]HaltValue{}
-			}
-			if _, newer := m.pending[key]; !newer {
-				m.pending[key] = v
-			}
-			m.mu.Unlock()
+			continue
 		}
+		m.mu.Lock()
+		if cur, ok := m.pending[key]; ok && cur == v { // not replaced by a newer change meanwhile
+			delete(m.pending, key)
+		}
+		m.mu.Unlock()
 	}
 }
 
