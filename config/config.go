@@ -28,6 +28,7 @@ type Config struct {
 	TUI     TUI                     `toml:"tui"`
 	SSH     SSH                     `toml:"ssh"`
 	Brokers map[string]BrokerConfig `toml:"brokers"` // real brokers by key; cockpit.broker picks one
+	Fleet   Fleet                   `toml:"fleet"`   // off without a url (issue 16)
 }
 
 // Cockpit is the run's shape.
@@ -152,6 +153,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.SSH.Validate(); err != nil {
+		return err
+	}
+	if err := c.Fleet.Validate(); err != nil {
 		return err
 	}
 	return c.Tools.Validate()

@@ -77,16 +77,17 @@ func DenialBreach(d *Denial) *Breach {
 // DescribeDenial renders a denial for people: the code in words, then the details.
 func DescribeDenial(d *Denial) string {
 	words := map[Reason]string{
-		ReasonInvalidBroker:  "the broker key is not valid",
-		ReasonNoMandate:      "no mandate is committed for this broker",
-		ReasonInvalidMandate: "the committed mandate is invalid",
-		ReasonExpired:        "the mandate has expired — re-authorise with a new commit",
-		ReasonHalted:         "live trading is halted",
-		ReasonReduceOnly:     "reduce-only: the order would not reduce a position",
-		ReasonNoIntent:       "the order could not be understood",
-		ReasonNoQuote:        "no fresh price to value the order",
-		ReasonLockBusy:       "another order submission is in progress",
-		ReasonLockError:      "the order-submission lock is unavailable",
+		ReasonInvalidBroker:    "the broker key is not valid",
+		ReasonNoMandate:        "no mandate is committed for this broker",
+		ReasonInvalidMandate:   "the committed mandate is invalid",
+		ReasonExpired:          "the mandate has expired — re-authorise with a new commit",
+		ReasonHalted:           "live trading is halted",
+		ReasonReduceOnly:       "reduce-only: the order would not reduce a position",
+		ReasonNoIntent:         "the order could not be understood",
+		ReasonNoQuote:          "no fresh price to value the order",
+		ReasonLockBusy:         "another order submission is in progress",
+		ReasonLockError:        "the order-submission lock is unavailable",
+		ReasonFleetUnavailable: "the fleet's day count cannot be reached or written",
 	}
 	s := words[d.Code]
 	if s == "" {

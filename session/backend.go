@@ -107,6 +107,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	snap.State = halt.StateOf(rt.Root, s.key)
 	snap.Warnings = SentinelWarnings(rt.Root)
 	snap.Blocked = s.eng.Blocked()
+	snap.Fleet = s.fleet.view(ctx, now)
 	if on, why := s.latch.Halted(); on {
 		snap.State, snap.HaltReason = live.Halted, why
 	}

@@ -16,7 +16,7 @@ var brokerKeyEnvs = []string{"ALPACA_API_KEY", "ALPACA_API_SECRET", "ALPACA_SECR
 // process variable named like a credential.
 func RegisterSecrets(cfg config.Config, getenv func(string) string) {
 	redact.RegisterSecretsFromEnv(os.Environ())
-	for _, name := range append([]string{cfg.Agents.LLM.APIKeyEnv}, brokerKeyEnvs...) {
+	for _, name := range append([]string{cfg.Agents.LLM.APIKeyEnv, cfg.Fleet.TokenEnv}, brokerKeyEnvs...) {
 		if name != "" {
 			redact.RegisterSecret(getenv(name))
 		}

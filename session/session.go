@@ -63,6 +63,8 @@ type Session struct {
 	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
 	integrity store.Integrity // the store's start-up check
 
+	fleet *fleetLink // nil without a fleet
+
 	backendOnce sync.Once
 	backend     *Backend // the screen's backend, made on first use
 
@@ -143,7 +145,13 @@ func Open(o Options) (*Session, error) {
 	}
 	s.broker = b
 	s.paper, _ = b.(*paper.Broker)
+	if err := s.openFleet(); err != nil { // before the gate: the audit sink also feeds the fleet
+		return fail(err)
+	}
 	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
+	if s.fleet != nil {
+		s.gate.Days = s.fleet.days
+	}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	reg := &engine.Registry{}
@@ -176,7 +184,7 @@ func Open(o Options) (*Session, error) {
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
-		Latch: s.latch, OnSentinel: s.sentries.observe, OnLatch: s.sentries.latched, Start: s.startHaltAction}
+		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) halt.Result {
 		s.flattenMu.Lock()
@@ -257,6 +265,7 @@ func (s *Session) Run(ctx context.Context) int {
 	start(func() { s.eng.FollowHalts(loops, states) })
 	start(func() { s.eng.FollowBroker(loops) })
 	start(func() { s.runOwner(loops) })
+	s.fleet.run(loops, start, s)
 	if s.paper != nil {
 		start(func() { s.paper.Run(loops, 500*time.Millisecond) })
 	}

@@ -146,6 +146,8 @@ func command(line string, p *paneSet) tea.Msg {
 		return openModalMsg{mandateModal{p.headroom.c}}
 	case "unblock":
 		return unblock(arg)
+	case "fleet":
+		return openModalMsg{&fleetModal{p.headroom.c}}
 	}
 	return flashMsg(fmt.Sprintf("unknown command %q (%s; : lists them, tab completes)", f[0], paletteNames()))
 }

@@ -93,7 +93,8 @@ type Snapshot struct {
 	DayEquity   money.Amount // the equity at the first snapshot of the UTC day (0: none read today)
 	Realized    money.Amount // realised P&L, closed positions included
 
-	Remote []string // who is connected over SSH ("alice@laptop (operator)"), empty when nobody
+	Remote []string   // who is connected over SSH ("alice@laptop (operator)"), empty when nobody
+	Fleet  *FleetView // the fleet's health and hosts; nil without a fleet
 
 	Reviews    []live.ReviewItem // pending
 	Audit      []AuditRow        // the newest events, newest first

@@ -80,6 +80,7 @@ func (d *Data) onSnapshot(s Snapshot) {
 	d.noteStateChange(prev, s.State, s.HaltReason)
 	d.Gross = headroomGross(&s)
 	d.Series.sample(s, d.Gross)
+	d.fleetAlert(s)
 	for _, w := range s.Warnings {
 		d.once("warn:"+w, 5*time.Minute, Alert{Level: levelWarn, Kind: "HALT", Source: "sentinels", Text: w})
 	}

@@ -24,6 +24,7 @@ var paletteCommands = []paletteCommand{
 	{"export", "", "export the audit log"},
 	{"mandate", "", "show the committed mandate"},
 	{"unblock", "SYMBOL", "let the agent trade a blocked symbol again"},
+	{"fleet", "", "list the fleet's hosts"},
 }
 
 // paletteNames lists the commands for a message: "halt [reason], halt broker [reason], …".

@@ -40,6 +40,9 @@ func (b statusBar) compose(w int) (line string, short bool) {
 	}
 	segs := []seg{{badge + " " + b.stateBadge(false), 0}, {b.mandateSeg(), 3}, {b.brokerSeg(), brokerPrio}, {b.dataSeg(), 4},
 		{b.ordersSeg(), 1}, {b.haltFileSeg(), 1}}
+	if fs, prio := fleetSeg(b.c); fs != "" {
+		segs = append(segs, seg{fs, prio})
+	}
 	if bs := blockedSeg(s); bs != "" {
 		segs = append(segs[:1], append([]seg{{bs, 0}}, segs[1:]...)...)
 	}

@@ -44,8 +44,12 @@ func (a *App) auditList(args []string) int {
 	code := fs.String("code", "", "only events with this reason code (halted, max_order_notional_usd, …)")
 	limit := fs.Int("limit", 50, "at most this many events")
 	asJSON := fs.Bool("json", false, "one JSON object per line")
+	fleetWide := fs.Bool("fleet", false, "every host's trail, from the fleet's audit stream (newest --limit)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
+	}
+	if *fleetWide {
+		return a.auditListFleet(*p.home, *limit, *asJSON)
 	}
 	f := store.Filter{Type: *typ, OrderID: *order, Reason: *code, Limit: *limit}
 	if *since != "" {

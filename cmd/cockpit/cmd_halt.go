@@ -54,6 +54,9 @@ func (a *App) cmdHalt(args []string) int {
 	fmt.Fprintf(a.Stdout, "Trading %s (%s): %s\nSentinel: %s\n", pastTense(word), scope, *reason, path)
 	// The halt stands whatever happens next; the audit record is written after it.
 	a.auditSentinel(*p.home, live.KindHaltTripped, live.OutcomeBlocked, kind, scope, *reason)
+	if kind == live.HaltSentinel {
+		a.publishFleetHalt(root, scope, true, *reason)
+	}
 	fmt.Fprintf(a.Stdout, "Run `cockpit resume%s --reason …` to clear it.\n", brokerFlag(scope, *reduceOnly))
 	return exitOK
 }
@@ -99,6 +102,9 @@ func (a *App) cmdResume(args []string) int {
 		fmt.Fprintf(a.Stdout, "Cleared the %s sentinel (%s): %s\n", word, scope, *reason)
 		if err := rt.record(sentinelRecord(live.KindHaltCleared, live.OutcomeAccepted, kind, scope, *reason)); err != nil {
 			fmt.Fprintf(a.Stderr, "cockpit: warning: the resume was not audited: %v\n", err)
+		}
+		if kind == live.HaltSentinel {
+			a.publishFleetHalt(root, scope, false, *reason)
 		}
 	}
 	// Say what still stands in the way, so nobody believes trading resumed when it did not.

@@ -43,6 +43,9 @@ type Gate struct {
 	Latch *halt.Latch
 	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
 	OnHalt func(AuditHalt)
+	// Days, when set, is the fleet's shared day count: a slot is reserved before the check
+	// and released when the order is not sent or is rejected (nil: the local count alone).
+	Days live.DayReserver
 
 	latch  haltLatch // DV15: set when a journal row or an audit record cannot be written
 	mu     sync.Mutex
@@ -147,6 +150,7 @@ type run struct {
 	held    live.Book // positions only, before resting orders
 	account live.Account
 	d       Decision
+	slot    string // the UTC day of a fleet slot this run holds ("" none)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -255,6 +259,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	count, den := counter.DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
 	if den != nil {
+		return r.deny(den)
+	}
+	if count, den = r.reserve(ctx, count); den != nil { // the fleet's count, one slot taken
 		return r.deny(den)
 	}
 	r.d.Count = count
@@ -501,6 +508,7 @@ func (r *run) forward(ctx context.Context) Decision {
 		r.d.Outcome, r.d.Reason = live.OutcomeIndeterminate, live.ReasonIndeterminate
 		return r.settle(ctx, live.JournalIndeterminate, "", err.Error(), live.KindOrderRejected, live.OutcomeIndeterminate, err.Error(), nil)
 	default:
+		r.release(ctx)
 		r.d.Outcome, r.d.Reason = live.OutcomeRejected, live.ReasonBrokerReject
 		if order.Reply != nil {
 			r.d.Order = &order
@@ -543,6 +551,7 @@ func (r *run) count() {
 	n := r.d.Count + 1
 	if r.d.Order != nil && r.d.Order.Children > 0 { // orders the broker created with it (a bracket's legs)
 		n += r.d.Order.Children
+		r.reserveChildren(r.d.Order.Children) // the fleet counts them too
 	}
 	if err := counter.NoteDailyCount(r.g.Root, r.key, r.d.LockedAt, n); err == nil {
 		r.d.Count = n
@@ -559,6 +568,7 @@ func (r *run) finish(ctx context.Context, state live.JournalState, orderID, deta
 // deny ends the run with a refusal before any forward.
 func (r *run) deny(den *live.Denial) Decision {
 	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = live.Deny, den, den.Code, live.OutcomeBlocked
+	r.release(context.Background())
 	if r.s.DryRun {
 		return r.d
 	}
@@ -570,6 +580,7 @@ func (r *run) deny(den *live.Denial) Decision {
 func (r *run) breach(b *live.Breach) Decision {
 	r.d.Verdict, r.d.Breach, r.d.Reason = b.Verdict(), b, live.Reason(b.Limit)
 	r.d.Outcome = live.OutcomeBlocked
+	r.release(context.Background())
 	return r.record(context.Background(), live.KindBreach, r.d.Outcome, b.Message(), nil)
 }
 

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"cockpit/config"
+	"cockpit/fleet"
+	"cockpit/live"
+	"cockpit/session"
+)
+
+// cmdFleet is `cockpit fleet serve|status`.
+func (a *App) cmdFleet(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR] [--for D] | status [--broker B]")
+		return exitUsage
+	}
+	switch args[0] {
+	case "serve":
+		return a.fleetServe(args[1:])
+	case "status":
+		return a.fleetStatus(args[1:])
+	}
+	fmt.Fprintf(a.Stderr, "cockpit fleet: unknown subcommand %q (serve, status)\n", args[0])
+	return exitUsage
+}
+
+// fleetServe runs an embedded JetStream server with its data under <root>/fleet, on loopback
+// unless told otherwise, until interrupted (or --for ends).
+func (a *App) fleetServe(args []string) int {
+	p, fs := a.preamble("fleet serve")
+	listen := fs.String("listen", "", "host:port to listen on (default fleet.listen, else 127.0.0.1:4222)")
+	forD := fs.Duration("for", 0, "stop after this long (0: until interrupted)")
+	if code, ok := p.parse(args, 0); !ok {
+		return code
+	}
+	root, code, ok := p.root()
+	if !ok {
+		return code
+	}
+	cfg, err := config.Load(root)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	addr := cfg.Fleet.ListenAddr()
+	if *listen != "" {
+		addr = *listen
+	}
+	host, portText, err := net.SplitHostPort(addr)
+	port, perr := strconv.Atoi(portText)
+	if err != nil || perr != nil || port < 0 || port > 65535 {
+		return a.usageErr(fs, "--listen %q: want host:port", addr)
+	}
+	token := ""
+	if cfg.Fleet.TokenEnv != "" {
+		if token = a.Getenv(cfg.Fleet.TokenEnv); token == "" {
+			return a.failf("config: fleet.token_env = %q: the variable is empty", cfg.Fleet.TokenEnv)
+		}
+	}
+	dir := filepath.Join(root.Dir(), "fleet")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return a.failf("%v", err)
+	}
+	ns, err := fleet.Serve(fleet.ServeOptions{Host: host, Port: port, StoreDir: dir, Token: token, Name: cfg.Fleet.HostName()})
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer ns.Shutdown()
+	fmt.Fprintf(a.Stdout, "Fleet server (NATS JetStream) on %s\nData: %s\n", ns.ClientURL(), dir)
+	if !isLoopback(host) {
+		fmt.Fprintln(a.Stdout, "Warning: not on loopback — give it a token (fleet.token_env) or TLS before other hosts join.")
+	}
+	fmt.Fprintf(a.Stdout, "Join with [fleet] url = %q in each host's config.toml. Ctrl-C stops it.\n", ns.ClientURL())
+	ctx, stop := signal.NotifyContext(fleetServeContext(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *forD > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *forD)
+		defer cancel()
+	}
+	<-ctx.Done()
+	return exitOK
+}
+
+// fleetServeContext is what `fleet serve` runs until, besides a signal (tests end it).
+var fleetServeContext = context.Background
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// dialFleet connects to the configured fleet and waits up to wait for it to answer; nil
+// (after a message) when none is configured or it does not answer.
+func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, config.Config, error) {
+	cfg, err := config.Load(root)
+	if err != nil {
+		return nil, cfg, err
+	}
+	if !cfg.Fleet.Enabled() {
+		return nil, cfg, fmt.Errorf("no fleet is configured ([fleet] url in %s)", config.Path(root))
+	}
+	log, done := a.logger(root)
+	defer done()
+	f, err := session.DialFleet(cfg, a.Getenv, log)
+	if err != nil {
+		return nil, cfg, err
+	}
+	for deadline := time.Now().Add(wait); !f.Connected() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !f.Connected() {
+		f.Close()
+		return nil, cfg, fmt.Errorf("the fleet at %s does not answer", cfg.Fleet.URL)
+	}
+	return f, cfg, nil
+}
+
+// fleetStatus prints the fleet: this host's link, every host's heartbeat, the halts and
+// today's count for the broker.
+func (a *App) fleetStatus(args []string) int {
+	p, _ := a.preamble("fleet status")
+	p.withBroker("", "today's fleet count for this broker (default cockpit.broker)")
+	if code, ok := p.parse(args, 0); !ok {
+		return code
+	}
+	root, code, ok := p.root()
+	if !ok {
+		return code
+	}
+	f, cfg, err := a.dialFleet(root, 3*time.Second)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	now := a.Now()
+	fmt.Fprintf(a.Stdout, "Fleet %s — this host: %s\n", cfg.Fleet.URL, f.Host())
+	hosts, err := f.Hosts(ctx)
+	if err != nil {
+		return a.failf("hosts: %v", err)
+	}
+	fmt.Fprintf(a.Stdout, "\n%-16s %-12s %-10s %6s  %-18s %s\n", "HOST", "STATE", "BROKER", "ORDERS", "LAST EVENT", "LAG")
+	for _, h := range hosts {
+		fmt.Fprintf(a.Stdout, "%-16s %-12s %-10s %6d  %-18s %s\n", h.Host, h.State, h.Broker, h.Orders, h.LastEvent, h.Lag(now).Round(time.Millisecond))
+	}
+	if len(hosts) == 0 {
+		fmt.Fprintln(a.Stdout, "(no host has a live heartbeat)")
+	}
+	halts, err := f.Halts(ctx)
+	if err != nil {
+		return a.failf("halts: %v", err)
+	}
+	fmt.Fprintln(a.Stdout)
+	n := 0
+	for k, v := range halts {
+		if v.Halted {
+			n++
+			fmt.Fprintf(a.Stdout, "HALTED %s since %s by %s@%s: %s\n", k, v.At.UTC().Format(time.RFC3339), v.By, v.Host, v.Reason)
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(a.Stdout, "No fleet halt.")
+	}
+	key := p.key
+	if key == "" {
+		key = cfg.Cockpit.Broker
+	}
+	days := &fleet.Days{F: f}
+	count, err := days.Count(ctx, key, live.UTCDay(now))
+	if err != nil {
+		return a.failf("day count: %v", err)
+	}
+	fmt.Fprintf(a.Stdout, "Orders today (%s, fleet-wide): %d\n", key, count)
+	return exitOK
+}
+
+// publishFleetHalt tells the fleet about a HALT set or cleared from the command line, when a
+// fleet is configured; the local sentinel already stands either way.
+func (a *App) publishFleetHalt(root live.Root, scope live.Scope, halted bool, reason string) {
+	if cfg, err := config.Load(root); err != nil || !cfg.Fleet.Enabled() {
+		return
+	}
+	f, _, err := a.dialFleet(root, 2*time.Second)
+	if err == nil {
+		defer f.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		err = f.PublishHalt(ctx, scope, fleet.HaltValue{Halted: halted, By: operatorName(), Reason: reason, At: a.Now()})
+	}
+	if err != nil {
+		fmt.Fprintf(a.Stderr, "cockpit: warning: the fleet was not told (%v); it stands here, and a running cockpit on this host publishes it when the fleet is back\n", err)
+		return
+	}
+	fmt.Fprintln(a.Stdout, "Fleet: published to every host.")
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cockpit/fleet"
+)
+
+// TestFleetVerbs: `fleet serve` starts a loopback server under <root>/fleet and prints its
+// URL; another home joined to it publishes `cockpit halt` and `resume`, which `fleet status`
+// shows; `audit list --fleet` reads the stream.
+func TestFleetVerbs(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	server, client := t.TempDir(), t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	fleetServeContext = func() context.Context { return ctx }
+	defer func() { fleetServeContext = context.Background }()
+	type result struct {
+		out  string
+		code int
+	}
+	served := make(chan result, 1)
+	go func() {
+		out, _, code := run(t, server, "", "fleet", "serve", "--listen", fmt.Sprintf("127.0.0.1:%d", port))
+		served <- result{out, code}
+	}()
+	defer func() {
+		cancel()
+		r := <-served
+		if r.code != 0 || !strings.Contains(r.out, fmt.Sprintf("nats://127.0.0.1:%d", port)) || !strings.Contains(r.out, filepath.Join(server, "fleet")) {
+			t.Errorf("fleet serve: exit %d\n%s", r.code, r.out)
+		}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			break
+		}
+	}
+	cfg := fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk2\"\n", port)
+	if err := os.WriteFile(filepath.Join(client, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := run(t, client, "", "halt", "--reason", "fleet drill"); code != 0 || !strings.Contains(out, "Fleet: published") {
+		t.Fatalf("halt: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code := run(t, client, "", "fleet", "status")
+	if code != 0 || !strings.Contains(out, "HALTED global") || !strings.Contains(out, "fleet drill") || !strings.Contains(out, "Orders today (paper, fleet-wide): 0") {
+		t.Fatalf("fleet status: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code := run(t, client, "", "resume", "--reason", "drill over"); code != 0 || !strings.Contains(out, "Fleet: published") {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, _ := run(t, client, "", "fleet", "status"); !strings.Contains(out, "No fleet halt.") {
+		t.Fatalf("fleet status after the resume:\n%s", out)
+	}
+	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Host: "desk1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec := []byte(`{"Time":"2026-06-01T15:00:00Z","Kind":"order_placed","Outcome":"accepted","Intent":"buy $100 AAPL","Actor":{"Kind":"agent"}}`)
+	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Host: "desk1", Hash: "h1", Record: rec}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run(t, client, "", "audit", "list", "--fleet")
+	if code != 0 || !strings.Contains(out, "desk1") || !strings.Contains(out, "buy $100 AAPL") {
+		t.Fatalf("audit list --fleet: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestFleetStatusWithoutFleet: status without [fleet] says so and fails.
+func TestFleetStatusWithoutFleet(t *testing.T) {
+	_, errOut, code := run(t, t.TempDir(), "", "fleet", "status")
+	if code == 0 || !strings.Contains(errOut, "no fleet is configured") {
+		t.Fatalf("exit %d, stderr %q; want a failure naming the missing [fleet]", code, errOut)
+	}
+}

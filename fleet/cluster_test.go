@@ -1,0 +1,148 @@
+package fleet_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"cockpit/fleet"
+	"cockpit/live"
+	"cockpit/live/livetest"
+)
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// cluster starts a 3-node in-process JetStream cluster and waits for its meta leader.
+func cluster(tb testing.TB) []*server.Server {
+	tb.Helper()
+	ports := []int{freePort(tb), freePort(tb), freePort(tb)}
+	var routes []string
+	for _, p := range ports {
+		routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", p))
+	}
+	nodes := make([]*server.Server, 3)
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			nodes[i], errs[i] = fleet.Serve(fleet.ServeOptions{Port: -1, StoreDir: tb.TempDir(), Name: fmt.Sprintf("n%d", i+1),
+				Cluster: &fleet.ClusterOptions{Name: "cockpit", Host: "127.0.0.1", Port: ports[i], Routes: routes}})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(nodes[i].Shutdown)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, n := range nodes {
+			if n.JetStreamIsLeader() {
+				return nodes
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tb.Fatal("the cluster elected no meta leader")
+	return nil
+}
+
+func clientURLs(nodes []*server.Server) string {
+	var urls []string
+	for _, n := range nodes {
+		urls = append(urls, n.ClientURL())
+	}
+	return strings.Join(urls, ",")
+}
+
+// TestFleetClusterLeaderLoss: 4 hosts on a 3-node cluster (replicas 3) send orders; the day
+// bucket's stream leader is shut down mid-burst. Orders during the election are denied
+// fleet_unavailable (never sent uncounted); the broker never sees more than the cap, and once
+// the new leader answers the hosts fill the day to exactly the cap.
+func TestFleetClusterLeaderLoss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a cluster election takes seconds")
+	}
+	nodes := cluster(t)
+	urls := clientURLs(nodes)
+	hosts := make([]*host, 4)
+	for i := range hosts {
+		hosts[i] = newHost(t, connect(t, urls, fmt.Sprintf("h%d", i+1), 3), "paper", livetest.Epoch)
+	}
+	var got tally
+	var killed atomic.Bool
+	done := make(chan struct{})
+	go func() { // the leader goes once 6 orders are in
+		defer close(done)
+		for range 2000 {
+			got.mu.Lock()
+			n := got.accepted
+			got.mu.Unlock()
+			if n >= 6 {
+				for _, s := range nodes {
+					if s.JetStreamIsStreamLeader(server.DEFAULT_GLOBAL_ACCOUNT, "KV_"+fleet.DayBucket) {
+						s.Shutdown()
+						killed.Store(true)
+						return
+					}
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, h := range hosts { // each host sends until the fleet says the day is full
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 3000 {
+				d := h.buy()
+				got.add(d)
+				if d.Breach != nil && d.Breach.Limit == live.LimitTradesPerDay {
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	if !killed.Load() {
+		t.Fatal("the stream leader was never found to shut down")
+	}
+	placed := 0
+	for _, h := range hosts {
+		placed += h.broker.Placed()
+	}
+	t.Logf("accepted %d, fleet_unavailable %d, capped %d", got.accepted, got.fleet, got.capped)
+	if got.accepted != 20 || placed != 20 || got.other != nil {
+		t.Fatalf("accepted %d, broker placed %d, other outcomes %v; want exactly 20 and nothing else", got.accepted, placed, got.other)
+	}
+	if got.fleet == 0 { // the hosts send every millisecond through an election of seconds
+		t.Errorf("no order was denied fleet_unavailable while the leader was gone")
+	}
+	n, err := hosts[0].days.Count(context.Background(), "paper", live.UTCDay(livetest.Epoch))
+	if err != nil || n != 20 {
+		t.Fatalf("fleet count = %d, %v; want 20", n, err)
+	}
+}

@@ -1,0 +1,79 @@
+package fleet
+
+import (
+	"context"
+	"testing"
+
+	"cockpit/live"
+)
+
+// TestSettleGivesBackALandedSlot: a reservation whose answer was lost but whose write landed
+// (its id follows the revision it expected) is given back on the next Reserve; one that lost
+// the race to another host's write changes nothing.
+func TestSettleGivesBackALandedSlot(t *testing.T) {
+	ns, err := Serve(ServeOptions{Port: -1, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	f, err := Connect(Options{URL: ns.ClientURL(), Host: "h1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx := context.Background()
+	d := &Days{F: f}
+	const day = "2026-06-01"
+	if _, err := d.Reserve(ctx, "paper", day); err != nil { // count 1
+		t.Fatal(err)
+	}
+	kv, err := f.bucket(ctx, DayBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := dayKey("paper", day)
+	write := func(id string) uint64 { // a write as add makes it, answer "lost"
+		e, err := kv.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _, _ := parseCount(e.Value())
+		if _, err := kv.Update(ctx, key, countValue(n+1, id), e.Revision()); err != nil {
+			t.Fatal(err)
+		}
+		return e.Revision()
+	}
+	cases := []struct {
+		name   string
+		landed bool
+		want   int // the count the next Reserve sees
+	}{
+		{"landed", true, 1},
+		{"lost the race", false, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before, err := d.Count(ctx, "paper", day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := live.RandomID("rsv")
+			writer := id
+			if !c.landed {
+				writer = live.RandomID("other") // another host's write took the revision
+			}
+			rev := write(writer)
+			d.doubt(key, id, rev, 1)
+			n, err := d.Reserve(ctx, "paper", day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := n, before-1+c.want; got != want {
+				t.Errorf("Reserve after settling saw %d, want %d", got, want)
+			}
+			if d.Unsure() != 0 {
+				t.Errorf("unsure = %d after settling, want 0", d.Unsure())
+			}
+		})
+	}
+}

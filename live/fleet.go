@@ -1,0 +1,17 @@
+package live
+
+import "context"
+
+// ReasonFleetUnavailable denies an order when a fleet is configured but its day count cannot
+// be read or a slot cannot be reserved: an order is never sent uncounted.
+const ReasonFleetUnavailable Reason = "fleet_unavailable"
+
+// DayReserver is a day count shared by several hosts (a fleet). Reserve takes one slot of
+// broker's count for day (a UTC day, "2006-01-02") before the order is checked and sent, and
+// returns the count before the slot (the order's place in the day); Release gives the slot
+// back when the order was not sent or the broker rejected it. An indeterminate order keeps
+// its slot. An error means the count is unknown: the gate denies fleet_unavailable.
+type DayReserver interface {
+	Reserve(ctx context.Context, broker, day string) (int, error)
+	Release(ctx context.Context, broker, day string) error
+}
