@@ -234,6 +234,11 @@ func TestFailedAttemptsRateLimited(t *testing.T) {
 			t.Fatal("an unknown key got in")
 		}
 	}
+	// The server counts a failed connection when it sees it end, which can come after the
+	// client's dial returned: wait (bounded) until both are counted.
+	for i := 0; i < 500 && !r.srv.lim.Blocked("127.0.0.1"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if c, err := r.dial(gossh.PublicKeys(r.keys["operator"])); err == nil {
 		c.Close()
 		t.Fatal("a limited address got in")
