@@ -18,7 +18,16 @@ var _ live.Journal = (*DB)(nil)
 // Begin implements live.Journal: the order's intent is written, redacted and durably, before
 // the broker call. A second Begin for the same client order id is refused.
 func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
+	return db.begin(ctx, e, false)
+}
+
+// begin writes the write-ahead row; with probe, the audit probe runs first in the same
+// transaction (BeginProbed).
+func (db *DB) begin(ctx context.Context, e live.JournalEntry, probe bool) error {
 	if err := db.anchorErr(); err != nil {
+		if probe {
+			return probeError{fmt.Errorf("audit probe: the chain-head anchor could not be written: %w", err)}
+		}
 		return fmt.Errorf("journal: the chain-head anchor could not be written: %w", err)
 	}
 	raw, err := jsonv.FromGo(e.Request)
@@ -33,13 +42,24 @@ func (db *DB) Begin(ctx context.Context, e live.JournalEntry) error {
 	if at.IsZero() {
 		at = db.now()
 	}
-	return db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
-		_, err := tx.ExecContext(context.WithoutCancel(ctx), `INSERT INTO order_journal (client_order_id, broker, actor_kind, actor_id,
+	var probeErr error
+	err = db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
+		wctx := context.WithoutCancel(ctx)
+		if probe {
+			if probeErr = probeIn(wctx, tx); probeErr != nil {
+				return Head{}, probeErr
+			}
+		}
+		_, err := tx.ExecContext(wctx, `INSERT INTO order_journal (client_order_id, broker, actor_kind, actor_id,
 			session_id, request, state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
 			e.ClientOrderID, e.Broker, string(e.Actor.Kind), e.Actor.ID, e.Actor.SessionID, string(req),
 			string(live.JournalSubmitting), at.UnixNano(), at.UnixNano())
 		return Head{}, err
 	})
+	if err != nil && probeErr != nil {
+		return probeError{fmt.Errorf("audit probe: %w", err)}
+	}
+	return err
 }
 
 // Finish implements live.Journal: the outcome of the broker call.
