@@ -25,15 +25,15 @@ func (db *DB) BeginProbed(ctx context.Context, e live.JournalEntry) error {
 
 // probeIn inserts the probe's event inside a savepoint of tx and rolls it back: the constraint,
 // trigger or lock that would refuse the next record refuses this first, and nothing is kept.
-func probeIn(ctx context.Context, tx *sql.Tx) error {
-	if _, err := tx.ExecContext(ctx, `SAVEPOINT probe`); err != nil {
+func (db *DB) probeIn(ctx context.Context, tx *sql.Tx) error {
+	if _, err := db.txExec(ctx, tx, `SAVEPOINT probe`); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, probeInsert)
-	if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO probe`); rerr != nil {
+	_, err := db.txExec(ctx, tx, probeInsert)
+	if _, rerr := db.txExec(ctx, tx, `ROLLBACK TO probe`); rerr != nil {
 		return errors.Join(err, rerr)
 	}
-	if _, rerr := tx.ExecContext(ctx, `RELEASE probe`); rerr != nil {
+	if _, rerr := db.txExec(ctx, tx, `RELEASE probe`); rerr != nil {
 		return errors.Join(err, rerr)
 	}
 	return err
