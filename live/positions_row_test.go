@@ -134,4 +134,3 @@ func FuzzParseRowMatchesOld(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) { sameRow(t, text) })
 }
-
