@@ -204,13 +204,16 @@ func (g *Gate) Flatten(ctx context.Context, b live.Broker, brokerKey string, opt
 			opts.Progress(p)
 		}
 	}
-	lock := g.flattenLock(ctx, brokerKey)
 	orders, err := b.OpenOrders(ctx)
 	if err != nil {
 		rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseReadOrders, Err: err.Error()})
 		progress(FlattenProgress{Phase: PhaseReadOrders, Err: err.Error()})
 	}
 	g.cancelAll(ctx, b, brokerKey, orders, opts, &rep, progress)
+	lock := g.flattenLock(ctx, brokerKey)
+	if lock != nil {
+		g.cancelLate(ctx, b, brokerKey, orders, opts, &rep, progress)
+	}
 	if opts.ClosePositions {
 		g.closeAll(ctx, b, brokerKey, lock != nil, opts, &rep, progress)
 	} else {
