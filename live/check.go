@@ -116,7 +116,7 @@ func (r *CheckRequest) waives(limit string) bool {
 // exposure without flipping it skips the exposure, leverage and funding caps (DV3); a negative
 // day count is denied (DV9); arithmetic is exact (DV11).
 func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
-	caps, uni, in := req.Mandate.HardCaps, req.Mandate.Universe, req.Intent
+	caps, uni, in := &req.Mandate.HardCaps, &req.Mandate.Universe, &req.Intent // no copies
 	sym := in.NormalizedSymbol()
 	// E0 intent
 	if sym == "" || (in.Side != Buy && in.Side != Sell) {
@@ -166,7 +166,7 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		}
 	}
 	// E7 trades per day
-	if b := TradesPerDayBreach(caps, req.DailyCount); b != nil && (b.Kind == KindData || !req.waives(LimitTradesPerDay)) {
+	if b := TradesPerDayBreach(*caps, req.DailyCount); b != nil && (b.Kind == KindData || !req.waives(LimitTradesPerDay)) {
 		return b
 	}
 	// E9 universe floors, only for bucketed instruments
@@ -225,7 +225,7 @@ func ReducesOnly(before, signed money.Amount) bool {
 
 // exposureChecks runs E5b, E6 and E8 on the post-trade gross exposure, skipping the
 // comparisons a human waived.
-func exposureChecks(caps HardCaps, side string, gross money.Amount, waives func(string) bool) *Breach {
+func exposureChecks(caps *HardCaps, side string, gross money.Amount, waives func(string) bool) *Breach {
 	if gross.GreaterThan(caps.MaxTotalExposureUSD) && !waives(LimitTotalExposure) {
 		return quantitative(LimitTotalExposure, caps.MaxTotalExposureUSD, gross, "")
 	}
@@ -246,7 +246,7 @@ func exposureChecks(caps HardCaps, side string, gross money.Amount, waives func(
 	return nil
 }
 
-func checkFloors(ctx context.Context, p FloorProvider, uni Universe, sym string, bucket AssetClass) *Breach {
+func checkFloors(ctx context.Context, p FloorProvider, uni *Universe, sym string, bucket AssetClass) *Breach {
 	type floor struct {
 		limit    string
 		value    *money.Amount

@@ -226,8 +226,9 @@ func (v *validator) integer(field string, raw any) (int64, bool) {
 	return a.Int64(), true
 }
 
-func (v *validator) requiredField(obj *jsonv.Object, parent, key string) (any, string, bool) {
-	field := parent + "." + key
+// requiredField is obj[key]; field is its dotted path for errors ("parent.key", spelled out
+// by the callers so that no path is built per field).
+func (v *validator) requiredField(obj *jsonv.Object, field, key string) (any, string, bool) {
 	raw, ok := obj.Get(key)
 	if !ok {
 		v.missing(field)
@@ -237,21 +238,21 @@ func (v *validator) requiredField(obj *jsonv.Object, parent, key string) (any, s
 
 func (v *validator) hardCaps(caps *jsonv.Object) HardCaps {
 	var h HardCaps
-	amounts := []struct {
-		key string
-		dst *money.Amount
+	amounts := [...]struct {
+		field, key string
+		dst        *money.Amount
 	}{
-		{"account_funding_usd", &h.AccountFundingUSD},
-		{"max_order_notional_usd", &h.MaxOrderNotionalUSD},
-		{"max_total_exposure_usd", &h.MaxTotalExposureUSD},
-		{"max_leverage", &h.MaxLeverage},
+		{"hard_caps.account_funding_usd", "account_funding_usd", &h.AccountFundingUSD},
+		{"hard_caps.max_order_notional_usd", "max_order_notional_usd", &h.MaxOrderNotionalUSD},
+		{"hard_caps.max_total_exposure_usd", "max_total_exposure_usd", &h.MaxTotalExposureUSD},
+		{"hard_caps.max_leverage", "max_leverage", &h.MaxLeverage},
 	}
 	for _, a := range amounts {
-		if raw, field, ok := v.requiredField(caps, "hard_caps", a.key); ok {
+		if raw, field, ok := v.requiredField(caps, a.field, a.key); ok {
 			*a.dst = v.cap(field, raw)
 		}
 	}
-	if raw, field, ok := v.requiredField(caps, "hard_caps", "allowed_instruments"); ok {
+	if raw, field, ok := v.requiredField(caps, "hard_caps.allowed_instruments", "allowed_instruments"); ok {
 		for i, s := range v.stringList(field, raw) {
 			t := InstrumentType(s)
 			if !t.Valid() {
@@ -260,7 +261,7 @@ func (v *validator) hardCaps(caps *jsonv.Object) HardCaps {
 			h.AllowedInstruments = append(h.AllowedInstruments, t)
 		}
 	}
-	if raw, field, ok := v.requiredField(caps, "hard_caps", "max_trades_per_day"); ok {
+	if raw, field, ok := v.requiredField(caps, "hard_caps.max_trades_per_day", "max_trades_per_day"); ok {
 		if n, ok := v.integer(field, raw); ok {
 			if n < 0 {
 				v.fail(field, raw, true, "a cap cannot be negative")
@@ -276,7 +277,7 @@ func (v *validator) hardCaps(caps *jsonv.Object) HardCaps {
 
 func (v *validator) universe(uni *jsonv.Object) Universe {
 	var u Universe
-	if raw, field, ok := v.requiredField(uni, "universe", "asset_classes"); ok {
+	if raw, field, ok := v.requiredField(uni, "universe.asset_classes", "asset_classes"); ok {
 		for i, s := range v.stringList(field, raw) {
 			c := AssetClass(s)
 			if !c.Valid() {
@@ -285,21 +286,21 @@ func (v *validator) universe(uni *jsonv.Object) Universe {
 			u.AssetClasses = append(u.AssetClasses, c)
 		}
 	}
-	for _, f := range []struct {
-		key string
-		dst **money.Amount
+	for _, f := range [...]struct {
+		field, key string
+		dst        **money.Amount
 	}{
-		{"min_market_cap_usd", &u.MinMarketCapUSD},
-		{"min_avg_daily_volume_usd", &u.MinAvgDailyVolumeUSD},
+		{"universe.min_market_cap_usd", "min_market_cap_usd", &u.MinMarketCapUSD},
+		{"universe.min_avg_daily_volume_usd", "min_avg_daily_volume_usd", &u.MinAvgDailyVolumeUSD},
 	} {
-		raw, field, ok := v.requiredField(uni, "universe", f.key)
+		raw, field, ok := v.requiredField(uni, f.field, f.key)
 		if !ok || raw == nil {
 			continue
 		}
 		a := v.cap(field, raw)
 		*f.dst = &a
 	}
-	if raw, field, ok := v.requiredField(uni, "universe", "exclude_symbols"); ok {
+	if raw, field, ok := v.requiredField(uni, "universe.exclude_symbols", "exclude_symbols"); ok {
 		u.ExcludeSymbols = v.stringList(field, raw)
 	}
 	return u
@@ -328,17 +329,17 @@ func (v *validator) stringList(field string, raw any) []string {
 
 func (v *validator) consent(c *jsonv.Object) Consent {
 	var out Consent
-	for _, f := range []struct {
-		key string
-		dst *string
+	for _, f := range [...]struct {
+		field, key string
+		dst        *string
 	}{
-		{"created_at", &out.CreatedAt},
-		{"consent_token_sha256", &out.ConsentTokenSHA256},
-		{"broker", &out.Broker},
-		{"account_ref", &out.AccountRef},
-		{"expires_at", &out.ExpiresAt},
+		{"consent.created_at", "created_at", &out.CreatedAt},
+		{"consent.consent_token_sha256", "consent_token_sha256", &out.ConsentTokenSHA256},
+		{"consent.broker", "broker", &out.Broker},
+		{"consent.account_ref", "account_ref", &out.AccountRef},
+		{"consent.expires_at", "expires_at", &out.ExpiresAt},
 	} {
-		raw, field, ok := v.requiredField(c, "consent", f.key)
+		raw, field, ok := v.requiredField(c, f.field, f.key)
 		if !ok {
 			continue
 		}

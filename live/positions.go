@@ -67,6 +67,18 @@ type bookBuilder struct {
 	index map[string]int
 }
 
+// newBookBuilder is a builder sized for n rows.
+func newBookBuilder(n int) bookBuilder {
+	var bb bookBuilder
+	if n > 0 {
+		bb.book.Exposures = make([]Exposure, 0, n)
+	}
+	if n > 8 {
+		bb.index = make(map[string]int, n)
+	}
+	return bb
+}
+
 func (bb *bookBuilder) add(symbol string, value money.Amount) {
 	if bb.index == nil && len(bb.book.Exposures) < 8 {
 		bb.book.add(symbol, value)
@@ -185,7 +197,7 @@ func ParsePositions(payload any) Book {
 	if err != nil {
 		return UnreadableBook(err)
 	}
-	var bb bookBuilder
+	bb := newBookBuilder(len(rows))
 	for i, raw := range rows {
 		row, ok := raw.(*jsonv.Object)
 		if !ok {
@@ -237,38 +249,32 @@ func firstPresent(row *jsonv.Object, keys []string) (string, any, bool) {
 
 // parseRow returns a row's normalised symbol and signed value.
 func parseRow(row *jsonv.Object) (string, money.Amount, error) {
-	sym := ""
-	for _, k := range symbolKeys {
-		if s, ok := rowString(row, k); ok && pystr.Strip(s) != "" {
-			sym = pystr.Upper(pystr.Strip(s))
-			break
-		}
-	}
-	if sym == "" {
+	f := scanRow(row)
+	if f.symAt < 0 {
 		return "", money.Zero, errors.New("no symbol")
 	}
-	qKey, qRaw, hasQty := firstPresent(row, quantityKeys)
+	sym := pystr.Upper(f.sym)
+	hasQty := f.qtyAt >= 0
 	var qty money.Amount
 	if hasQty {
 		var err error
-		if qty, err = DecimalFromJSON(qRaw); err != nil {
-			return "", money.Zero, fmt.Errorf("%s: %w", qKey, err)
+		if qty, err = DecimalFromJSON(f.qty); err != nil {
+			return "", money.Zero, fmt.Errorf("%s: %w", quantityKeys[f.qtyAt], err)
 		}
 	}
 	var value money.Amount
-	if vKey, vRaw, ok := firstPresent(row, valueKeys); ok {
+	if f.valAt >= 0 {
 		var err error
-		if value, err = DecimalFromJSON(vRaw); err != nil {
-			return "", money.Zero, fmt.Errorf("%s: %w", vKey, err)
+		if value, err = DecimalFromJSON(f.value); err != nil {
+			return "", money.Zero, fmt.Errorf("%s: %w", valueKeys[f.valAt], err)
 		}
 	} else {
-		pKey, pRaw, ok := firstPresent(row, priceKeys)
-		if !hasQty || !ok {
+		if !hasQty || f.priceAt < 0 {
 			return "", money.Zero, errors.New("no value and no quantity × price")
 		}
-		price, err := DecimalFromJSON(pRaw)
+		price, err := DecimalFromJSON(f.price)
 		if err != nil {
-			return "", money.Zero, fmt.Errorf("%s: %w", pKey, err)
+			return "", money.Zero, fmt.Errorf("%s: %w", priceKeys[f.priceAt], err)
 		}
 		value = qty.Abs().Mul(price)
 	}
@@ -285,7 +291,7 @@ func parseRow(row *jsonv.Object) (string, money.Amount, error) {
 			return sym, value.Abs().Neg(), nil
 		}
 	}
-	if side, ok := rowString(row, "side"); ok {
+	if side, ok := f.side.(string); ok && f.hasSide {
 		switch pystr.Lower(side) {
 		case "long", "buy":
 			return sym, value.Abs(), nil

@@ -26,10 +26,11 @@ type WhatIf struct {
 }
 
 // WhatIfFromJSON reads a batch line.
+// Only the fields it reads are decoded ({"$float": …} → Float): the line itself is the
+// what-if, never a number, and the fields it ignores (a vector's "expected", …) cost nothing.
 func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
-	o = decodeFloatsShared(o).(*jsonv.Object)
 	w := WhatIf{}
-	if id, ok := o.Get("id"); ok {
+	if id, ok := field(o, "id"); ok {
 		s, isString := id.(string)
 		if !isString {
 			return w, fmt.Errorf("id is %s, want a string", jsonv.TypeName(id))
@@ -43,17 +44,22 @@ func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
 	if w.Intent, ok = objectField(o, "intent"); !ok {
 		return w, errors.New(`"intent" must be an object`)
 	}
-	w.Positions, _ = o.Get("positions")
-	if !o.Has("positions") {
+	if w.Positions, ok = field(o, "positions"); !ok {
 		w.Positions = []any{}
 	}
-	w.DailyCount, _ = o.Get("daily_count")
-	w.UniverseData, _ = o.Get("universe_data")
+	w.DailyCount, _ = field(o, "daily_count")
+	w.UniverseData, _ = field(o, "universe_data")
 	return w, nil
 }
 
+// field is o[key] with its {"$float": …} objects decoded.
+func field(o *jsonv.Object, key string) (any, bool) {
+	v, ok := o.Get(key)
+	return decodeFloatsShared(v), ok
+}
+
 func objectField(o *jsonv.Object, key string) (*jsonv.Object, bool) {
-	v, _ := o.Get(key)
+	v, _ := field(o, key)
 	obj, ok := v.(*jsonv.Object)
 	return obj, ok
 }

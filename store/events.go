@@ -179,7 +179,11 @@ func (db *DB) insertEvents(ctx context.Context, tx *sql.Tx, events []Event) ([]E
 	out := make([]Event, len(events))
 	var last sql.NullInt64
 	var prev sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`).Scan(&last, &prev)
+	head, err := db.txStmt(ctx, tx, eventsHead)
+	if err != nil {
+		return nil, err
+	}
+	err = head.QueryRowContext(ctx).Scan(&last, &prev)
 	seq, prevHash := int64(0), GenesisHash
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -188,11 +192,10 @@ func (db *DB) insertEvents(ctx context.Context, tx *sql.Tx, events []Event) ([]E
 	default:
 		seq, prevHash = last.Int64, prev.String
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO events (`+eventColumns+`, notional) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	stmt, err := db.txStmt(ctx, tx, eventsInsert)
 	if err != nil {
 		return nil, err
 	}
-	defer stmt.Close()
 	for i, e := range events {
 		if e.Time.IsZero() {
 			e.Time = db.now()

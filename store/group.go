@@ -92,21 +92,21 @@ func (db *DB) runGroup(batch []*groupOp) {
 			ran++
 			continue
 		}
-		if _, err := tx.Exec(`SAVEPOINT op`); err != nil {
+		if _, err := db.txExec(context.Background(), tx, `SAVEPOINT op`); err != nil {
 			fail(wrap(err))
 			return
 		}
 		o.head, o.err = o.fn(tx)
 		if o.err != nil {
 			o.err = wrap(o.err)
-			if _, err := tx.Exec(`ROLLBACK TO op`); err != nil { // SQLite rolled the whole transaction back
+			if _, err := db.txExec(context.Background(), tx, `ROLLBACK TO op`); err != nil { // SQLite rolled the whole transaction back
 				fail(fmt.Errorf("group commit aborted by write %d: %w", i, o.err))
 				return
 			}
 		} else {
 			ran++
 		}
-		if _, err := tx.Exec(`RELEASE op`); err != nil {
+		if _, err := db.txExec(context.Background(), tx, `RELEASE op`); err != nil {
 			fail(wrap(err))
 			return
 		}

@@ -29,11 +29,14 @@ func (db *DB) ProbeAudit(ctx context.Context) error {
 		return fmt.Errorf("audit probe: %w", wrap(err))
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO events (`+eventColumns+`) VALUES (-1,0,'','system','','','','audit_probe','','','','','','','','','{}','probe','probe')`); err != nil {
+	if _, err := tx.ExecContext(ctx, probeInsert); err != nil {
 		return fmt.Errorf("audit probe: %w", wrap(err))
 	}
 	return nil
 }
+
+// probeInsert is the probe's throw-away event.
+const probeInsert = `INSERT INTO events (` + eventColumns + `) VALUES (-1,0,'','system','','','','audit_probe','','','','','','','','','{}','probe','probe')`
 
 // QuickCheck runs SQLite's PRAGMA quick_check and returns its complaints (nil when "ok").
 func (db *DB) QuickCheck(ctx context.Context) ([]string, error) {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestReadStatementsArePreparedOnce: the snapshot's reads reuse one prepared statement each,
-// still see new rows, and fail (never panic) after Close.
+// still see new rows, and fail (never panic) after Close; so does the day count.
 func TestReadStatementsArePreparedOnce(t *testing.T) {
 	db, err := Open(filepath.Join(t.TempDir(), "cockpit.db"))
 	if err != nil {
@@ -32,11 +32,14 @@ func TestReadStatementsArePreparedOnce(t *testing.T) {
 	db.stmts.mu.Lock()
 	got := len(db.stmts.stmts)
 	db.stmts.mu.Unlock()
-	if got != 2 {
-		t.Fatalf("prepared statements: got %d, want 2 (one per distinct query)", got)
+	if got != 1 { // AcceptedOrders runs on the write connection's statement (wstmts.go)
+		t.Fatalf("prepared read statements: got %d, want 1 (one per distinct query)", got)
 	}
 	db.Close()
 	if _, err := db.LastSeq(ctx); err == nil {
 		t.Fatal("LastSeq after Close: got no error")
+	}
+	if _, err := db.AcceptedOrders(ctx, "paper", time.Now()); err == nil {
+		t.Fatal("AcceptedOrders after Close: got no error")
 	}
 }

@@ -49,7 +49,8 @@ type DB struct {
 	AnchorEvery time.Duration
 	lazy        lazyAnchor
 	group       committer
-	stmts       stmtCache // the read pool's prepared statements
+	stmts       stmtCache            // the read pool's prepared statements
+	wstmts      map[string]*sql.Stmt // the order path's write statements (wstmts.go)
 }
 
 // ErrNewerSchema reports a database written by a newer cockpit.
@@ -88,6 +89,10 @@ func Open(path string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
+	if err := db.prepareWrites(context.Background()); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open store: %w", err)
+	}
 	restrict(path)
 	r, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
@@ -112,6 +117,7 @@ func (db *DB) Path() string { return db.path }
 // Close writes a pending anchor, then closes both pools.
 func (db *DB) Close() error {
 	aerr := db.flushAnchor()
+	db.closeWrites()
 	err := db.w.Close()
 	if err == nil {
 		err = aerr

@@ -81,3 +81,19 @@ func TestCheckBatchLines(t *testing.T) {
 		t.Errorf("the error verdicts do not say why:\n%s\n%s", got[1], got[2])
 	}
 }
+
+// TestCheckBatchFloatMarkerLine: a line that is itself a {"$float": …} marker is an object
+// without a mandate, denied as such; it used to panic and end the whole batch.
+func TestCheckBatchFloatMarkerLine(t *testing.T) {
+	in := `{"$float": "nan"}` + "\n" + `{"id": "next"}` + "\n"
+	out, errOut, code := run(t, t.TempDir(), in, "check", "--batch", "-")
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitNotAllow || len(got) != 2 {
+		t.Fatalf("batch: exit %d, %d lines (stderr %q)\n%s", code, len(got), errOut, out)
+	}
+	for i, want := range []string{`{"id":"line 1","verdict":"DENY","kind":"invalid_input"`, `{"id":"next","verdict":"DENY","kind":"invalid_input"`} {
+		if !strings.HasPrefix(got[i], want) || !strings.Contains(got[i], `\"mandate\" must be an object`) {
+			t.Errorf("line %d = %s, want %s… saying the mandate is missing", i+1, got[i], want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -71,17 +70,6 @@ func (g *Gate) latchDenial(at string) *live.Denial {
 		return nil
 	}
 	return live.NewDenial(h.Reason, "error", h.Detail, "at", at)
-}
-
-// probeAudit asks the sink whether a record can be written now.
-func (g *Gate) probeAudit(ctx context.Context) error {
-	if g.Audit == nil {
-		return fmt.Errorf("no audit sink attached")
-	}
-	if p, ok := g.Audit.(live.AuditProber); ok {
-		return p.ProbeAudit(context.WithoutCancel(ctx))
-	}
-	return nil
 }
 
 // haltDenial is the gate's halt check: the sentinels, then the latch; nil when neither halts.

@@ -210,10 +210,17 @@ func (g *Gate) Flatten(ctx context.Context, b live.Broker, brokerKey string, opt
 		progress(FlattenProgress{Phase: PhaseReadOrders, Err: err.Error()})
 	}
 	g.cancelAll(ctx, b, brokerKey, orders, opts, &rep, progress)
+	lock := g.flattenLock(ctx, brokerKey)
+	if lock != nil {
+		g.cancelLate(ctx, b, brokerKey, orders, opts, &rep, progress)
+	}
 	if opts.ClosePositions {
-		g.closeAll(ctx, b, brokerKey, opts, &rep, progress)
+		g.closeAll(ctx, b, brokerKey, lock != nil, opts, &rep, progress)
 	} else {
 		rep.SkippedReason = "positions kept: the mandate says cancel-only on halt"
+	}
+	if lock != nil {
+		lock.Unlock()
 	}
 	g.verify(ctx, b, opts, &rep)
 	rep.Finished = g.now()
@@ -222,7 +229,7 @@ func (g *Gate) Flatten(ctx context.Context, b live.Broker, brokerKey string, opt
 	return rep
 }
 
-func (g *Gate) closeAll(ctx context.Context, b live.Broker, key string, opts FlattenOptions, rep *FlattenReport, progress func(FlattenProgress)) {
+func (g *Gate) closeAll(ctx context.Context, b live.Broker, key string, locked bool, opts FlattenOptions, rep *FlattenReport, progress func(FlattenProgress)) {
 	positions, err := b.Positions(ctx)
 	if err != nil {
 		rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseReadPositions, Err: err.Error()})
@@ -241,7 +248,7 @@ func (g *Gate) closeAll(ctx context.Context, b live.Broker, key string, opts Fla
 			side = live.Buy
 		}
 		d := g.SubmitReducing(ctx, ReduceRequest{Broker: b, BrokerKey: key, Symbol: p.Symbol, Side: side,
-			Quantity: p.Qty.Abs(), Actor: opts.Actor, Why: opts.Why})
+			Quantity: p.Qty.Abs(), Actor: opts.Actor, Why: opts.Why, lockHeld: locked})
 		res := CloseResult{Symbol: p.Symbol, Side: side, Qty: p.Qty.Abs()}
 		var fail error
 		switch {

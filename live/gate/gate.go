@@ -472,19 +472,8 @@ func (r *run) forward(ctx context.Context) Decision {
 	if err := ctx.Err(); err != nil { // the caller gave up: nothing is sent
 		return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
 	}
-	if err := g.probeAudit(ctx); err != nil { // DV15: no record, no trade
-		if gaveUp(ctx, err) {
-			return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
-		}
-		g.TripAuditHalt(fmt.Errorf("audit sink not writable: %w", err))
-		return r.deny(live.NewDenial(live.ReasonAuditUnavailable, "error", err.Error()))
-	}
-	if err := g.Journal.Begin(ctx, entry); err != nil {
-		if gaveUp(ctx, err) { // the caller gave up waiting for the write: nothing is sent
-			return r.deny(live.NewDenial(live.ReasonCancelled, "error", err.Error()))
-		}
-		g.TripAuditHalt(fmt.Errorf("write-ahead journal: %w", err))
-		return r.deny(live.NewDenial(live.ReasonJournal, "error", err.Error()))
+	if d := g.writeAhead(ctx, entry); d != nil { // DV15: no record, no trade
+		return r.deny(d)
 	}
 	g.remember(r.key, r.req, r.intent, r.req.ClientOrderID, g.now())
 	r.d.Forwarded = true

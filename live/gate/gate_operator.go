@@ -44,6 +44,7 @@ type ReduceRequest struct {
 	LimitPrice *money.Amount  // for limit orders
 	Actor      live.Principal // the human (or the halt action acting for the mandate)
 	Why        string
+	lockHeld   bool // the caller (a flatten) holds the broker's submit lock already
 }
 
 // SubmitReducing is the operator path: it works while HALTED and without a mandate, and admits
@@ -86,15 +87,17 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 		return op.refuse(d, live.NewDenial(live.ReasonNotReducing, "symbol", rr.Symbol, "side", rr.Side,
 			"quantity", rr.Quantity.String(), "position", held.String()))
 	}
-	lock, err := g.lockPatiently(ctx, key)
-	if err != nil {
-		code := live.ReasonLockError
-		if errors.Is(err, counter.ErrLockBusy) {
-			code = live.ReasonLockBusy
+	if !rr.lockHeld {
+		lock, err := g.lockPatiently(ctx, key)
+		if err != nil {
+			code := live.ReasonLockError
+			if errors.Is(err, counter.ErrLockBusy) {
+				code = live.ReasonLockBusy
+			}
+			return op.refuse(d, live.NewDenial(code, "broker", key))
 		}
-		return op.refuse(d, live.NewDenial(code, "broker", key))
+		defer lock.Unlock()
 	}
-	defer lock.Unlock()
 	req.ClientOrderID = g.clientOrderID()
 	d.ClientOrderID = req.ClientOrderID
 	if g.Journal == nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -50,6 +51,14 @@ func ParseString(s string, opt Options) (any, error) {
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	p := parser{src: s, opt: opt}
+	st := stacks.Get().(*stack)
+	p.values, p.members = st.values, st.members
+	defer func() {
+		if cap(p.values) <= arenaChunk && cap(p.members) <= arenaChunk { // a huge document's stacks go
+			st.values, st.members = p.values[:0], p.members[:0]
+			stacks.Put(st)
+		}
+	}()
 	p.skipSpace()
 	v, err := p.value(0)
 	if err != nil {
@@ -62,6 +71,15 @@ func ParseString(s string, opt Options) (any, error) {
 	return v, nil
 }
 
+// stack is a parser's two work stacks, kept between documents (they are empty, and cleared,
+// between uses) so that parsing many small documents does not grow them afresh each time.
+type stack struct {
+	values  []any
+	members []Member
+}
+
+var stacks = sync.Pool{New: func() any { return new(stack) }}
+
 // parser reads src; values and members being collected for the containers still open wait
 // on the two stacks, and each container gets one exact-size slice when it closes.
 type parser struct {
@@ -70,6 +88,7 @@ type parser struct {
 	opt     Options
 	values  []any
 	members []Member
+	arena   arena
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
@@ -207,9 +226,7 @@ func (p *parser) object(depth int) (any, error) {
 			p.pos++
 		case '}':
 			p.pos++
-			o := &Object{members: make([]Member, len(p.members)-mark), index: index}
-			copy(o.members, p.members[mark:])
-			return o, nil
+			return p.newObject(p.members[mark:], index), nil
 		default:
 			return nil, p.fail("expected ',' or '}' in an object")
 		}
@@ -244,9 +261,7 @@ func (p *parser) array(depth int) (any, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			arr := make([]any, len(p.values)-mark)
-			copy(arr, p.values[mark:])
-			return arr, nil
+			return p.newList(p.values[mark:]), nil
 		default:
 			return nil, p.fail("expected ',' or ']' in a list")
 		}

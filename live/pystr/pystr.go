@@ -34,7 +34,14 @@ func IsAlnum(r rune) bool {
 func IsWord(r rune) bool { return r == '_' || IsAlnum(r) }
 
 // Strip removes leading and trailing Python whitespace.
-func Strip(s string) string { return strings.TrimFunc(s, IsSpace) }
+func Strip(s string) string {
+	// Most strings (symbols, enum values) start and end with an ASCII non-space: nothing to
+	// trim, and no rune decoding to find that out.
+	if n := len(s); n > 0 && s[0] < utf8.RuneSelf && s[n-1] < utf8.RuneSelf && !IsSpace(rune(s[0])) && !IsSpace(rune(s[n-1])) {
+		return s
+	}
+	return strings.TrimFunc(s, IsSpace)
+}
 
 // Upper is Python's str.upper(), including multi-letter results such as "ß" → "SS".
 func Upper(s string) string {

@@ -122,15 +122,12 @@ func (w *walker) isSensitive(key string) bool {
 func (w *walker) walk(v any) any {
 	switch t := v.(type) {
 	case *jsonv.Object:
-		out := jsonv.NewObject()
-		for _, m := range t.Members() {
+		return jsonv.MapValues(t, func(m jsonv.Member) any {
 			if w.isSensitive(m.Key) {
-				out.Set(m.Key, Redacted)
-			} else {
-				out.Set(m.Key, w.walk(m.Value))
+				return Redacted
 			}
-		}
-		return out
+			return w.walk(m.Value)
+		})
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
@@ -164,9 +161,11 @@ func ToolResult(s string) (string, error) {
 	if err != nil {
 		return Text(s), nil
 	}
-	out, err := jsonv.MarshalString(Payload(doc, SinkResult), jsonv.Python)
+	// The encoding is about as long as the input: one buffer of that size, not a doubling
+	// series of them.
+	out, err := jsonv.Append(make([]byte, 0, len(s)+len(s)/4), Payload(doc, SinkResult), jsonv.Python)
 	if err != nil {
 		return Text(s), nil
 	}
-	return out, nil
+	return string(out), nil
 }
