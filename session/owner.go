@@ -178,7 +178,7 @@ func (s *Session) publishLive(ctx context.Context, reread bool) {
 		snap = s.Backend().Snapshot(ctx)
 	}
 	ls := LiveState{Agent: snap.Agent, Paused: snap.Paused, PauseWhy: snap.PauseWhy, PauseTill: snap.PauseTill, Blocked: snap.Blocked,
-		BrokerErr: snap.BrokerErr, Latency: snap.Latency, Positions: snap.Positions, Orders: snap.Orders, Account: snap.Account,
+		BrokerErr: snap.BrokerErr, Latency: snap.Latency, Positions: snap.Positions, Orders: withoutReplies(snap.Orders), Account: snap.Account,
 		Quotes: snap.Quotes, Origins: snap.Origins, Trails: snap.Trails, LargestOrder: snap.LargestOrder, LastOrder: snap.LastOrder,
 		Breaches: snap.Breaches, StartEquity: snap.StartEquity, DayEquity: snap.DayEquity, Realized: snap.Realized}
 	if on, why := s.latch.Halted(); on {
@@ -284,3 +284,14 @@ func (s *Session) runCommand(ctx context.Context, c store.Command) (state, resul
 type errUnknownCommand string
 
 func (e errUnknownCommand) Error() string { return "unknown command " + string(e) }
+
+// withoutReplies copies orders without the broker's raw rows: a supervisor never needs them,
+// and they are the likeliest place for a token.
+func withoutReplies(orders []live.Order) []live.Order {
+	out := make([]live.Order, len(orders))
+	for i, o := range orders {
+		o.Reply = nil
+		out[i] = o
+	}
+	return out
+}

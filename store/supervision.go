@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"cockpit/live/redact"
 )
 
 // Owner is the process that owns a broker account and trades it (issue 14).
@@ -199,7 +201,7 @@ func (db *DB) ProgressCommand(ctx context.Context, id int64, step string) error 
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE commands SET progress = progress || ? || char(10), updated_at = ? WHERE id = ? AND state = ?`,
-			step, db.now().UnixNano(), id, CommandRunning)
+			redact.Secrets(step), db.now().UnixNano(), id, CommandRunning)
 		return err
 	})
 }
@@ -212,7 +214,7 @@ func (db *DB) FinishCommand(ctx context.Context, id int64, state, result string)
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE commands SET state = ?, result = ?, updated_at = ? WHERE id = ? AND state IN (?, ?)`,
-			state, result, db.now().UnixNano(), id, CommandPending, CommandRunning)
+			state, redact.Secrets(result), db.now().UnixNano(), id, CommandPending, CommandRunning)
 		return err
 	})
 }
@@ -250,6 +252,7 @@ func (db *DB) CommandByID(ctx context.Context, id int64) (Command, error) {
 // the stored one (the same body only moves updated_at: the owner still publishes); it
 // returns the version now stored.
 func (db *DB) PutLiveState(ctx context.Context, broker string, body []byte) (int64, error) {
+	body = []byte(redact.Secrets(string(body))) // a broker's raw rows can carry tokens
 	var v int64
 	now := db.now().UnixNano()
 	err := db.tx(ctx, func(tx *sql.Tx) error {
