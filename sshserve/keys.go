@@ -120,6 +120,11 @@ func (f *KeyFile) Load() ([]Identity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("authorized keys: %w", err)
 	}
+	if fi, err := os.Stat(f.Path); err != nil {
+		return nil, fmt.Errorf("authorized keys: %w", err)
+	} else if m := fi.Mode().Perm(); m&0o022 != 0 {
+		return nil, fmt.Errorf("%s: mode %#o lets others write it (and add their own key): chmod 600 it", f.Path, m)
+	}
 	ids, err := ParseAuthorizedKeys(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)

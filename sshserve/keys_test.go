@@ -152,3 +152,26 @@ func TestListenLoopbackOnly(t *testing.T) {
 		ln.Close()
 	}
 }
+
+// TestKeyFileWritableByOthersRefused: an authorized_keys file that group or others may write
+// authorizes nobody (anyone who can write it could add their own operator key), as OpenSSH's
+// StrictModes does; 0600 and 0644 load.
+func TestKeyFileWritableByOthersRefused(t *testing.T) {
+	pub := string(gossh.MarshalAuthorizedKey(mustKey(t).PublicKey()))
+	for _, tt := range []struct {
+		mode os.FileMode
+		ok   bool
+	}{{0o600, true}, {0o644, true}, {0o664, false}, {0o606, false}} {
+		f := &KeyFile{Path: filepath.Join(t.TempDir(), "authorized_keys")}
+		if err := os.WriteFile(f.Path, []byte("role=viewer "+pub), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(f.Path, tt.mode); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.Load()
+		if got := err == nil; got != tt.ok {
+			t.Errorf("mode %#o: loaded %v (%v), want %v", tt.mode, got, err, tt.ok)
+		}
+	}
+}

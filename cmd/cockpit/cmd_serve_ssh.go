@@ -123,7 +123,7 @@ type sshTarget struct {
 // another cockpit owns the account. This is the one place to switch to a supervisor backend
 // attaching to a root that another process trades.
 func (a *App) sshBackend(home, agent string) (*sshTarget, error) {
-	s, err := a.openSession(home, session.Options{Agent: agent, Mode: "headless"})
+	s, err := a.openSession(home, session.Options{Agent: agent, Mode: "serve-ssh"})
 	if errors.Is(err, session.ErrAccountInUse) {
 		return a.sshSupervise(home)
 	}

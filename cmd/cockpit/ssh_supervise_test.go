@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"cockpit/live"
 	"cockpit/session"
@@ -53,5 +54,47 @@ func TestServeSSHSupervisesAnOwnedRoot(t *testing.T) {
 	out, _, code := run(t, home, "", "audit", "list", "--json", "--type", "halt_tripped")
 	if code != exitOK || !strings.Contains(out, "ssh:viewer@test") {
 		t.Errorf("audit list (exit %d) does not name ssh:viewer@test:\n%s", code, out)
+	}
+}
+
+// TestServeSSHOwnsAsServeSSH: serve-ssh trading a free root says so in its owner row, so a
+// supervisor reads "SUPERVISING serve-ssh …" (it said headless).
+func TestServeSSHOwnsAsServeSSH(t *testing.T) {
+	home := t.TempDir()
+	if _, errOut, code := run(t, home, "", "init"); code != exitOK {
+		t.Fatalf("init: exit %d: %s", code, errOut)
+	}
+	a := NewApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	a.Getenv = func(k string) string {
+		if k == "COCKPIT_HOME" {
+			return home
+		}
+		return ""
+	}
+	tgt, err := a.sshBackend(home, "none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); tgt.run(ctx) }()
+	defer func() { cancel(); <-done; tgt.close() }()
+	rt, err := session.OpenRuntime(a.env(), live.Root(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	for i := 0; ; i++ { // bounded wait for the owner loop's first beat, no timing asserted
+		o, found, err := rt.DB.OwnerOf(context.Background(), live.PaperBroker)
+		if err == nil && found {
+			if o.Kind != "serve-ssh" {
+				t.Errorf("owner kind %q, want serve-ssh", o.Kind)
+			}
+			return
+		}
+		if i > 250 {
+			t.Fatalf("no owner row after 5 s (%v)", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
