@@ -86,6 +86,9 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
 		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
 	}
+	if err := d.F.claim(ctx); err != nil { // another cockpit under this host name: refused
+		return 0, err
+	}
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
 		return 0, err

@@ -23,6 +23,9 @@ type HaltValue struct {
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
 	Host   string    `json:"host"`
+	// Instance is the writer's root (InstanceID): what tells this root's own changes apart,
+	// since two roots may run on one machine.
+	Instance string `json:"instance,omitempty"`
 }
 
 // HaltEvent is a trip or resume from another host, mirrored into this host's sentinel.
@@ -64,6 +67,9 @@ func (f *Fleet) PublishHalt(ctx context.Context, scope live.Scope, v HaltValue) 
 	}
 	if v.Host == "" {
 		v.Host = f.host
+	}
+	if v.Instance == "" {
+		v.Instance = f.instance
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -157,7 +163,7 @@ func (m *Mirror) Local(c halt.SentinelChange) bool {
 	if m.ours(c.Path, c.Exists) {
 		return true
 	}
-	v := HaltValue{Halted: c.Exists, At: c.At, Host: m.F.host, By: "operator", Reason: "resumed"}
+	v := HaltValue{Halted: c.Exists, At: c.At, Host: m.F.host, Instance: m.F.instance, By: "operator", Reason: "resumed"}
 	if c.Exists {
 		v.Reason = ""
 		if a, _ := halt.ReadSentinel(m.Root, c.Sentinel, c.Scope); a != nil {
@@ -391,12 +397,12 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 	// fleet was away, was resumed here: the resume is published.
 	for key, v := range seen {
 		sc, ok := scopeOf(key)
-		if !ok || !v.Halted || v.Host != m.F.host {
+		if !ok || !v.Halted || v.Instance != m.F.instance {
 			continue
 		}
 		path, err := m.Root.ScopedSentinelPath(live.HaltSentinel, sc)
 		if _, serr := os.Lstat(path); err == nil && serr != nil {
-			m.queue(sc, HaltValue{Halted: false, By: "operator", Reason: "resumed while the fleet was away", At: m.now(), Host: m.F.host})
+			m.queue(sc, HaltValue{Halted: false, By: "operator", Reason: "resumed while the fleet was away", At: m.now(), Host: m.F.host, Instance: m.F.instance})
 		}
 	}
 }
@@ -405,8 +411,8 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
-	if v.Host == m.F.host {
-		return // this host's own change: its file already says so
+	if v.Instance == m.F.instance {
+		return // this root's own change: its file already says so
 	}
 	m.mu.Lock()
 	_, newer := m.pending[HaltKey(scope)]

@@ -16,15 +16,19 @@ import (
 	"cockpit/tui"
 )
 
-// DialFleet connects to the configured fleet (nil, nil when none is configured). The
+// DialFleet connects root to the configured fleet (nil, nil when none is configured). The
 // connection retries in the background: a fleet that is down is unhealthy, not an error.
-func DialFleet(cfg config.Config, getenv func(string) string, log *slog.Logger) (*fleet.Fleet, error) {
+func DialFleet(root live.Root, cfg config.Config, getenv func(string) string, log *slog.Logger) (*fleet.Fleet, error) {
 	fc := cfg.Fleet
 	if !fc.Enabled() {
 		return nil, nil
 	}
+	inst, err := fleet.InstanceID(root.Dir())
+	if err != nil {
+		return nil, fmt.Errorf("fleet instance id: %w", err)
+	}
 	o := fleet.Options{URL: fc.URL, Creds: fc.Creds, CA: fc.CA, Cert: fc.Cert, Key: fc.Key, Host: fc.HostName(),
-		Replicas: max(fc.Replicas, 1), Log: log}
+		Instance: inst, Replicas: max(fc.Replicas, 1), Log: log}
 	if fc.TokenEnv != "" {
 		if o.Token = getenv(fc.TokenEnv); o.Token == "" {
 			return nil, fmt.Errorf("config: fleet.token_env = %q: the variable is empty", fc.TokenEnv)
@@ -49,7 +53,7 @@ type fleetLink struct {
 // fleet's stream. Called before the gate is built.
 func (s *Session) openFleet() error {
 	rt := s.rt
-	f, err := DialFleet(rt.Config, rt.Getenv, rt.Log)
+	f, err := DialFleet(rt.Root, rt.Config, rt.Getenv, rt.Log)
 	if err != nil || f == nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, confi
 	}
 	log, done := a.logger(root)
 	defer done()
-	f, err := session.DialFleet(cfg, a.Getenv, log)
+	f, err := session.DialFleet(root, cfg, a.Getenv, log)
 	if err != nil {
 		return nil, cfg, err
 	}
