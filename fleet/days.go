@@ -25,6 +25,10 @@ type Days struct {
 
 	mu     sync.Mutex
 	unsure []unsure
+
+	// loseAnswer, set only by tests, drops the answer of a write that landed (as a leader
+	// election or a dropped connection does) when it returns true for the write's delta.
+	loseAnswer func(delta int) bool
 }
 
 // unsure is a reservation whose write may or may not have landed.
@@ -34,7 +38,10 @@ type unsure struct {
 	at      time.Time
 }
 
-var _ live.DayReserver = (*Days)(nil)
+var (
+	_ live.DayReserver = (*Days)(nil)
+	_ live.SentCounter = (*Days)(nil)
+)
 
 // dayHistory is the revisions kept per day key (the window in which an unsure write is found).
 const dayHistory = 64
@@ -47,13 +54,21 @@ func dayKey(broker, day string) string { return brokerToken(broker) + "." + day 
 // Reserve takes one slot and returns the count before it.
 func (d *Days) Reserve(ctx context.Context, broker, day string) (int, error) {
 	d.settle(ctx)
-	n, err := d.add(ctx, broker, day, 1)
+	n, err := d.add(ctx, broker, day, 1, true)
 	return n, d.F.note(err)
+}
+
+// CountSent counts an order the broker already has (a bracket's leg). Its slot is never
+// given back: a write whose answer was lost is not put in doubt (settle would release it),
+// so the count can only be high.
+func (d *Days) CountSent(ctx context.Context, broker, day string) error {
+	_, err := d.add(ctx, broker, day, 1, false)
+	return d.F.note(err)
 }
 
 // Release gives one slot back (never below zero).
 func (d *Days) Release(ctx context.Context, broker, day string) error {
-	_, err := d.add(ctx, broker, day, -1)
+	_, err := d.add(ctx, broker, day, -1, false)
 	return d.F.note(err)
 }
 
@@ -81,8 +96,9 @@ func (d *Days) Unsure() int {
 	return len(d.unsure)
 }
 
-// add changes the count by delta with a CAS loop and returns the value it replaced.
-func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, error) {
+// add changes the count by delta with a CAS loop and returns the value it replaced. With
+// inDoubt, a write without a clear answer is remembered for settle.
+func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt bool) (int, error) {
 	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
 		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
 	}
@@ -102,13 +118,16 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 				return 0, nil
 			}
 			_, err = kv.Create(ctx, key, countValue(delta, id))
+			err = d.lost(err, delta)
 			if err == nil {
 				return 0, nil
 			}
 			if errors.Is(err, jetstream.ErrKeyExists) {
 				continue // another host created it first
 			}
-			d.doubt(key, id, 0, delta)
+			if inDoubt {
+				d.doubt(key, id, 0, delta)
+			}
 			return 0, fmt.Errorf("fleet count %s: %w", key, err)
 		}
 		if err != nil {
@@ -118,11 +137,14 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 		if err != nil {
 			return 0, fmt.Errorf("fleet count %s: %w", key, err)
 		}
-		if _, err = kv.Update(ctx, key, countValue(max(n+delta, 0), id), e.Revision()); err == nil {
+		_, err = kv.Update(ctx, key, countValue(max(n+delta, 0), id), e.Revision())
+		if err = d.lost(err, delta); err == nil {
 			return n, nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
-			d.doubt(key, id, e.Revision(), delta)
+			if inDoubt {
+				d.doubt(key, id, e.Revision(), delta)
+			}
 			return 0, fmt.Errorf("fleet count %s: %w", key, err)
 		}
 		if ctx.Err() != nil {
@@ -184,7 +206,15 @@ func (d *Days) releaseKey(ctx context.Context, key string) error {
 	if i < 0 || !ok {
 		return fmt.Errorf("fleet count: bad key %q", key)
 	}
-	_, err := d.add(ctx, broker, key[i+1:], -1)
+	_, err := d.add(ctx, broker, key[i+1:], -1, false)
+	return err
+}
+
+// lost is the test seam: a write that landed (err nil) loses its answer when loseAnswer says so.
+func (d *Days) lost(err error, delta int) error {
+	if err == nil && d.loseAnswer != nil && d.loseAnswer(delta) {
+		return context.DeadlineExceeded
+	}
 	return err
 }
 
