@@ -46,6 +46,9 @@ var (
 // dayHistory is the revisions kept per day key (the window in which an unsure write is found).
 const dayHistory = 64
 
+// errUnclear marks a count write that may have landed: its answer was lost.
+var errUnclear = errors.New("the write's answer was lost")
+
 // maxCAS bounds the retries of one reservation under contention.
 const maxCAS = 1000
 
@@ -128,7 +131,7 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 			if inDoubt {
 				d.doubt(key, id, 0, delta)
 			}
-			return 0, fmt.Errorf("fleet count %s: %w", key, err)
+			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		if err != nil {
 			return 0, fmt.Errorf("fleet count %s: %w", key, err)
@@ -145,7 +148,7 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 			if inDoubt {
 				d.doubt(key, id, e.Revision(), delta)
 			}
-			return 0, fmt.Errorf("fleet count %s: %w", key, err)
+			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
@@ -168,7 +171,8 @@ func (d *Days) doubt(key, id string, rev uint64, delta int) {
 
 // settle resolves the reservations in doubt: the revision after the one a write expected is
 // either that write (it landed for an order that was denied: the slot is given back) or
-// another host's (it did not land). One that cannot be told yet is kept for 10 minutes.
+// another host's (it did not land). One that cannot be told yet is kept for 10 minutes. A slot
+// is given back at most once.
 func (d *Days) settle(ctx context.Context) {
 	d.mu.Lock()
 	todo := d.unsure
@@ -186,7 +190,10 @@ func (d *Days) settle(ctx context.Context) {
 		}
 		switch {
 		case known && landed:
-			if rerr := d.releaseKey(ctx, u.key); rerr != nil {
+			// Given back at most once: a release whose own answer was lost may have landed,
+			// so it is not tried again (at worst the count stays one high). One that surely
+			// wrote nothing (no connection, lost races) is tried at the next settle.
+			if rerr := d.releaseKey(ctx, u.key); rerr != nil && !errors.Is(rerr, errUnclear) {
 				keep = append(keep, u)
 			}
 		case known:
