@@ -106,6 +106,10 @@ func (f *Fleet) Halts(ctx context.Context) (map[string]HaltValue, error) {
 	return out, nil
 }
 
+// LocalAuthors are the sentinel authors whose halts stay on their host (cockpit's own on_quit
+// or audit-failure halt, a failed watcher): neither they nor their removal are published.
+var LocalAuthors = []string{"cockpit", "watcher"}
+
 // Mirror keeps this host's HALT sentinels and the fleet's halt bucket in step: a local trip
 // or resume (Local, the halt watcher's hook) is published; another host's is written into
 // the local sentinel (so the gate and Vibe-Trading see it) and reported to OnRemote. A

@@ -62,7 +62,7 @@ func (s *Session) openFleet() error {
 	l.sink = &fleet.AuditSink{Next: &lastKind{next: rt.Audit, l: l}, F: f}
 	rt.Audit = l.sink
 	l.mirror = &fleet.Mirror{F: f, Root: rt.Root, Now: rt.Now, OnRemote: s.fleetHaltRecord,
-		LocalOnly: []string{"cockpit", "watcher"}} // on_quit and audit-failure halts, a failed watcher: this host's own
+		LocalOnly: fleet.LocalAuthors} // on_quit and audit-failure halts, a failed watcher: this host's own
 	s.fleet = l
 	return nil
 }

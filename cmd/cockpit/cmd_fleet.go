@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -205,4 +206,17 @@ func (a *App) publishFleetHalt(root live.Root, scope live.Scope, halted bool, re
 		return
 	}
 	fmt.Fprintln(a.Stdout, "Fleet: published to every host.")
+}
+
+// publishFleetResume tells the fleet about a resume, unless the halt cleared was this host's
+// own local-only one (by cockpit or the watcher): that one never reached the fleet, and a
+// resume published for it would clear other hosts' halts.
+func (a *App) publishFleetResume(root live.Root, scope live.Scope, author, reason string) {
+	if slices.Contains(fleet.LocalAuthors, author) {
+		if cfg, err := config.Load(root); err == nil && cfg.Fleet.Enabled() {
+			fmt.Fprintf(a.Stdout, "Fleet: not published — that halt was this host's own (by %s); the fleet's halts stand.\n", author)
+		}
+		return
+	}
+	a.publishFleetHalt(root, scope, false, reason)
 }
