@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"strings"
 	"sync"
@@ -33,6 +35,12 @@ func DialFleet(root live.Root, cfg config.Config, getenv func(string) string, lo
 		if o.Token = getenv(fc.TokenEnv); o.Token == "" {
 			return nil, fmt.Errorf("config: fleet.token_env = %q: the variable is empty", fc.TokenEnv)
 		}
+	} else if fc.Creds == "" && fleet.LoopbackURL(fc.URL) { // `fleet serve` on this machine: its token file
+		tok, err := fleet.ReadToken(root.Dir())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("fleet token: %w", err)
+		}
+		o.Token = tok
 	}
 	return fleet.Connect(o)
 }
