@@ -102,9 +102,9 @@ const TemplateFleet = `
 # [fleet]
 # url = "nats://127.0.0.1:4222"   # tls://… for TLS; comma-separated for a cluster
 # creds = ""                      # a NATS credentials file, or:
-# token_env = "COCKPIT_FLEET_TOKEN"
+# token_env = "COCKPIT_FLEET_TOKEN" # else, on loopback: <root>/fleet.token (made by fleet serve)
 # ca = ""                         # TLS: CA file; cert and key for a client certificate
-# host = ""                       # this host's name in the fleet; empty = the hostname
+# host = ""                       # unique per root; empty = the hostname
 # replicas = 1                    # 3 on a 3-node cluster
 # listen = "127.0.0.1:4222"       # where ` + "`cockpit fleet serve`" + ` listens (loopback by default)
 `

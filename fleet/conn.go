@@ -11,6 +11,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"cockpit/live"
 )
 
 // Bucket and stream names.
@@ -33,7 +35,8 @@ type Options struct {
 	CA       string // TLS: the CA file, the client certificate and its key
 	Cert     string
 	Key      string
-	Host     string // this host's name in the fleet
+	Host     string // this host's name in the fleet (unique per root)
+	Instance string // this root's id (InstanceID); empty: a random one for this process
 	Replicas int    // replicas of the buckets and stream when they are created (default 1)
 	Log      *slog.Logger
 }
@@ -41,16 +44,21 @@ type Options struct {
 // Fleet is one host's connection to the fleet. It reconnects by itself; while it is away,
 // reservations fail (the gate denies fleet_unavailable) and halts stay local.
 type Fleet struct {
-	nc   *nats.Conn
-	js   jetstream.JetStream
-	host string
-	opts Options
-	log  *slog.Logger
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	host     string
+	instance string
+	opts     Options
+	log      *slog.Logger
 
 	mu      sync.Mutex
 	buckets map[string]jetstream.KeyValue
 	lastErr error
 	recon   chan struct{} // closed (and replaced) at each reconnect
+
+	claimMu  sync.Mutex
+	claimed  bool  // no other cockpit announces this host name
+	conflict error // another does: the fleet is refused for this process
 }
 
 // Connect dials the fleet. It does not wait for the server: a fleet that is down at the
@@ -69,7 +77,10 @@ func Connect(o Options) (*Fleet, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	f := &Fleet{host: o.Host, opts: o, log: log, buckets: map[string]jetstream.KeyValue{}, recon: make(chan struct{})}
+	if o.Instance == "" {
+		o.Instance = live.RandomID("fi")
+	}
+	f := &Fleet{host: o.Host, instance: o.Instance, opts: o, log: log, buckets: map[string]jetstream.KeyValue{}, recon: make(chan struct{})}
 	opts := []nats.Option{nats.Name("cockpit " + o.Host), nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
 		nats.ReconnectWait(100 * time.Millisecond), nats.Timeout(2 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("fleet disconnected", "err", err) }),
@@ -132,6 +143,9 @@ func (f *Fleet) Connected() bool { return f.nc.IsConnected() }
 func (f *Fleet) Health() (ok bool, why string) {
 	if !f.nc.IsConnected() {
 		return false, "fleet " + f.nc.Status().String()
+	}
+	if err := f.Refused(); err != nil {
+		return false, err.Error()
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

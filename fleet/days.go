@@ -25,6 +25,10 @@ type Days struct {
 
 	mu     sync.Mutex
 	unsure []unsure
+
+	// loseAnswer, set only by tests, drops the answer of a write that landed (as a leader
+	// election or a dropped connection does) when it returns true for the write's delta.
+	loseAnswer func(delta int) bool
 }
 
 // unsure is a reservation whose write may or may not have landed.
@@ -34,10 +38,16 @@ type unsure struct {
 	at      time.Time
 }
 
-var _ live.DayReserver = (*Days)(nil)
+var (
+	_ live.DayReserver = (*Days)(nil)
+	_ live.SentCounter = (*Days)(nil)
+)
 
 // dayHistory is the revisions kept per day key (the window in which an unsure write is found).
 const dayHistory = 64
+
+// errUnclear marks a count write that may have landed: its answer was lost.
+var errUnclear = errors.New("the write's answer was lost")
 
 // maxCAS bounds the retries of one reservation under contention.
 const maxCAS = 1000
@@ -47,13 +57,21 @@ func dayKey(broker, day string) string { return brokerToken(broker) + "." + day 
 // Reserve takes one slot and returns the count before it.
 func (d *Days) Reserve(ctx context.Context, broker, day string) (int, error) {
 	d.settle(ctx)
-	n, err := d.add(ctx, broker, day, 1)
+	n, err := d.add(ctx, broker, day, 1, true)
 	return n, d.F.note(err)
+}
+
+// CountSent counts an order the broker already has (a bracket's leg). Its slot is never
+// given back: a write whose answer was lost is not put in doubt (settle would release it),
+// so the count can only be high.
+func (d *Days) CountSent(ctx context.Context, broker, day string) error {
+	_, err := d.add(ctx, broker, day, 1, false)
+	return d.F.note(err)
 }
 
 // Release gives one slot back (never below zero).
 func (d *Days) Release(ctx context.Context, broker, day string) error {
-	_, err := d.add(ctx, broker, day, -1)
+	_, err := d.add(ctx, broker, day, -1, false)
 	return d.F.note(err)
 }
 
@@ -81,10 +99,14 @@ func (d *Days) Unsure() int {
 	return len(d.unsure)
 }
 
-// add changes the count by delta with a CAS loop and returns the value it replaced.
-func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, error) {
+// add changes the count by delta with a CAS loop and returns the value it replaced. With
+// inDoubt, a write without a clear answer is remembered for settle.
+func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt bool) (int, error) {
 	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
 		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
+	}
+	if err := d.F.claim(ctx); err != nil { // another cockpit under this host name: refused
+		return 0, err
 	}
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
@@ -99,14 +121,17 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 				return 0, nil
 			}
 			_, err = kv.Create(ctx, key, countValue(delta, id))
+			err = d.lost(err, delta)
 			if err == nil {
 				return 0, nil
 			}
 			if errors.Is(err, jetstream.ErrKeyExists) {
 				continue // another host created it first
 			}
-			d.doubt(key, id, 0, delta)
-			return 0, fmt.Errorf("fleet count %s: %w", key, err)
+			if inDoubt {
+				d.doubt(key, id, 0, delta)
+			}
+			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		if err != nil {
 			return 0, fmt.Errorf("fleet count %s: %w", key, err)
@@ -115,12 +140,15 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int) (int, err
 		if err != nil {
 			return 0, fmt.Errorf("fleet count %s: %w", key, err)
 		}
-		if _, err = kv.Update(ctx, key, countValue(max(n+delta, 0), id), e.Revision()); err == nil {
+		_, err = kv.Update(ctx, key, countValue(max(n+delta, 0), id), e.Revision())
+		if err = d.lost(err, delta); err == nil {
 			return n, nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
-			d.doubt(key, id, e.Revision(), delta)
-			return 0, fmt.Errorf("fleet count %s: %w", key, err)
+			if inDoubt {
+				d.doubt(key, id, e.Revision(), delta)
+			}
+			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
@@ -143,7 +171,8 @@ func (d *Days) doubt(key, id string, rev uint64, delta int) {
 
 // settle resolves the reservations in doubt: the revision after the one a write expected is
 // either that write (it landed for an order that was denied: the slot is given back) or
-// another host's (it did not land). One that cannot be told yet is kept for 10 minutes.
+// another host's (it did not land). One that cannot be told yet is kept for 10 minutes. A slot
+// is given back at most once.
 func (d *Days) settle(ctx context.Context) {
 	d.mu.Lock()
 	todo := d.unsure
@@ -161,7 +190,10 @@ func (d *Days) settle(ctx context.Context) {
 		}
 		switch {
 		case known && landed:
-			if rerr := d.releaseKey(ctx, u.key); rerr != nil {
+			// Given back at most once: a release whose own answer was lost may have landed,
+			// so it is not tried again (at worst the count stays one high). One that surely
+			// wrote nothing (no connection, lost races) is tried at the next settle.
+			if rerr := d.releaseKey(ctx, u.key); rerr != nil && !errors.Is(rerr, errUnclear) {
 				keep = append(keep, u)
 			}
 		case known:
@@ -181,7 +213,15 @@ func (d *Days) releaseKey(ctx context.Context, key string) error {
 	if i < 0 || !ok {
 		return fmt.Errorf("fleet count: bad key %q", key)
 	}
-	_, err := d.add(ctx, broker, key[i+1:], -1)
+	_, err := d.add(ctx, broker, key[i+1:], -1, false)
+	return err
+}
+
+// lost is the test seam: a write that landed (err nil) loses its answer when loseAnswer says so.
+func (d *Days) lost(err error, delta int) error {
+	if err == nil && d.loseAnswer != nil && d.loseAnswer(delta) {
+		return context.DeadlineExceeded
+	}
 	return err
 }
 

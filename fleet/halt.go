@@ -23,6 +23,9 @@ type HaltValue struct {
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
 	Host   string    `json:"host"`
+	// Instance is the writer's root (InstanceID): what tells this root's own changes apart,
+	// since two roots may run on one machine.
+	Instance string `json:"instance,omitempty"`
 }
 
 // HaltEvent is a trip or resume from another host, mirrored into this host's sentinel.
@@ -65,6 +68,9 @@ func (f *Fleet) PublishHalt(ctx context.Context, scope live.Scope, v HaltValue) 
 	if v.Host == "" {
 		v.Host = f.host
 	}
+	if v.Instance == "" {
+		v.Instance = f.instance
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -99,6 +105,10 @@ func (f *Fleet) Halts(ctx context.Context) (map[string]HaltValue, error) {
 	}
 	return out, nil
 }
+
+// LocalAuthors are the sentinel authors whose halts stay on their host (cockpit's own on_quit
+// or audit-failure halt, a failed watcher): neither they nor their removal are published.
+var LocalAuthors = []string{"cockpit", "watcher"}
 
 // Mirror keeps this host's HALT sentinels and the fleet's halt bucket in step: a local trip
 // or resume (Local, the halt watcher's hook) is published; another host's is written into
@@ -157,7 +167,7 @@ func (m *Mirror) Local(c halt.SentinelChange) bool {
 	if m.ours(c.Path, c.Exists) {
 		return true
 	}
-	v := HaltValue{Halted: c.Exists, At: c.At, Host: m.F.host, By: "operator", Reason: "resumed"}
+	v := HaltValue{Halted: c.Exists, At: c.At, Host: m.F.host, Instance: m.F.instance, By: "operator", Reason: "resumed"}
 	if c.Exists {
 		v.Reason = ""
 		if a, _ := halt.ReadSentinel(m.Root, c.Sentinel, c.Scope); a != nil {
@@ -391,12 +401,12 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 	// fleet was away, was resumed here: the resume is published.
 	for key, v := range seen {
 		sc, ok := scopeOf(key)
-		if !ok || !v.Halted || v.Host != m.F.host {
+		if !ok || !v.Halted || v.Instance != m.F.instance {
 			continue
 		}
 		path, err := m.Root.ScopedSentinelPath(live.HaltSentinel, sc)
 		if _, serr := os.Lstat(path); err == nil && serr != nil {
-			m.queue(sc, HaltValue{Halted: false, By: "operator", Reason: "resumed while the fleet was away", At: m.now(), Host: m.F.host})
+			m.queue(sc, HaltValue{Halted: false, By: "operator", Reason: "resumed while the fleet was away", At: m.now(), Host: m.F.host, Instance: m.F.instance})
 		}
 	}
 }
@@ -405,8 +415,8 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
-	if v.Host == m.F.host {
-		return // this host's own change: its file already says so
+	if v.Instance == m.F.instance {
+		return // this root's own change: its file already says so
 	}
 	m.mu.Lock()
 	_, newer := m.pending[HaltKey(scope)]

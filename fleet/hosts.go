@@ -13,7 +13,8 @@ import (
 // Beat is one host's heartbeat: what the fleet view lists.
 type Beat struct {
 	Host      string    `json:"host"`
-	State     string    `json:"state"` // ACTIVE, HALTED, REDUCE_ONLY
+	Instance  string    `json:"instance,omitempty"` // the root's id: two cockpits may not share a host name
+	State     string    `json:"state"`              // ACTIVE, HALTED, REDUCE_ONLY
 	Broker    string    `json:"broker"`
 	Orders    int       `json:"orders_today"`
 	LastEvent string    `json:"last_event"`
@@ -29,7 +30,10 @@ func (f *Fleet) PutBeat(ctx context.Context, b Beat) error {
 	if err != nil {
 		return err
 	}
-	b.Host = f.host
+	if err := f.claim(ctx); err != nil {
+		return err // never overwrite another cockpit's heartbeat
+	}
+	b.Host, b.Instance = f.host, f.instance
 	data, err := json.Marshal(b)
 	if err != nil {
 		return err

@@ -77,3 +77,44 @@ func TestSettleGivesBackALandedSlot(t *testing.T) {
 		})
 	}
 }
+
+// TestSettleReleasesOnce: a landed reservation in doubt is given back once; when that
+// release's own answer is lost too, the next settle does not give the slot back again
+// (review of issue 16: the count went below the orders sent).
+func TestSettleReleasesOnce(t *testing.T) {
+	ns, err := Serve(ServeOptions{Port: -1, StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	f, err := Connect(Options{URL: ns.ClientURL(), Host: "h1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx := context.Background()
+	d := &Days{F: f}
+	const day = "2026-06-01"
+	for range 5 { // five orders sent and counted
+		if _, err := d.Reserve(ctx, "paper", day); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.loseAnswer = func(delta int) bool { return delta > 0 } // the sixth lands, its answer is lost: denied
+	if _, err := d.Reserve(ctx, "paper", day); err == nil {
+		t.Fatal("Reserve with a lost answer: want an error")
+	}
+	d.loseAnswer = func(delta int) bool { return delta < 0 } // settle's release lands, its answer is lost
+	d.settle(ctx)
+	d.loseAnswer = nil
+	n, err := d.Reserve(ctx, "paper", day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 5 {
+		t.Errorf("count before the next order = %d, want 5 (the orders sent)", n)
+	}
+	if u := d.Unsure(); u != 0 {
+		t.Errorf("Unsure = %d, want 0", u)
+	}
+}

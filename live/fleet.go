@@ -15,3 +15,10 @@ type DayReserver interface {
 	Reserve(ctx context.Context, broker, day string) (int, error)
 	Release(ctx context.Context, broker, day string) error
 }
+
+// SentCounter is a DayReserver that can also count an order the broker already has (a
+// bracket's leg, created with an accepted order): its slot is never given back, and a write
+// whose answer was lost leaves the count as it is (only ever high).
+type SentCounter interface {
+	CountSent(ctx context.Context, broker, day string) error
+}

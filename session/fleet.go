@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"strings"
 	"sync"
@@ -16,19 +18,29 @@ import (
 	"cockpit/tui"
 )
 
-// DialFleet connects to the configured fleet (nil, nil when none is configured). The
+// DialFleet connects root to the configured fleet (nil, nil when none is configured). The
 // connection retries in the background: a fleet that is down is unhealthy, not an error.
-func DialFleet(cfg config.Config, getenv func(string) string, log *slog.Logger) (*fleet.Fleet, error) {
+func DialFleet(root live.Root, cfg config.Config, getenv func(string) string, log *slog.Logger) (*fleet.Fleet, error) {
 	fc := cfg.Fleet
 	if !fc.Enabled() {
 		return nil, nil
 	}
+	inst, err := fleet.InstanceID(root.Dir())
+	if err != nil {
+		return nil, fmt.Errorf("fleet instance id: %w", err)
+	}
 	o := fleet.Options{URL: fc.URL, Creds: fc.Creds, CA: fc.CA, Cert: fc.Cert, Key: fc.Key, Host: fc.HostName(),
-		Replicas: max(fc.Replicas, 1), Log: log}
+		Instance: inst, Replicas: max(fc.Replicas, 1), Log: log}
 	if fc.TokenEnv != "" {
 		if o.Token = getenv(fc.TokenEnv); o.Token == "" {
 			return nil, fmt.Errorf("config: fleet.token_env = %q: the variable is empty", fc.TokenEnv)
 		}
+	} else if fc.Creds == "" && fleet.LoopbackURL(fc.URL) { // `fleet serve` on this machine: its token file
+		tok, err := fleet.ReadToken(root.Dir())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("fleet token: %w", err)
+		}
+		o.Token = tok
 	}
 	return fleet.Connect(o)
 }
@@ -49,7 +61,7 @@ type fleetLink struct {
 // fleet's stream. Called before the gate is built.
 func (s *Session) openFleet() error {
 	rt := s.rt
-	f, err := DialFleet(rt.Config, rt.Getenv, rt.Log)
+	f, err := DialFleet(rt.Root, rt.Config, rt.Getenv, rt.Log)
 	if err != nil || f == nil {
 		return err
 	}
@@ -58,7 +70,7 @@ func (s *Session) openFleet() error {
 	l.sink = &fleet.AuditSink{Next: &lastKind{next: rt.Audit, l: l}, F: f}
 	rt.Audit = l.sink
 	l.mirror = &fleet.Mirror{F: f, Root: rt.Root, Now: rt.Now, OnRemote: s.fleetHaltRecord,
-		LocalOnly: []string{"cockpit", "watcher"}} // on_quit and audit-failure halts, a failed watcher: this host's own
+		LocalOnly: fleet.LocalAuthors} // on_quit and audit-failure halts, a failed watcher: this host's own
 	s.fleet = l
 	return nil
 }

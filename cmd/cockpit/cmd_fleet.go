@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -20,7 +21,7 @@ import (
 // cmdFleet is `cockpit fleet serve|status`.
 func (a *App) cmdFleet(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR] [--for D] | status [--broker B]")
+		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]")
 		return exitUsage
 	}
 	switch args[0] {
@@ -39,6 +40,7 @@ func (a *App) fleetServe(args []string) int {
 	p, fs := a.preamble("fleet serve")
 	listen := fs.String("listen", "", "host:port to listen on (default fleet.listen, else 127.0.0.1:4222)")
 	forD := fs.Duration("for", 0, "stop after this long (0: until interrupted)")
+	noAuth := fs.Bool("no-auth", false, "accept clients without a token (loopback only; tests and demos)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
@@ -59,11 +61,22 @@ func (a *App) fleetServe(args []string) int {
 	if err != nil || perr != nil || port < 0 || port > 65535 {
 		return a.usageErr(fs, "--listen %q: want host:port", addr)
 	}
-	token := ""
-	if cfg.Fleet.TokenEnv != "" {
+	token, tokenFrom := "", ""
+	switch {
+	case cfg.Fleet.TokenEnv != "":
 		if token = a.Getenv(cfg.Fleet.TokenEnv); token == "" {
 			return a.failf("config: fleet.token_env = %q: the variable is empty", cfg.Fleet.TokenEnv)
 		}
+		tokenFrom = "$" + cfg.Fleet.TokenEnv
+	case *noAuth:
+		if !isLoopback(host) {
+			return a.usageErr(fs, "--no-auth is for loopback only (--listen %q)", addr)
+		}
+	default:
+		if token, err = fleet.EnsureToken(root.Dir()); err != nil {
+			return a.failf("fleet token: %v", err)
+		}
+		tokenFrom = filepath.Join(root.Dir(), fleet.TokenFile)
 	}
 	dir := filepath.Join(root.Dir(), "fleet")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -75,8 +88,13 @@ func (a *App) fleetServe(args []string) int {
 	}
 	defer ns.Shutdown()
 	fmt.Fprintf(a.Stdout, "Fleet server (NATS JetStream) on %s\nData: %s\n", ns.ClientURL(), dir)
+	if tokenFrom != "" {
+		fmt.Fprintf(a.Stdout, "Clients need the token in %s (this root's cockpits read the file; other roots: copy it, 0600, or set fleet.token_env).\n", tokenFrom)
+	} else {
+		fmt.Fprintln(a.Stdout, "Warning: --no-auth: any local process may change the fleet's halts and day count.")
+	}
 	if !isLoopback(host) {
-		fmt.Fprintln(a.Stdout, "Warning: not on loopback — give it a token (fleet.token_env) or TLS before other hosts join.")
+		fmt.Fprintln(a.Stdout, "Warning: not on loopback — give it TLS before other hosts join.")
 	}
 	fmt.Fprintf(a.Stdout, "Join with [fleet] url = %q in each host's config.toml. Ctrl-C stops it.\n", ns.ClientURL())
 	ctx, stop := signal.NotifyContext(fleetServeContext(), os.Interrupt, syscall.SIGTERM)
@@ -113,7 +131,7 @@ func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, confi
 	}
 	log, done := a.logger(root)
 	defer done()
-	f, err := session.DialFleet(cfg, a.Getenv, log)
+	f, err := session.DialFleet(root, cfg, a.Getenv, log)
 	if err != nil {
 		return nil, cfg, err
 	}
@@ -205,4 +223,17 @@ func (a *App) publishFleetHalt(root live.Root, scope live.Scope, halted bool, re
 		return
 	}
 	fmt.Fprintln(a.Stdout, "Fleet: published to every host.")
+}
+
+// publishFleetResume tells the fleet about a resume, unless the halt cleared was this host's
+// own local-only one (by cockpit or the watcher): that one never reached the fleet, and a
+// resume published for it would clear other hosts' halts.
+func (a *App) publishFleetResume(root live.Root, scope live.Scope, author, reason string) {
+	if slices.Contains(fleet.LocalAuthors, author) {
+		if cfg, err := config.Load(root); err == nil && cfg.Fleet.Enabled() {
+			fmt.Fprintf(a.Stdout, "Fleet: not published — that halt was this host's own (by %s); the fleet's halts stand.\n", author)
+		}
+		return
+	}
+	a.publishFleetHalt(root, scope, false, reason)
 }

@@ -90,6 +90,10 @@ func (a *App) cmdResume(args []string) int {
 		return code
 	}
 	defer rt.close()
+	author := ""
+	if at, _ := halt.ReadSentinel(root, kind, scope); at != nil {
+		author = at.By // read before clearing: a local-only halt's resume stays local
+	}
 	existed, err := halt.Clear(root, kind, scope)
 	if err != nil {
 		log.Error("clear failed", "sentinel", kind, "scope", scope.String(), "err", err)
@@ -104,7 +108,7 @@ func (a *App) cmdResume(args []string) int {
 			fmt.Fprintf(a.Stderr, "cockpit: warning: the resume was not audited: %v\n", err)
 		}
 		if kind == live.HaltSentinel {
-			a.publishFleetHalt(root, scope, false, *reason)
+			a.publishFleetResume(root, scope, author, *reason)
 		}
 	}
 	// Say what still stands in the way, so nobody believes trading resumed when it did not.

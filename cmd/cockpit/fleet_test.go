@@ -10,11 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"cockpit/fleet"
 )
 
 // TestFleetVerbs: `fleet serve` starts a loopback server under <root>/fleet and prints its
-// URL; another home joined to it publishes `cockpit halt` and `resume`, which `fleet status`
+// URL; it refuses a client without its token (<root>/fleet.token); another home joined to it publishes `cockpit halt` and `resume`, which `fleet status`
 // shows; `audit list --fleet` reads the stream.
 func TestFleetVerbs(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -49,6 +51,24 @@ func TestFleetVerbs(t *testing.T) {
 			break
 		}
 	}
+	// The server requires its token (<root>/fleet.token, 0600): an anonymous client is refused.
+	tokPath := filepath.Join(server, fleet.TokenFile)
+	if fi, err := os.Stat(tokPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v, want mode 0600", fi, err)
+	}
+	if nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port)); err == nil {
+		nc.Close()
+		t.Fatal("a client without the token was let in")
+	} else if !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+		t.Errorf("anonymous client: err = %v, want an authorization violation", err)
+	}
+	tok, err := os.ReadFile(tokPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(client, fleet.TokenFile), tok, 0o600); err != nil { // another root on this machine
+		t.Fatal(err)
+	}
 	cfg := fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk2\"\n", port)
 	if err := os.WriteFile(filepath.Join(client, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -66,7 +86,7 @@ func TestFleetVerbs(t *testing.T) {
 	if out, _, _ := run(t, client, "", "fleet", "status"); !strings.Contains(out, "No fleet halt.") {
 		t.Fatalf("fleet status after the resume:\n%s", out)
 	}
-	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Host: "desk1"})
+	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Host: "desk1", Token: strings.TrimSpace(string(tok))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,8 +39,12 @@ func (r *run) reserveChildren(n int) {
 	ctx, cancel := context.WithTimeout(context.Background(), fleetTimeout)
 	defer cancel()
 	day := live.UTCDay(r.d.LockedAt)
+	count := func() error { _, err := r.g.Days.Reserve(ctx, r.key, day); return err }
+	if sc, ok := r.g.Days.(live.SentCounter); ok { // never released, even when an answer is lost
+		count = func() error { return sc.CountSent(ctx, r.key, day) }
+	}
 	for range n {
-		if _, err := r.g.Days.Reserve(ctx, r.key, day); err != nil {
+		if count() != nil {
 			return
 		}
 	}
