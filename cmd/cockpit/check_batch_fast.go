@@ -81,8 +81,8 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 			o.Set(name, entry.obj)
 			continue
 		}
-		v, err := jsonv.ParseString(spans[i], strictLine)
-		if err != nil {
+		v, ok := plainValue(spans[i])
+		if !ok {
 			return live.WhatIfResult{}, false
 		}
 		o.Set(name, v)
@@ -103,6 +103,25 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 		entry.checked = true
 	}
 	return live.EvaluateWhatIfCaps(context.Background(), w, entry.caps, entry.err), true
+}
+
+// plainValue is the strict parse of a member's text that scanLine accepted: scalars directly
+// (a plain string has no escapes, a number stays its text), containers by the parser.
+func plainValue(span string) (any, bool) {
+	switch c := span[0]; {
+	case c == '"':
+		return span[1 : len(span)-1], true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return jsonv.Number(span), true
+	case span == "null":
+		return nil, true
+	case span == "true":
+		return true, true
+	case span == "false":
+		return false, true
+	}
+	v, err := jsonv.ParseString(span, strictLine)
+	return v, err == nil
 }
 
 // scanLine checks that line is one plain JSON object and records the text of the members
@@ -178,19 +197,23 @@ func (p *plainScanner) str() (string, bool) {
 	}
 	p.pos++
 	start := p.pos
-	for p.pos < len(p.s) {
-		c := p.s[p.pos]
-		if c == '"' {
-			p.pos++
-			return p.s[start : p.pos-1], true
-		}
-		if c == '\\' || c < 0x20 || c >= 0x7f {
-			return "", false
-		}
+	for p.pos < len(p.s) && plainByte[p.s[p.pos]] {
 		p.pos++
 	}
-	return "", false
+	if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+		return "", false
+	}
+	p.pos++
+	return p.s[start : p.pos-1], true
 }
+
+// plainByte marks the bytes a plain string holds: printable ASCII but '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // name reads `"key" :` of an object whose names start at keys[mark]; a repeated name is not
 // plain.

@@ -42,9 +42,13 @@ var fastMutations = []func(string) string{
 	func(s string) string { return strings.Replace(s, `"mandate": {`, `"mandate": [{`, 1) },
 	func(s string) string { return strings.Replace(s, `"mandate"`, `"mandates"`, 1) },
 	func(s string) string { return strings.Replace(s, `"id": "`, `"id": 7, "x": "`, 1) },
-	func(s string) string { return strings.Replace(s, `"hard_caps": {`, `"hard_caps": {"max_leverage": 2.0, `, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"hard_caps": {`, `"hard_caps": {"max_leverage": 2.0, `, 1)
+	},
 	func(s string) string { return strings.Replace(s, `"max_leverage": 1.0`, `"max_leverage": -1`, 1) },
-	func(s string) string { return strings.Replace(s, `"expected": null`, `"expected": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]`, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"expected": null`, `"expected": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]`, 1)
+	},
 	func(s string) string { return s + " x" },
 	func(s string) string { return "\t" + s + " \r" },
 	func(s string) string { return s[:len(s)/2] },
