@@ -242,7 +242,7 @@ func decodeFloatsShared(v any) any {
 				return out
 			}
 		}
-		return t
+		return v // not t: boxing the slice again would allocate
 	}
 	return v
 }

@@ -65,7 +65,7 @@ func (p *batchPipeline) wait() bool {
 }
 
 func evaluateChunk(items []batchItem) chunkResult {
-	var r chunkResult
+	r := chunkResult{out: make([]byte, 0, 192*len(items))} // about one verdict's size per line
 	c := batchCaches.Get().(*batchCache)
 	defer batchCaches.Put(c)
 	for _, it := range items {
