@@ -250,29 +250,30 @@ func checkFloors(ctx context.Context, p FloorProvider, uni *Universe, sym string
 	type floor struct {
 		limit    string
 		value    *money.Amount
-		fetch    func(context.Context, string, AssetClass) (*money.Amount, error)
+		mcap     bool // the market cap floor, else the volume floor
 		missing  string
 		tooSmall string
 	}
-	var mcap, adv func(context.Context, string, AssetClass) (*money.Amount, error)
-	if p != nil {
-		mcap, adv = p.MarketCapUSD, p.AvgDailyVolumeUSD
-	}
-	for _, f := range []floor{
-		{LimitMarketCap, uni.MinMarketCapUSD, mcap, "market cap for %s unavailable (fail-closed)", "%s market cap below floor"},
-		{LimitAvgDailyVolume, uni.MinAvgDailyVolumeUSD, adv, "liquidity for %s unavailable (fail-closed)", "%s avg daily $ volume below floor"},
+	for _, f := range [...]floor{
+		{LimitMarketCap, uni.MinMarketCapUSD, true, "market cap for %s unavailable (fail-closed)", "%s market cap below floor"},
+		{LimitAvgDailyVolume, uni.MinAvgDailyVolumeUSD, false, "liquidity for %s unavailable (fail-closed)", "%s avg daily $ volume below floor"},
 	} {
 		if f.value == nil {
 			continue
 		}
 		var figure *money.Amount
 		var cause string
-		if f.fetch == nil {
+		var err error
+		switch { // methods called directly: method values would allocate on every check
+		case p == nil:
 			cause = "no universe data provider"
-		} else if fig, err := f.fetch(ctx, sym, bucket); err != nil {
-			cause = err.Error()
-		} else {
-			figure = fig
+		case f.mcap:
+			figure, err = p.MarketCapUSD(ctx, sym, bucket)
+		default:
+			figure, err = p.AvgDailyVolumeUSD(ctx, sym, bucket)
+		}
+		if err != nil {
+			figure, cause = nil, err.Error()
 		}
 		if figure == nil {
 			b := &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Detail: fmt.Sprintf(f.missing, sym), Cause: cause}

@@ -74,8 +74,14 @@ type WhatIfResult struct {
 
 // EvaluateWhatIf validates the mandate with the loader's strict rules and runs CheckMandate.
 func EvaluateWhatIf(ctx context.Context, w WhatIf) WhatIfResult {
-	res := WhatIfResult{ID: w.ID}
 	m, err := CapsFromJSON(w.Mandate)
+	return EvaluateWhatIfCaps(ctx, w, m, err)
+}
+
+// EvaluateWhatIfCaps is EvaluateWhatIf with the mandate already validated: m and err are what
+// CapsFromJSON(w.Mandate) returned (a batch reuses them for a repeated mandate; m is only read).
+func EvaluateWhatIfCaps(ctx context.Context, w WhatIf, m *Mandate, err error) WhatIfResult {
+	res := WhatIfResult{ID: w.ID}
 	if err != nil {
 		field := ""
 		var me *MandateError
@@ -236,7 +242,7 @@ func decodeFloatsShared(v any) any {
 				return out
 			}
 		}
-		return t
+		return v // not t: boxing the slice again would allocate
 	}
 	return v
 }

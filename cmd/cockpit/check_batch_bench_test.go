@@ -56,3 +56,34 @@ func BenchmarkCheckBatch100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatchLine is one batch line per op, read, checked and its verdict appended (the
+// corpus's first 2,000 lines in turn, one worker): "strict" parses the whole line into values
+// and validates its mandate every time; "fast" is the plain-line path with its mandate cache.
+func BenchmarkBatchLine(b *testing.B) {
+	lines := benchcorpus.BatchLines(b, 2000)
+	size := 0
+	for _, l := range lines {
+		size += len(l)
+	}
+	var out []byte
+	b.Run("strict", func(b *testing.B) {
+		b.SetBytes(int64(size / len(lines)))
+		defer benchcorpus.ReportCPU(b)()
+		for i := 0; b.Loop(); i++ {
+			out = batchLine(lines[i%len(lines)], i).AppendJSON(out[:0])
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		b.SetBytes(int64(size / len(lines)))
+		c := newBatchCache()
+		defer benchcorpus.ReportCPU(b)()
+		for i := 0; b.Loop(); i++ {
+			res, ok := fastBatchLine(c, lines[i%len(lines)], i)
+			if !ok {
+				b.Fatalf("line %d is not plain", i%len(lines))
+			}
+			out = res.AppendJSON(out[:0])
+		}
+	})
+}

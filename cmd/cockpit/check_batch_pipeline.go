@@ -65,11 +65,15 @@ func (p *batchPipeline) wait() bool {
 }
 
 func evaluateChunk(items []batchItem) chunkResult {
-	var r chunkResult
+	r := chunkResult{out: make([]byte, 0, 192*len(items))} // about one verdict's size per line
+	c := batchCaches.Get().(*batchCache)
+	defer batchCaches.Put(c)
 	for _, it := range items {
 		var res live.WhatIfResult
 		if it.tooLong {
 			res = badLine("", it.n, fmt.Errorf("line %d is longer than the %d-byte limit", it.n, batchLineLimit))
+		} else if fast, ok := fastBatchLine(c, it.line, it.n); ok {
+			res = fast
 		} else {
 			res = batchLine(it.line, it.n)
 		}

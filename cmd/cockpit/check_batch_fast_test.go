@@ -1,0 +1,116 @@
+package main
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"cockpit/internal/benchcorpus"
+)
+
+// sameAsStrict fails t unless the fast path's verdict for line (when it takes the line) is
+// the strict path's, byte for byte.
+func sameAsStrict(t *testing.T, c *batchCache, line string, n int) bool {
+	t.Helper()
+	fast, ok := fastBatchLine(c, line, n)
+	if !ok {
+		return false
+	}
+	want := string(batchLine(line, n).AppendJSON(nil))
+	if got := string(fast.AppendJSON(nil)); got != want {
+		t.Fatalf("line %q:\nfast   %s\nstrict %s", line, got, want)
+	}
+	return true
+}
+
+// fastMutations are edits that take a line out of the plain subset, or into odd corners of it.
+var fastMutations = []func(string) string{
+	func(s string) string { return strings.Replace(s, `100.0`, `NaN`, 1) },
+	func(s string) string { return strings.Replace(s, `100.0`, `-Infinity`, 1) },
+	func(s string) string { return strings.Replace(s, `100.0`, `{"$float": "inf"}`, 1) },
+	func(s string) string { return strings.Replace(s, `"equity"`, `"equ\u0069ty"`, 1) },
+	func(s string) string { return strings.Replace(s, `"AAPL"`, `"AAPLé"`, 1) },
+	func(s string) string { return strings.Replace(s, `"side"`, `"side": "sell", "side"`, 1) },
+	func(s string) string { return strings.Replace(s, `{"id"`, `{"mandate": 1, "id"`, 1) },
+	func(s string) string { return strings.Replace(s, `"daily_count": 0`, `"daily_count": 1e400`, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"daily_count": 0`, `"daily_count": 123456789012345678901234567890123456789012345`, 1)
+	},
+	func(s string) string { return strings.Replace(s, `"daily_count": 0`, `"daily_count": 2.0`, 1) },
+	func(s string) string { return strings.Replace(s, `"daily_count": 0`, `"daily_count": "0"`, 1) },
+	func(s string) string { return strings.Replace(s, `, "expected"`, `,, "expected"`, 1) },
+	func(s string) string { return strings.Replace(s, `"mandate": {`, `"mandate": [{`, 1) },
+	func(s string) string { return strings.Replace(s, `"mandate"`, `"mandates"`, 1) },
+	func(s string) string { return strings.Replace(s, `"id": "`, `"id": 7, "x": "`, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"hard_caps": {`, `"hard_caps": {"max_leverage": 2.0, `, 1)
+	},
+	func(s string) string { return strings.Replace(s, `"max_leverage": 1.0`, `"max_leverage": -1`, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"expected": null`, `"expected": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]`, 1)
+	},
+	func(s string) string { return s + " x" },
+	func(s string) string { return "\t" + s + " \r" },
+	func(s string) string { return s[:len(s)/2] },
+	func(s string) string { return strings.Replace(s, ": ", ":", -1) },
+	func(s string) string { return strings.Replace(s, `"id"`, `"ID"`, 1) },
+}
+
+// TestFastBatchLineMatchesStrict: on the batch corpus, the same lines edited, and the same
+// lines again with the mandate cache warm, the fast path gives the strict path's verdicts.
+func TestFastBatchLineMatchesStrict(t *testing.T) {
+	lines := benchcorpus.BatchLines(t, 2000)
+	c := newBatchCache()
+	taken := 0
+	for round := range 2 { // the second round hits the cache for every mandate
+		for i, line := range lines {
+			if sameAsStrict(t, c, line, i+1) {
+				taken++
+			} else if round == 0 && i < 300 {
+				t.Logf("not plain: %.80s", line)
+			}
+			for _, m := range fastMutations {
+				sameAsStrict(t, c, m(line), i+1)
+			}
+		}
+	}
+	if taken < 2*len(lines) {
+		t.Errorf("fast path took %d of %d corpus lines, want all (the corpus is plain JSON)", taken, 2*len(lines))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 20000 { // random one-byte edits
+		b := []byte(lines[rng.IntN(len(lines))])
+		const alphabet = " {}[]\",:0123456789.eE-+tfnulNaI\\x"
+		b[rng.IntN(len(b))] = alphabet[rng.IntN(len(alphabet))]
+		sameAsStrict(t, c, string(b), i)
+	}
+}
+
+// TestFastBatchCacheIsBounded: distinct mandate texts past the limit empty the cache instead
+// of growing it.
+func TestFastBatchCacheIsBounded(t *testing.T) {
+	line := benchcorpus.BatchLines(t, 1)[0]
+	c := newBatchCache()
+	for i := range 3 * fastCacheLimit {
+		l := strings.Replace(line, `"max_trades_per_day": 5`, `"max_trades_per_day": `+strings.Repeat("1", 1+i%9)+strings.Repeat(" ", i/9), 1)
+		sameAsStrict(t, c, l, i)
+		if len(c.mandates) > fastCacheLimit {
+			t.Fatalf("cache holds %d mandates, want ≤ %d", len(c.mandates), fastCacheLimit)
+		}
+	}
+}
+
+// FuzzFastBatchLineMatchesStrict: any line the fast path takes gets the strict path's
+// verdict, cold and with the cache warm.
+func FuzzFastBatchLineMatchesStrict(f *testing.F) {
+	for _, s := range benchcorpus.BatchLines(f, 40) {
+		f.Add(s)
+	}
+	f.Add(`{"id": "a", "mandate": {}, "intent": {}}`)
+	f.Add(`{"mandate": {"hard_caps": {}, "universe": {}}, "intent": {"symbol": "A"}}`)
+	f.Fuzz(func(t *testing.T, line string) {
+		c := newBatchCache()
+		sameAsStrict(t, c, line, 3)
+		sameAsStrict(t, c, line, 4)
+	})
+}
