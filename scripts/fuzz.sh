@@ -25,6 +25,11 @@ targets=(
 	"./live/jsonv FuzzRoundTrip"       # JSON encode/decode
 	"./live/jsonv FuzzParseMatchesReference" # in-place parser against the previous one
 	"./live/money FuzzMatchesShopspring"     # udecimal fast path against shopspring
+	"./live FuzzParseOCC"                    # option symbols (OCC)
+	"./live FuzzParseRowMatchesOld"          # one-pass positions row against the previous reader
+	"./live/redact FuzzTextMatchesOld"       # text redaction against the previous one
+	"./engine/scan FuzzScanMatchesOld"       # compacted scanner against the previous one
+	"./cmd/cockpit FuzzFastBatchLineMatchesStrict" # batch fast path against the strict path
 )
 failed=0
 printf '%-14s %-28s %12s %s\n' package target execs result

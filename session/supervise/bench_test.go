@@ -45,7 +45,8 @@ func report(b *testing.B, name string, ds []time.Duration) {
 
 // BenchmarkOwnerEventToSupervisor: the delay from an audit event the owner commits (a block or
 // unblock from its screen) to the supervisor's Snapshot showing it, the supervisor polling
-// back to back. The screen polls every tui.Options.Poll (1 s), which adds up to that much.
+// back to back. A supervising screen polls every 250 ms (cmd/cockpit's supervisePoll), which adds
+// up to that much.
 func BenchmarkOwnerEventToSupervisor(b *testing.B) {
 	home := benchRoot(b)
 	s, _ := owner(b, home)
