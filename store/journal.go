@@ -50,8 +50,12 @@ func (db *DB) begin(ctx context.Context, e live.JournalEntry, probe bool) error 
 				return Head{}, probeErr
 			}
 		}
+		reduceOnly := 0
+		if e.Request.ReduceOnly {
+			reduceOnly = 1 // left out of the day's count (journal_day_counts)
+		}
 		_, err := db.txExec(wctx, tx, journalInsert, e.ClientOrderID, e.Broker, string(e.Actor.Kind), e.Actor.ID, e.Actor.SessionID, string(req),
-			string(live.JournalSubmitting), at.UnixNano(), at.UnixNano())
+			string(live.JournalSubmitting), at.UnixNano(), at.UnixNano(), reduceOnly)
 		return Head{}, err
 	})
 	if err != nil && probeErr != nil {
@@ -103,51 +107,39 @@ func (db *DB) FinishRecord(ctx context.Context, id string, state live.JournalSta
 	return nil
 }
 
-// AcceptedOrders implements live.Journal with an indexed query (state, broker) over the UTC
-// day: orders on broker begun that day that the broker may hold (accepted, indeterminate,
-// submitting; live.JournalMayHold), plus the orders an accepted one made the broker create
-// (a bracket's legs, recorded as {"children":N} in its outcome detail), less the operator's
-// reduce-only orders. SQLite counts the
-// rows and hands back only the requests that look reduce-only (the compact `"ReduceOnly":true`
-// Begin writes, JSON true at ReduceOnly; anything else counts), which
-// are decoded here as before: a request that cannot be decoded is counted (an unknown order is
-// assumed to count).
+// AcceptedOrders implements live.Journal: orders on broker begun on day's UTC day that the
+// broker may hold (accepted, indeterminate, submitting; live.JournalMayHold), plus the orders
+// an accepted one made the broker create (a bracket's legs, recorded as {"children":N} in its
+// outcome detail), less the operator's reduce-only orders. The sum is kept per broker and day
+// by triggers on the journal (migration 0008), in the same transaction as each journal write,
+// so reading it costs one key lookup however many orders the day holds.
 func (db *DB) AcceptedOrders(ctx context.Context, broker string, day time.Time) (int, error) {
-	start, end := live.DayBounds(day)
-	// On the write connection: its page cache outlives its own commits, where a reader's is
-	// dropped after every commit and the day's rows were read again from the file each order.
-	rows, err := db.wstmts[acceptedCount].QueryContext(ctx,
-		string(live.JournalAccepted), string(live.JournalIndeterminate), string(live.JournalSubmitting),
-		broker, start.UnixNano(), end.UnixNano())
+	start, _ := live.DayBounds(day)
+	// On the write connection: it sees its own commits without a new read snapshot, and its
+	// page cache outlives them.
+	var n int64
+	err := db.wstmts[acceptedCount].QueryRowContext(ctx, broker, dayNumber(start)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
 	}
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var raw sql.NullString
-		var k int
-		if err := rows.Scan(&raw, &k); err != nil {
-			return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
-		}
-		var req live.OrderRequest
-		if raw.Valid && json.Unmarshal([]byte(raw.String), &req) == nil && req.ReduceOnly {
-			continue
-		}
-		n += k
+	if n < 0 { // the triggers never make it so; a count that cannot be right is not used
+		return 0, fmt.Errorf("journal: count accepted orders: %s's count for %s is %d", broker, live.UTCDay(start), n)
 	}
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("journal: count accepted orders: %w", wrap(err))
-	}
-	return n, nil
+	return int(n), nil
 }
 
-// acceptedCount sums today's forwarded orders and their children, by reduce-only request.
-const acceptedCount = `SELECT CASE WHEN instr(request, '"ReduceOnly":true') > 0 AND json_valid(request) AND json_type(request, '$.ReduceOnly') = 'true'
-		THEN request END AS ro,
-		SUM(1 + CASE WHEN detail LIKE '{"children":%' AND json_valid(detail) THEN max(0, CAST(json_extract(detail, '$.children') AS INTEGER)) ELSE 0 END)
-		FROM order_journal INDEXED BY order_journal_state
-		WHERE state IN (?, ?, ?) AND broker = ? AND created_at >= ? AND created_at < ? GROUP BY ro`
+// acceptedCount reads a broker's day count (journal_day_counts; none yet is 0).
+const acceptedCount = `SELECT COALESCE((SELECT n FROM journal_day_counts WHERE broker = ? AND day = ?), 0)`
+
+// dayNumber is t's UTC day as journal_day_counts numbers it: Unix ns floored to whole days.
+func dayNumber(t time.Time) int64 {
+	const day = int64(24 * time.Hour)
+	ns := t.UnixNano()
+	if ns >= 0 {
+		return ns / day
+	}
+	return (ns+1)/day - 1
+}
 
 // JournalEntries returns journal rows, newest first; states filters when non-empty.
 func (db *DB) JournalEntries(ctx context.Context, broker string, states ...live.JournalState) ([]live.JournalEntry, error) {

@@ -169,6 +169,12 @@ func migrations() ([]migration, error) {
 // migrate applies the embedded migrations in order, each in its own transaction, and records
 // them; a database that knows a migration this build does not is refused.
 func (db *DB) migrate(ctx context.Context) error {
+	return db.migrateTo(ctx, 0)
+}
+
+// migrateTo is migrate stopping after version upTo (0: the latest); tests build an older
+// schema with it.
+func (db *DB) migrateTo(ctx context.Context, upTo int) error {
 	ms, err := migrations()
 	if err != nil {
 		return err
@@ -187,12 +193,17 @@ func (db *DB) migrate(ctx context.Context) error {
 			ErrNewerSchema, db.path, have, latest)
 	}
 	for _, m := range ms {
-		if m.version <= have {
+		if m.version <= have || (upTo > 0 && m.version > upTo) {
 			continue
 		}
 		if err := db.tx(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			if hook := migrationHooks[m.version]; hook != nil {
+				if err := hook(ctx, tx); err != nil {
+					return fmt.Errorf("migration %s: %w", m.name, err)
+				}
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 				m.version, m.name, db.now().UnixNano())

@@ -10,7 +10,7 @@ import (
 // forward's CPU.
 const (
 	journalInsert = `INSERT INTO order_journal (client_order_id, broker, actor_kind, actor_id,
-			session_id, request, state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`
+			session_id, request, state, created_at, updated_at, reduce_only) VALUES (?,?,?,?,?,?,?,?,?,?)`
 	journalFinish = `UPDATE order_journal SET state = ?, order_id = ?, detail = ?, updated_at = ?
 		WHERE client_order_id = ?`
 	eventsHead   = `SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1`

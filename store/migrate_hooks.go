@@ -1,0 +1,50 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"cockpit/live"
+)
+
+// migrationHooks run in a migration's transaction after its SQL, for what SQL cannot decide.
+var migrationHooks = map[int]func(context.Context, *sql.Tx) error{
+	8: decodeReduceOnly,
+}
+
+// decodeReduceOnly finishes migration 0008's backfill as the day count decided before it: a
+// row is left out of the count only when its request decodes as a live.OrderRequest with
+// ReduceOnly set; one that does not decode counts (an unknown order is assumed to count).
+// Clearing the flag fires the journal's count trigger, which adds the row back.
+func decodeReduceOnly(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT client_order_id, request FROM order_journal WHERE reduce_only = 1`)
+	if err != nil {
+		return err
+	}
+	var counted []string
+	for rows.Next() {
+		var id, raw string
+		if err := rows.Scan(&id, &raw); err != nil {
+			rows.Close()
+			return err
+		}
+		var req live.OrderRequest
+		if json.Unmarshal([]byte(raw), &req) != nil || !req.ReduceOnly {
+			counted = append(counted, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return err
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	for _, id := range counted {
+		if _, err := tx.ExecContext(ctx, `UPDATE order_journal SET reduce_only = 0 WHERE client_order_id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
