@@ -7,6 +7,14 @@
 -- indeterminate: live.JournalMayHold) and it is not the operator's reduce-only order; else 1
 -- plus the orders an accepted one made the broker create (a bracket's legs, {"children":N} in
 -- its outcome detail). Its day: created_at (Unix ns, UTC) floored to 86,400 s.
+--
+-- The sum must stay an exact integer: SQLite computes an integer sum that overflows in floating
+-- point, and a float taken back out (the row refused, moved or deleted) loses the day's other
+-- orders (5 orders, one with {"children":1e999} then refused, left 0). So a row's legs are
+-- capped at 10^9 (still far over any daily limit), and {"children":null} counts no legs rather
+-- than making the weight NULL (which the NOT NULL on n refused, failing the journal write or
+-- this migration). A created_at that is not a whole number (a REAL written by hand) is floored
+-- through CAST, so its day is an integer the reader can ask for.
 ALTER TABLE order_journal ADD COLUMN reduce_only INTEGER NOT NULL DEFAULT 0;
 
 -- Backfill: the rows the old query left out, as it found them; the store then decodes each
@@ -24,20 +32,22 @@ CREATE TABLE journal_day_counts (
 
 INSERT INTO journal_day_counts (broker, day, n)
 SELECT broker,
-       CASE WHEN created_at >= 0 THEN created_at / 86400000000000 ELSE (created_at + 1) / 86400000000000 - 1 END,
+       CASE WHEN created_at >= 0 THEN CAST(created_at AS INTEGER) / 86400000000000
+             ELSE (CAST(created_at AS INTEGER) - (CAST(created_at AS INTEGER) > created_at) + 1) / 86400000000000 - 1 END,
        SUM(CASE WHEN state IN ('submitting', 'accepted', 'indeterminate') AND reduce_only = 0
            THEN 1 + CASE WHEN detail LIKE '{"children":%' AND json_valid(detail)
-                         THEN max(0, CAST(json_extract(detail, '$.children') AS INTEGER)) ELSE 0 END
+                         THEN min(max(0, COALESCE(CAST(json_extract(detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
            ELSE 0 END)
   FROM order_journal GROUP BY 1, 2;
 
 CREATE TRIGGER journal_day_counts_insert AFTER INSERT ON order_journal
 BEGIN
     INSERT INTO journal_day_counts (broker, day, n) VALUES (NEW.broker,
-        CASE WHEN NEW.created_at >= 0 THEN NEW.created_at / 86400000000000 ELSE (NEW.created_at + 1) / 86400000000000 - 1 END,
+        CASE WHEN NEW.created_at >= 0 THEN CAST(NEW.created_at AS INTEGER) / 86400000000000
+             ELSE (CAST(NEW.created_at AS INTEGER) - (CAST(NEW.created_at AS INTEGER) > NEW.created_at) + 1) / 86400000000000 - 1 END,
         CASE WHEN NEW.state IN ('submitting', 'accepted', 'indeterminate') AND NEW.reduce_only = 0
             THEN 1 + CASE WHEN NEW.detail LIKE '{"children":%' AND json_valid(NEW.detail)
-                          THEN max(0, CAST(json_extract(NEW.detail, '$.children') AS INTEGER)) ELSE 0 END
+                          THEN min(max(0, COALESCE(CAST(json_extract(NEW.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
             ELSE 0 END)
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
 END;
@@ -45,17 +55,19 @@ END;
 CREATE TRIGGER journal_day_counts_update AFTER UPDATE OF broker, state, detail, created_at, reduce_only ON order_journal
 BEGIN
     INSERT INTO journal_day_counts (broker, day, n) VALUES (OLD.broker,
-        CASE WHEN OLD.created_at >= 0 THEN OLD.created_at / 86400000000000 ELSE (OLD.created_at + 1) / 86400000000000 - 1 END,
+        CASE WHEN OLD.created_at >= 0 THEN CAST(OLD.created_at AS INTEGER) / 86400000000000
+             ELSE (CAST(OLD.created_at AS INTEGER) - (CAST(OLD.created_at AS INTEGER) > OLD.created_at) + 1) / 86400000000000 - 1 END,
         -(CASE WHEN OLD.state IN ('submitting', 'accepted', 'indeterminate') AND OLD.reduce_only = 0
             THEN 1 + CASE WHEN OLD.detail LIKE '{"children":%' AND json_valid(OLD.detail)
-                          THEN max(0, CAST(json_extract(OLD.detail, '$.children') AS INTEGER)) ELSE 0 END
+                          THEN min(max(0, COALESCE(CAST(json_extract(OLD.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
             ELSE 0 END))
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
     INSERT INTO journal_day_counts (broker, day, n) VALUES (NEW.broker,
-        CASE WHEN NEW.created_at >= 0 THEN NEW.created_at / 86400000000000 ELSE (NEW.created_at + 1) / 86400000000000 - 1 END,
+        CASE WHEN NEW.created_at >= 0 THEN CAST(NEW.created_at AS INTEGER) / 86400000000000
+             ELSE (CAST(NEW.created_at AS INTEGER) - (CAST(NEW.created_at AS INTEGER) > NEW.created_at) + 1) / 86400000000000 - 1 END,
         CASE WHEN NEW.state IN ('submitting', 'accepted', 'indeterminate') AND NEW.reduce_only = 0
             THEN 1 + CASE WHEN NEW.detail LIKE '{"children":%' AND json_valid(NEW.detail)
-                          THEN max(0, CAST(json_extract(NEW.detail, '$.children') AS INTEGER)) ELSE 0 END
+                          THEN min(max(0, COALESCE(CAST(json_extract(NEW.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
             ELSE 0 END)
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
 END;
@@ -63,10 +75,11 @@ END;
 CREATE TRIGGER journal_day_counts_delete AFTER DELETE ON order_journal
 BEGIN
     INSERT INTO journal_day_counts (broker, day, n) VALUES (OLD.broker,
-        CASE WHEN OLD.created_at >= 0 THEN OLD.created_at / 86400000000000 ELSE (OLD.created_at + 1) / 86400000000000 - 1 END,
+        CASE WHEN OLD.created_at >= 0 THEN CAST(OLD.created_at AS INTEGER) / 86400000000000
+             ELSE (CAST(OLD.created_at AS INTEGER) - (CAST(OLD.created_at AS INTEGER) > OLD.created_at) + 1) / 86400000000000 - 1 END,
         -(CASE WHEN OLD.state IN ('submitting', 'accepted', 'indeterminate') AND OLD.reduce_only = 0
             THEN 1 + CASE WHEN OLD.detail LIKE '{"children":%' AND json_valid(OLD.detail)
-                          THEN max(0, CAST(json_extract(OLD.detail, '$.children') AS INTEGER)) ELSE 0 END
+                          THEN min(max(0, COALESCE(CAST(json_extract(OLD.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
             ELSE 0 END))
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
 END;
