@@ -155,15 +155,24 @@ func (b *Backend) command(ctx context.Context, kind string, args session.Command
 		return res, ErrOwnerGone
 	}
 	data, _ := json.Marshal(args)
-	id, err := db.EnqueueCommand(ctx, store.Command{Actor: session.OperatorFrom(ctx, b.operator), Broker: b.key, Kind: kind, Args: string(data)})
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	// Once queued, the command is read and withdrawn without the caller's deadline: only the
+	// wait below ends with it, so a command nobody claimed is never left pending to run late.
+	bg := context.WithoutCancel(ctx)
+	id, err := db.EnqueueCommand(bg, store.Command{Actor: session.OperatorFrom(ctx, b.operator), Broker: b.key, Kind: kind, Args: string(data)})
 	if err != nil {
 		return res, err
 	}
 	seen := 0 // bytes of progress already handed on
 	for {
-		c, err := db.CommandByID(ctx, id)
+		c, err := db.CommandByID(bg, id)
 		if err != nil {
-			return res, err
+			if ok, _ := db.AbandonCommand(bg, id); ok {
+				return res, fmt.Errorf("not done: command %d could not be read back (%w), so it was withdrawn", id, err)
+			}
+			return res, fmt.Errorf("command %d could not be read back (%w): if the owner runs it, its outcome will be in the audit", id, err)
 		}
 		if len(c.Progress) > seen { // the steps appended since the last read, in order
 			for _, line := range strings.Split(strings.TrimSuffix(c.Progress[seen:], "\n"), "\n") {
@@ -188,7 +197,7 @@ func (b *Backend) command(ctx context.Context, kind string, args session.Command
 			return res, nil
 		}
 		if _, alive, err := b.Owner(ctx); err == nil && !alive {
-			db.FinishCommand(context.Background(), id, store.CommandFailed, `{"error":"`+store.OwnerGone+`"}`)
+			db.FinishCommand(bg, id, store.CommandFailed, `{"error":"`+store.OwnerGone+`"}`)
 			continue // read its end: the owner may have finished it just now
 		}
 		if c.State == store.CommandPending {
@@ -196,7 +205,7 @@ func (b *Backend) command(ctx context.Context, kind string, args session.Command
 		}
 		select {
 		case <-ctx.Done():
-			if ok, _ := db.AbandonCommand(context.Background(), id); ok {
+			if ok, _ := db.AbandonCommand(bg, id); ok {
 				return res, fmt.Errorf("not done: the owner had not started it (%w)", ctx.Err())
 			}
 			return res, fmt.Errorf("stopped waiting for the owner, which runs it: its outcome will be in the audit (%w)", ctx.Err())

@@ -196,7 +196,8 @@ func TestSupervisorAbandonsUnclaimedCommand(t *testing.T) {
 		SessionID: "sess-busy", StartedAt: now, HeartbeatAt: now}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	// long enough to queue it on a loaded machine under -race (100 ms was not, in CI)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	err := sup.ClosePosition(ctx, "AAPL")
 	if err == nil || !strings.Contains(err.Error(), "the owner had not started it") {
@@ -205,5 +206,40 @@ func TestSupervisorAbandonsUnclaimedCommand(t *testing.T) {
 	c, err := db.CommandByID(context.Background(), 1)
 	if err != nil || c.State != store.CommandFailed || c.Result != `{"error":"abandoned"}` {
 		t.Errorf("command %+v %v, want failed abandoned", c, err)
+	}
+}
+
+// TestStoppedWaitNeverLeavesACommandQueued: however soon the supervisor's deadline falls —
+// before the command is queued, while it is read back, while it waits — a command nobody
+// claimed is withdrawn, never left pending for the owner to run late. (A read that failed on
+// the expired deadline returned straight away and left it pending.)
+func TestStoppedWaitNeverLeavesACommandQueued(t *testing.T) {
+	home := t.TempDir()
+	sup := supervisor(t, home)
+	db := sup.rt.DB
+	now := time.Now()
+	if err := db.SetOwner(context.Background(), store.Owner{Broker: "paper", PID: 1, Host: "h", Kind: "headless", Agent: "strategy",
+		SessionID: "sess-busy", StartedAt: now, HeartbeatAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 120 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i%40)*50*time.Microsecond)
+		err := sup.ClosePosition(ctx, "AAPL")
+		cancel()
+		if err == nil {
+			t.Fatalf("try %d: a close nobody ran succeeded", i)
+		}
+	}
+	for id := int64(1); ; id++ {
+		c, err := db.CommandByID(context.Background(), id)
+		if err != nil {
+			if id == 1 {
+				t.Fatal("no command was ever queued: the deadlines are all too short to test anything")
+			}
+			break
+		}
+		if c.State == store.CommandPending {
+			t.Errorf("command %d is still pending after its supervisor stopped waiting (result %q)", id, c.Result)
+		}
 	}
 }
