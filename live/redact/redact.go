@@ -3,6 +3,7 @@ package redact
 import (
 	"errors"
 	"strings"
+	"unsafe"
 
 	"cockpit/live/jsonv"
 	"cockpit/live/pystr"
@@ -167,5 +168,7 @@ func ToolResult(s string) (string, error) {
 	if err != nil {
 		return Text(s), nil
 	}
-	return string(out), nil
+	// out is never written again: hand its bytes over as the string, as strings.Builder does,
+	// instead of copying a result as large as the input (a tenth of the call on a 1 MB one).
+	return unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
