@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cockpit/live"
-	"cockpit/live/gate"
 	"cockpit/session"
 	"cockpit/session/supervise"
 	"cockpit/store"
@@ -97,15 +96,14 @@ func TestSuperviseServeMCP(t *testing.T) {
 	}
 	opCtx := session.WithOperator(ctx, "tui:supervisor")
 	before, _ := rt.DB.LastSeq(ctx)
-	var phases []string
-	rep := sup.Flatten(opCtx, func(p gate.FlattenProgress) { phases = append(phases, string(p.Phase)) })
-	if !strings.HasPrefix(rep.Summary(), "FLAT (verified ") {
-		t.Fatalf("supervisor's flatten: %s", rep.Summary())
+	// X on the supervising screen (confirmed with y): the owner flattens, the dialog shows
+	// each step and then the verified result
+	m := supervisedModel(t, sup, snap)
+	view := pressAndRun(t, m, "X", "y")
+	if !strings.Contains(view, "Result: FLAT (verified ") || !strings.Contains(view, "Cancel resting orders") || !strings.Contains(view, "Close positions") {
+		t.Fatalf("X on the supervising screen did not end FLAT (verified …):\n%s", view)
 	}
-	if len(phases) == 0 {
-		t.Error("no flatten progress reached the supervisor")
-	}
-	checkActions(t, rt.DB, before, "tui:supervisor", owner.SessionID)
+	checkActions(t, rt.DB, before, strings.Replace(session.OperatorName(), "cli", "tui", 1), owner.SessionID)
 
 	// `cockpit flatten` from another terminal: the owner runs it
 	if err := sup.Resume(opCtx, "again"); err != nil {
@@ -177,12 +175,51 @@ func restingBuy(t *testing.T, cs *mcp.ClientSession, sym string) string {
 // second terminal draws it.
 func supervisedView(t *testing.T, sup *supervise.Backend, snap tui.Snapshot) string {
 	t.Helper()
+	m := supervisedModel(t, sup, snap)
+	m.Update(tui.TickMsg{})
+	return ansi.Strip(m.View().Content)
+}
+
+// supervisedModel is the screen's model over the supervisor at 80×24, showing snap.
+func supervisedModel(t *testing.T, sup *supervise.Backend, snap tui.Snapshot) *tui.Model {
+	t.Helper()
 	m, err := tui.New(tui.Options{Backend: sup, Now: time.Now, Theme: "no-color"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(tui.SnapshotMsg{Snapshot: snap, OneOff: true})
+	return m
+}
+
+// pressAndRun types keys into m, then runs the commands they return (and those their messages
+// return) as the program would, until none is left or 200 have run; it returns the last frame.
+func pressAndRun(t *testing.T, m *tui.Model, keys ...string) string {
+	t.Helper()
+	var queue []tea.Cmd
+	for _, k := range keys {
+		msg := tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+		_, cmd := m.Update(msg)
+		queue = append(queue, cmd)
+	}
+	for ran := 0; len(queue) > 0 && ran < 200; ran++ {
+		cmd := queue[0]
+		queue = queue[1:]
+		if cmd == nil {
+			continue
+		}
+		switch msg := cmd().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			if _, isTick := msg.(tui.TickMsg); isTick {
+				continue // the render tick re-arms itself forever
+			}
+			_, next := m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
 	m.Update(tui.TickMsg{})
 	return ansi.Strip(m.View().Content)
 }
