@@ -128,6 +128,50 @@ var (
 	piiCand = candidateBytes("abrst")
 )
 
+// Name-start tables of the two name lists, built once (namePairs).
+var (
+	kvPairs  = namePairs(kvNames)
+	piiPairs = namePairs(piiNames)
+)
+
+// pairTable marks the two lower-case ASCII bytes a name can start with.
+type pairTable [utf8.RuneSelf][utf8.RuneSelf]bool
+
+// namePairs marks each name's first two letters; a one-letter first part allows any second
+// byte. Only ASCII text is judged by it: a non-ASCII byte may fold to a name's letter (K, ſ).
+func namePairs(names []kvName) *pairTable {
+	var t pairTable
+	for _, n := range names {
+		if len(n.first) < 2 {
+			for c := range t[n.first[0]] {
+				t[n.first[0]][c] = true
+			}
+			continue
+		}
+		t[n.first[0]][n.first[1]] = true
+	}
+	return &t
+}
+
+// pairsOf is the built table of a name list, or nil for any other list.
+func pairsOf(names []kvName) *pairTable {
+	switch {
+	case len(names) > 0 && &names[0] == &kvNames[0]:
+		return kvPairs
+	case len(names) > 0 && &names[0] == &piiNames[0]:
+		return piiPairs
+	}
+	return nil
+}
+
+// lowerASCII folds an ASCII upper-case letter to lower case.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // piiNames are account and identity keys cockpit also scrubs from free text before storage
 // (the reference's text pass covers only credentials).
 var piiNames = []kvName{
@@ -190,6 +234,7 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 			cand = &t
 		}
 	}
+	pairs := pairsOf(names)
 	for p := 0; p < len(s); {
 		if c := s[p]; !cand[c] || c < utf8.RuneSelf && c != '"' && c != '\'' && p > 0 && asciiWordByte[s[p-1]] {
 			// An ASCII byte that is neither a quote nor a name's first letter, or a letter
@@ -198,7 +243,7 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 			continue
 		}
 		_, size := pystr.RuneAt(s, p)
-		if end, repl, ok := matchKeyValue(s, p, names, firsts); ok {
+		if end, repl, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
 			if last == 0 {
 				b.Grow(len(s))
 			}
@@ -218,13 +263,19 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 }
 
 // matchKeyValue tries the key=value pattern at byte offset p, backtracking like Python's re.
-// firsts holds the first letters of the names, to skip positions quickly.
-func matchKeyValue(s string, p int, names []kvName, firsts string) (end int, replacement string, ok bool) {
+// firsts holds the first letters of the names and pairs (nil: none) their first two, to
+// skip positions quickly.
+func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTable) (end int, replacement string, ok bool) {
 	q := ""
 	start := p
 	if s[p] == '"' || s[p] == '\'' {
 		q = s[p : p+1]
 		start = p + 1
+	}
+	if pairs != nil && start+1 < len(s) {
+		if c0, c1 := s[start], s[start+1]; c0 < utf8.RuneSelf && c1 < utf8.RuneSelf && !pairs[lowerASCII(c0)][lowerASCII(c1)] {
+			return 0, "", false // no name starts with these two ASCII letters
+		}
 	}
 	// \b before the name: the name starts with a letter, so the previous rune must not be a
 	// word character (a quote never is).
