@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -28,9 +29,33 @@ func freePort(tb testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// cluster starts a 3-node in-process JetStream cluster and waits for its meta leader.
+// cluster starts a 3-node in-process JetStream cluster and waits for its meta leader. A route
+// port freePort found free can be taken by another test before the node binds it (the suite
+// runs packages side by side); the nodes are then started again on new ports, up to 3 times.
 func cluster(tb testing.TB) []*server.Server {
 	tb.Helper()
+	var nodes []*server.Server
+	for try := 1; nodes == nil; try++ {
+		var err error
+		if nodes, err = startNodes(tb); err != nil && (try == 3 || !strings.Contains(err.Error(), "listening")) {
+			tb.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, n := range nodes {
+			if n.JetStreamIsLeader() {
+				return nodes
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tb.Fatal("the cluster elected no meta leader")
+	return nil
+}
+
+// startNodes starts 3 nodes routed to each other; on an error it stops those that started.
+func startNodes(tb testing.TB) ([]*server.Server, error) {
 	ports := []int{freePort(tb), freePort(tb), freePort(tb)}
 	var routes []string
 	for _, p := range ports {
@@ -48,23 +73,18 @@ func cluster(tb testing.TB) []*server.Server {
 		}()
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(nodes[i].Shutdown)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	if err := errors.Join(errs...); err != nil {
 		for _, n := range nodes {
-			if n.JetStreamIsLeader() {
-				return nodes
+			if n != nil {
+				n.Shutdown()
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		return nil, err
 	}
-	tb.Fatal("the cluster elected no meta leader")
-	return nil
+	for _, n := range nodes {
+		tb.Cleanup(n.Shutdown)
+	}
+	return nodes, nil
 }
 
 func clientURLs(nodes []*server.Server) string {

@@ -3,6 +3,7 @@ package fleet
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -60,10 +61,49 @@ func Serve(o ServeOptions) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet serve: %w", err)
 	}
+	fatal := &fatalLog{stop: make(chan struct{})}
+	ns.SetLogger(fatal, false, false)
 	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		ns.Shutdown()
-		return nil, errors.New("fleet serve: the server did not start")
+	for deadline := time.Now().Add(10 * time.Second); !ns.ReadyForConnections(50 * time.Millisecond); {
+		select {
+		case <-fatal.stop: // a port in use: say so now, not after the whole wait
+			ns.Shutdown()
+			return nil, fmt.Errorf("fleet serve: %s", fatal.why())
+		default:
+		}
+		if time.Now().After(deadline) {
+			ns.Shutdown()
+			return nil, errors.New("fleet serve: the server did not start within 10 s")
+		}
 	}
 	return ns, nil
 }
+
+// fatalLog keeps the embedded server's first fatal error (a listener that cannot bind), which
+// the server otherwise only logs; everything else it would log is dropped (NoLog).
+type fatalLog struct {
+	mu    sync.Mutex
+	first string
+	stop  chan struct{}
+}
+
+func (l *fatalLog) Fatalf(format string, v ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.first == "" {
+		l.first = fmt.Sprintf(format, v...)
+		close(l.stop)
+	}
+}
+
+func (l *fatalLog) why() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.first
+}
+
+func (*fatalLog) Noticef(string, ...any) {}
+func (*fatalLog) Warnf(string, ...any)   {}
+func (*fatalLog) Errorf(string, ...any)  {}
+func (*fatalLog) Debugf(string, ...any)  {}
+func (*fatalLog) Tracef(string, ...any)  {}
