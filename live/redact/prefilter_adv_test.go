@@ -1,0 +1,70 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPairPrefilterNeverRejectsAMatch: at every two-byte prefix (all 128×128 ASCII pairs
+// and a few non-ASCII folds), unquoted and after either quote, followed by every name's
+// rest in both cases and a value, at the end of the string and before one more byte, the
+// matcher with the pair table agrees with the matcher without it.
+func TestPairPrefilterNeverRejectsAMatch(t *testing.T) {
+	lists := []struct {
+		names  []kvName
+		firsts string
+	}{{kvNames, "aipbrsct"}, {piiNames, "abrst"}}
+	var heads []string
+	for a := 0; a < 128; a++ {
+		for b := 0; b < 128; b++ {
+			heads = append(heads, string([]byte{byte(a), byte(b)}))
+		}
+		heads = append(heads, string([]byte{byte(a)}))
+	}
+	for _, nonASCII := range []string{"\u0130", "\u0131", "\u212a", "\u017f", "\xff", "\xc3"} {
+		heads = append(heads, nonASCII, nonASCII+"d", "s"+nonASCII, nonASCII+nonASCII)
+	}
+	n := 0
+	for _, l := range lists {
+		pairs := pairsOf(l.names)
+		if pairs == nil {
+			t.Fatal("no pair table")
+		}
+		var tails []string
+		for _, nm := range l.names {
+			full := nm.first
+			if nm.second != "" {
+				full += "_" + nm.second
+			}
+			for _, cut := range []int{1, 2, 3} {
+				if cut <= len(full) {
+					tails = append(tails, full[cut:], strings.ToUpper(full[cut:]))
+				}
+			}
+		}
+		tails = append(tails, "")
+		for _, q := range []string{"", "\"", "'"} {
+			for _, h := range heads {
+				for _, tl := range tails {
+					for _, rest := range []string{"", q + "=v", q + ": 'x'", "x"} {
+						s := q + h + tl + rest
+						for _, pre := range []string{"", " "} {
+							s := pre + s
+							p := len(pre)
+							if p >= len(s) {
+								continue
+							}
+							e1, r1, ok1 := matchKeyValue(s, p, l.names, l.firsts, pairs)
+							e2, r2, ok2 := matchKeyValue(s, p, l.names, l.firsts, nil)
+							n++
+							if e1 != e2 || r1 != r2 || ok1 != ok2 {
+								t.Fatalf("%q at %d: with pairs (%d %q %v), without (%d %q %v)", s, p, e1, r1, ok1, e2, r2, ok2)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases", n)
+}
