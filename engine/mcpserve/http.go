@@ -3,17 +3,13 @@ package mcpserve
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cockpit/engine/safety"
-	"cockpit/live/atomicfile"
+	"cockpit/internal/tokenfile"
 )
 
 // TokenFile is the bearer token's file name in the runtime root.
@@ -30,41 +26,9 @@ const TokenFile = "serve-mcp.token"
 // MaxBody caps an HTTP request body (1 MiB); a larger one is refused 413.
 const MaxBody = 1 << 20
 
-// minToken is the shortest token accepted from the file (32 random bytes are 64 hex digits).
-const minToken = 32
-
 // EnsureToken returns the bearer token in dir/serve-mcp.token, creating it (0600, 32 random
 // bytes in hex) when missing. A token file readable by group or others, or too short, is refused.
-func EnsureToken(dir string) (string, error) {
-	path := filepath.Join(dir, TokenFile)
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		b := make([]byte, 32)
-		if _, err := rand.Read(b); err != nil {
-			return "", err
-		}
-		tok := hex.EncodeToString(b)
-		if err := atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
-			return "", err
-		}
-		return tok, nil
-	}
-	if err != nil {
-		return "", err
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return "", fmt.Errorf("%s is mode %v: want 0600 (chmod 600 it)", path, fi.Mode().Perm())
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	tok := strings.TrimSpace(string(data))
-	if len(tok) < minToken {
-		return "", fmt.Errorf("%s: the token is shorter than %d characters", path, minToken)
-	}
-	return tok, nil
-}
+func EnsureToken(dir string) (string, error) { return tokenfile.Ensure(filepath.Join(dir, TokenFile)) }
 
 // HTTPOptions shape the streamable HTTP endpoint.
 type HTTPOptions struct {
@@ -77,7 +41,7 @@ type HTTPOptions struct {
 // (400 without Host, 403 for a refused Host or Origin), then the bearer token (401), then the
 // body cap (413), then MCP.
 func (s *Server) Handler(o HTTPOptions) (http.Handler, error) {
-	if len(o.Token) < minToken {
+	if len(o.Token) < tokenfile.MinLen {
 		return nil, errors.New("mcpserve: HTTP needs a bearer token")
 	}
 	hosts := o.AllowedHosts
