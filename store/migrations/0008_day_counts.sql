@@ -15,7 +15,20 @@
 -- than making the weight NULL (which the NOT NULL on n refused, failing the journal write or
 -- this migration). A created_at that is not a whole number (a REAL written by hand) is floored
 -- through CAST, so its day is an integer the reader can ask for.
+--
+-- The day and the weight are written once, as generated columns of the journal (computed when
+-- read, stored nowhere), and the backfill and the triggers read them.
 ALTER TABLE order_journal ADD COLUMN reduce_only INTEGER NOT NULL DEFAULT 0;
+
+ALTER TABLE order_journal ADD COLUMN count_day INTEGER GENERATED ALWAYS AS (
+    CASE WHEN created_at >= 0 THEN CAST(created_at AS INTEGER) / 86400000000000
+         ELSE (CAST(created_at AS INTEGER) - (CAST(created_at AS INTEGER) > created_at) + 1) / 86400000000000 - 1 END) VIRTUAL;
+
+ALTER TABLE order_journal ADD COLUMN count_weight INTEGER GENERATED ALWAYS AS (
+    CASE WHEN state IN ('submitting', 'accepted', 'indeterminate') AND reduce_only = 0
+        THEN 1 + CASE WHEN detail LIKE '{"children":%' AND json_valid(detail)
+                      THEN min(max(0, COALESCE(CAST(json_extract(detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
+        ELSE 0 END) VIRTUAL;
 
 -- Backfill: the rows the old query left out, as it found them; the store then decodes each
 -- one as it did (migration hook 8) and clears the flag where the request does not decode as
@@ -31,55 +44,24 @@ CREATE TABLE journal_day_counts (
 ) WITHOUT ROWID;
 
 INSERT INTO journal_day_counts (broker, day, n)
-SELECT broker,
-       CASE WHEN created_at >= 0 THEN CAST(created_at AS INTEGER) / 86400000000000
-             ELSE (CAST(created_at AS INTEGER) - (CAST(created_at AS INTEGER) > created_at) + 1) / 86400000000000 - 1 END,
-       SUM(CASE WHEN state IN ('submitting', 'accepted', 'indeterminate') AND reduce_only = 0
-           THEN 1 + CASE WHEN detail LIKE '{"children":%' AND json_valid(detail)
-                         THEN min(max(0, COALESCE(CAST(json_extract(detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
-           ELSE 0 END)
-  FROM order_journal GROUP BY 1, 2;
+SELECT broker, count_day, SUM(count_weight) FROM order_journal GROUP BY 1, 2;
 
 CREATE TRIGGER journal_day_counts_insert AFTER INSERT ON order_journal
 BEGIN
-    INSERT INTO journal_day_counts (broker, day, n) VALUES (NEW.broker,
-        CASE WHEN NEW.created_at >= 0 THEN CAST(NEW.created_at AS INTEGER) / 86400000000000
-             ELSE (CAST(NEW.created_at AS INTEGER) - (CAST(NEW.created_at AS INTEGER) > NEW.created_at) + 1) / 86400000000000 - 1 END,
-        CASE WHEN NEW.state IN ('submitting', 'accepted', 'indeterminate') AND NEW.reduce_only = 0
-            THEN 1 + CASE WHEN NEW.detail LIKE '{"children":%' AND json_valid(NEW.detail)
-                          THEN min(max(0, COALESCE(CAST(json_extract(NEW.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
-            ELSE 0 END)
+    INSERT INTO journal_day_counts (broker, day, n) VALUES (NEW.broker, NEW.count_day, NEW.count_weight)
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
 END;
 
 CREATE TRIGGER journal_day_counts_update AFTER UPDATE OF broker, state, detail, created_at, reduce_only ON order_journal
 BEGIN
-    INSERT INTO journal_day_counts (broker, day, n) VALUES (OLD.broker,
-        CASE WHEN OLD.created_at >= 0 THEN CAST(OLD.created_at AS INTEGER) / 86400000000000
-             ELSE (CAST(OLD.created_at AS INTEGER) - (CAST(OLD.created_at AS INTEGER) > OLD.created_at) + 1) / 86400000000000 - 1 END,
-        -(CASE WHEN OLD.state IN ('submitting', 'accepted', 'indeterminate') AND OLD.reduce_only = 0
-            THEN 1 + CASE WHEN OLD.detail LIKE '{"children":%' AND json_valid(OLD.detail)
-                          THEN min(max(0, COALESCE(CAST(json_extract(OLD.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
-            ELSE 0 END))
+    INSERT INTO journal_day_counts (broker, day, n) VALUES (OLD.broker, OLD.count_day, -OLD.count_weight)
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
-    INSERT INTO journal_day_counts (broker, day, n) VALUES (NEW.broker,
-        CASE WHEN NEW.created_at >= 0 THEN CAST(NEW.created_at AS INTEGER) / 86400000000000
-             ELSE (CAST(NEW.created_at AS INTEGER) - (CAST(NEW.created_at AS INTEGER) > NEW.created_at) + 1) / 86400000000000 - 1 END,
-        CASE WHEN NEW.state IN ('submitting', 'accepted', 'indeterminate') AND NEW.reduce_only = 0
-            THEN 1 + CASE WHEN NEW.detail LIKE '{"children":%' AND json_valid(NEW.detail)
-                          THEN min(max(0, COALESCE(CAST(json_extract(NEW.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
-            ELSE 0 END)
+    INSERT INTO journal_day_counts (broker, day, n) VALUES (NEW.broker, NEW.count_day, NEW.count_weight)
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
 END;
 
 CREATE TRIGGER journal_day_counts_delete AFTER DELETE ON order_journal
 BEGIN
-    INSERT INTO journal_day_counts (broker, day, n) VALUES (OLD.broker,
-        CASE WHEN OLD.created_at >= 0 THEN CAST(OLD.created_at AS INTEGER) / 86400000000000
-             ELSE (CAST(OLD.created_at AS INTEGER) - (CAST(OLD.created_at AS INTEGER) > OLD.created_at) + 1) / 86400000000000 - 1 END,
-        -(CASE WHEN OLD.state IN ('submitting', 'accepted', 'indeterminate') AND OLD.reduce_only = 0
-            THEN 1 + CASE WHEN OLD.detail LIKE '{"children":%' AND json_valid(OLD.detail)
-                          THEN min(max(0, COALESCE(CAST(json_extract(OLD.detail, '$.children') AS INTEGER), 0)), 1000000000) ELSE 0 END
-            ELSE 0 END))
+    INSERT INTO journal_day_counts (broker, day, n) VALUES (OLD.broker, OLD.count_day, -OLD.count_weight)
     ON CONFLICT (broker, day) DO UPDATE SET n = n + excluded.n;
 END;
