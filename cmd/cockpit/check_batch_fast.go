@@ -275,20 +275,27 @@ func (p *plainScanner) object(depth int) bool {
 		if _, ok := p.name(mark); !ok || !p.value(depth) {
 			return false
 		}
-		p.space()
-		if p.pos >= len(p.s) {
-			return false
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return true
-		default:
-			return false
+		if more, ok := p.next('}'); !more {
+			return ok
 		}
 	}
+}
+
+// next reads what follows a member or element: ',' (more to come) or close (the end, ok).
+func (p *plainScanner) next(close byte) (more, ok bool) {
+	p.space()
+	if p.pos >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.pos] {
+	case ',':
+		p.pos++
+		return true, true
+	case close:
+		p.pos++
+		return false, true
+	}
+	return false, false
 }
 
 func (p *plainScanner) array(depth int) bool {
@@ -303,18 +310,8 @@ func (p *plainScanner) array(depth int) bool {
 		if !p.value(depth) {
 			return false
 		}
-		p.space()
-		if p.pos >= len(p.s) {
-			return false
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return true
-		default:
-			return false
+		if more, ok := p.next(']'); !more {
+			return ok
 		}
 	}
 }
