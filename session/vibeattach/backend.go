@@ -96,7 +96,7 @@ func (b *Backend) sentinels(snap *tui.Snapshot) {
 			snap.HaltFileOK, snap.State = false, live.Halted // unreadable: halted, shown as ERROR
 		}
 		if a, err := halt.ReadSentinel(root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			snap.HaltReason = haltLine(a, scope)
+			snap.HaltReason = session.HaltLine(a, scope)
 		}
 		if a, _ := halt.ReadSentinel(root, live.ReduceOnlySentinel, scope); a != nil {
 			snap.Faults = append(snap.Faults, "a REDUCE_ONLY file ("+scope.String()+") is on this root: Vibe-Trading does not honour it")
@@ -119,24 +119,6 @@ func (b *Backend) mandate(snap *tui.Snapshot) {
 		snap.Expires, _ = m.Expiry()
 		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
 	}
-}
-
-// haltLine is who halted, why and when, from a sentinel.
-func haltLine(a *halt.Attribution, scope live.Scope) string {
-	why := a.Reason
-	if why == "" {
-		why = "no reason written"
-	}
-	parts := []string{scope.String()}
-	if a.By != "" {
-		parts = append(parts, a.By)
-	}
-	if t, err := live.ParseExpiry(a.TrippedAt); err == nil {
-		parts = append(parts, t.UTC().Format("15:04:05 UTC"))
-	} else if a.TrippedAt != "" {
-		parts = append(parts, a.TrippedAt)
-	}
-	return why + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Halt implements tui.Backend: the global HALT file in Vibe-Trading's format ({tripped_at,
