@@ -45,7 +45,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if _, err := f.Write(data); err != nil {
 		return cleanup(err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := syncFile(f); err != nil {
 		return cleanup(err)
 	}
 	if err := f.Close(); err != nil {
@@ -57,6 +57,47 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	SyncDir(dir)
+	return nil
+}
+
+// syncFile is f.Sync; tests replace it to see what is on disk when it runs.
+var syncFile = (*os.File).Sync
+
+// Publish writes data to path like WriteFile, but renames the temporary file into place before
+// it fsyncs the file and the directory: the new file is visible a disk flush sooner and as
+// durable when Publish returns, but a crash in between may leave it empty. For files whose
+// existence is what counts and only makes things stricter (the HALT and REDUCE_ONLY
+// sentinels): an empty one still halts. After a failed fsync the file stays, and the error
+// says so.
+func Publish(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := EnsureDir(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if err = f.Chmod(perm); err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	err = syncFile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	SyncDir(dir)
+	if err != nil {
+		return fmt.Errorf("write %s: in place but not known to be on disk: %w", path, err)
+	}
 	return nil
 }
 

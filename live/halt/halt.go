@@ -14,7 +14,8 @@ import (
 )
 
 // Trip creates (or replaces) a sentinel atomically with {"tripped_at", "by", "reason"} and
-// returns its path. Re-tripping overwrites the attribution; the latest wins.
+// returns its path. Re-tripping overwrites the attribution; the latest wins. The sentinel is
+// in place (and stops orders) before its fsync, and on disk when Trip returns.
 func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, now time.Time) (string, error) {
 	path, err := root.ScopedSentinelPath(s, scope)
 	if err != nil {
@@ -22,7 +23,7 @@ func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, 
 	}
 	doc := jsonv.ObjectOf("tripped_at", live.FormatOffsetTimestamp(now), "by", by, "reason", reason)
 	data := jsonv.MustMarshal(doc, jsonv.Python)
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.Publish(path, data, 0o644); err != nil { // seen before its fsync: it only stops more
 		return "", fmt.Errorf("trip %s: %w", s, err)
 	}
 	return path, nil
