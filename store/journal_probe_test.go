@@ -3,6 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"cockpit/live"
@@ -40,5 +43,88 @@ func TestBeginProbedSeesABlockedTable(t *testing.T) {
 	}
 	if err := db.Begin(ctx, entry("plain-1")); err != nil { // Begin alone does not probe
 		t.Fatalf("Begin without probe: %v", err)
+	}
+}
+
+// walSize is the size of db's write-ahead log file.
+func walSize(t *testing.T, db *DB) int64 {
+	t.Helper()
+	st, err := os.Stat(db.path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
+// TestProbedBeginWritesNoProbePages: once a full probe has passed under the store's own
+// schema, a probed write-ahead row puts no more into the WAL than a plain one (before, the
+// probe's rolled-back pages went out with every commit).
+func TestProbedBeginWritesNoProbePages(t *testing.T) {
+	db := mustOpen(t, filepath.Join(t.TempDir(), "c.db"))
+	ctx := context.Background()
+	entry := func(id string) live.JournalEntry {
+		return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
+			Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
+	}
+	for i := range 3 { // the first runs the full probe
+		if err := db.BeginProbed(ctx, entry(fmt.Sprint("warm-", i))); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Begin(ctx, entry(fmt.Sprint("plain-warm-", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w0 := walSize(t, db)
+	if err := db.Begin(ctx, entry("plain")); err != nil {
+		t.Fatal(err)
+	}
+	w1 := walSize(t, db)
+	if err := db.BeginProbed(ctx, entry("probed")); err != nil {
+		t.Fatal(err)
+	}
+	w2 := walSize(t, db)
+	if plain, probed := w1-w0, w2-w1; probed > plain {
+		t.Errorf("WAL growth: probed begin %d bytes, plain begin %d; want the probe to add nothing", probed, plain)
+	}
+}
+
+// TestProbeRunsEveryTimeWithAForeignTrigger: a trigger on events that is not the store's own
+// may refuse a later insert (here from the fourth journal row on), so the probe is never
+// skipped while it is there, and it runs again after any schema change.
+func TestProbeRunsEveryTimeWithAForeignTrigger(t *testing.T) {
+	db := mustOpen(t, "")
+	ctx := context.Background()
+	entry := func(id string) live.JournalEntry {
+		return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
+			Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
+	}
+	if _, err := db.w.Exec(`CREATE TRIGGER later BEFORE INSERT ON events WHEN (SELECT count(*) FROM order_journal) >= 3
+		BEGIN SELECT RAISE(FAIL, 'full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := db.BeginProbed(ctx, entry(fmt.Sprint("ok-", i))); err != nil {
+			t.Fatalf("order %d: %v", i, err)
+		}
+	}
+	if err := db.BeginProbed(ctx, entry("refused")); !errors.Is(err, live.ErrAuditProbe) {
+		t.Fatalf("fourth order: got %v, want an audit probe failure", err)
+	}
+	if _, err := db.w.Exec(`DROP TRIGGER later`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.BeginProbed(ctx, entry("after-drop")); err != nil {
+		t.Fatalf("after the trigger is dropped: %v", err)
+	}
+	// The same trigger text under the store's own name is still not the store's own.
+	if _, err := db.w.Exec(`DROP TRIGGER events_append_only_update`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.w.Exec(`CREATE TRIGGER events_append_only_update BEFORE INSERT ON events
+		BEGIN SELECT RAISE(ABORT, 'events are append-only'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.BeginProbed(ctx, entry("impostor")); !errors.Is(err, live.ErrAuditProbe) {
+		t.Fatalf("impostor trigger: got %v, want an audit probe failure", err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlite "modernc.org/sqlite"
@@ -51,6 +52,8 @@ type DB struct {
 	group       committer
 	stmts       stmtCache            // the read pool's prepared statements
 	wstmts      map[string]*sql.Stmt // the order path's write statements (wstmts.go)
+	// probedSchema is the schema version a full audit probe last passed under (journal_probe.go).
+	probedSchema atomic.Int64
 }
 
 // ErrNewerSchema reports a database written by a newer cockpit.
