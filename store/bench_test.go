@@ -46,6 +46,31 @@ func BenchmarkAppendDurable(b *testing.B) {
 	percentiles(b, samples, "events/s")
 }
 
+// BenchmarkOrderCommits: the store's part of one forwarded order and nothing else: the
+// write-ahead row (with the audit probe) and, after it, the outcome with its audit record, each
+// a durable commit. The durable gate's sequential rate cannot pass this one's.
+func BenchmarkOrderCommits(b *testing.B) {
+	db := mustOpen(b, filepath.Join(b.TempDir(), "cockpit.db"))
+	ctx := context.Background()
+	var samples []time.Duration
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		id := fmt.Sprintf("ck_floor_%d", i)
+		e := live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("strategy", "s1"),
+			Request: live.OrderRequest{Symbol: "SPY", Side: live.Buy, Type: live.Market}, Created: start}
+		if err := db.BeginProbed(ctx, e); err != nil {
+			b.Fatal(err)
+		}
+		rec := record(i)
+		rec.ClientOrderID = id
+		if err := db.FinishRecord(ctx, id, live.JournalAccepted, "P"+id, "", start, rec); err != nil {
+			b.Fatal(err)
+		}
+		samples = append(samples, time.Since(start))
+	}
+	percentiles(b, samples, "orders/s")
+}
+
 // BenchmarkGateWithStore: an in-mandate order through the gate to the paper broker with this
 // store as audit sink and journal (journal begin + finish, audit event, count).
 func BenchmarkGateWithStore(b *testing.B) {
