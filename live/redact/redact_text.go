@@ -243,14 +243,22 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 			continue
 		}
 		_, size := pystr.RuneAt(s, p)
-		if end, repl, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
+		if m, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
 			if last == 0 {
 				b.Grow(len(s))
 			}
-			b.WriteString(s[last:p])
-			b.WriteString(repl)
-			last = end
-			p = end
+			// The replacement keeps the key, its quotes and the separator (s[p:m.v]) and
+			// puts Redacted, in the value's quotes if it had them, in place of the value.
+			b.WriteString(s[last:m.v])
+			if m.vq != 0 {
+				b.WriteByte(m.vq)
+			}
+			b.WriteString(Redacted)
+			if m.vq != 0 {
+				b.WriteByte(m.vq)
+			}
+			last = m.end
+			p = m.end
 			continue
 		}
 		p += size
@@ -262,29 +270,36 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 	return b.String()
 }
 
+// kvMatch is a key=value match at p: the text from p to v (the key, its quotes and the
+// separator) is kept, the value from v to end becomes Redacted, quoted with vq if nonzero.
+type kvMatch struct {
+	v, end int
+	vq     byte
+}
+
 // matchKeyValue tries the key=value pattern at byte offset p, backtracking like Python's re.
 // firsts holds the first letters of the names and pairs (nil: none) their first two, to
 // skip positions quickly.
-func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTable) (end int, replacement string, ok bool) {
-	q := ""
+func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTable) (kvMatch, bool) {
+	var q byte
 	start := p
 	if s[p] == '"' || s[p] == '\'' {
-		q = s[p : p+1]
+		q = s[p]
 		start = p + 1
 	}
 	if pairs != nil && start+1 < len(s) {
 		if c0, c1 := s[start], s[start+1]; c0 < utf8.RuneSelf && c1 < utf8.RuneSelf && !pairs[lowerASCII(c0)][lowerASCII(c1)] {
-			return 0, "", false // no name starts with these two ASCII letters
+			return kvMatch{}, false // no name starts with these two ASCII letters
 		}
 	}
 	// \b before the name: the name starts with a letter, so the previous rune must not be a
 	// word character (a quote never is).
-	if q == "" && !wordBoundary(s, start) {
-		return 0, "", false
+	if q == 0 && !wordBoundary(s, start) {
+		return kvMatch{}, false
 	}
 	first, _ := pystr.RuneAt(s, start)
 	if first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	f0 := byte(pystr.FoldASCII(first))
 	for _, name := range names {
@@ -293,12 +308,12 @@ func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTa
 		}
 		ends, n := name.match(s, start)
 		for _, nameEnd := range ends[:n] {
-			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
-				return e, repl, true
+			if m, ok := kvTail(s, nameEnd, q); ok {
+				return m, true
 			}
 		}
 	}
-	return 0, "", false
+	return kvMatch{}, false
 }
 
 // match returns the possible ends of the name at start, greedy option first (n of them).
@@ -325,36 +340,35 @@ func (k kvName) match(s string, start int) (ends [2]int, n int) {
 	return ends, n
 }
 
-// kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd.
-func kvTail(s string, p, start, nameEnd int, q string) (int, string, bool) {
+// kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd (q: the
+// key's opening quote, 0 for none).
+func kvTail(s string, nameEnd int, q byte) (kvMatch, bool) {
 	if !wordBoundary(s, nameEnd) {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	i := nameEnd
-	if q != "" {
-		if i >= len(s) || s[i] != q[0] {
-			return 0, "", false
+	if q != 0 {
+		if i >= len(s) || s[i] != q {
+			return kvMatch{}, false
 		}
 		i++
 	}
-	sepStart := i
 	i = skipSpace(s, i)
 	if i >= len(s) || (s[i] != ':' && s[i] != '=') {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	i = skipSpace(s, i+1)
 	v := i
 	// A shorter trailing whitespace run would leave the value starting on whitespace, which
 	// no value alternative accepts, so the greedy run is the only candidate.
 	if kvLookaheadRejects(s, v) {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	vEnd, vq, ok := kvValue(s, v)
 	if !ok {
-		return 0, "", false
+		return kvMatch{}, false
 	}
-	repl := q + s[start:nameEnd] + q + s[sepStart:v] + vq + Redacted + vq
-	return vEnd, repl, true
+	return kvMatch{v: v, end: vEnd, vq: vq}, true
 }
 
 func skipSpace(s string, i int) int {
@@ -384,35 +398,49 @@ func kvLookaheadRejects(s string, v int) bool {
 	return false
 }
 
-// kvValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ ; it returns the end and the quote.
-func kvValue(s string, v int) (int, string, bool) {
+// kvValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ ; it returns the end and the quote
+// (0 for none).
+func kvValue(s string, v int) (int, byte, bool) {
 	if v >= len(s) {
-		return 0, "", false
+		return 0, 0, false
 	}
 	if c := s[v]; c == '"' || c == '\'' {
-		for j := v + 1; j < len(s); j++ {
-			switch s[j] {
-			case c:
-				return j + 1, string(c), true
-			case '\n':
-				return 0, "", false
-			}
+		// The closing quote, unless a line ends first. The search for it runs on to the end
+		// of s only when s[v] is the last c in s, so repeated calls stay linear.
+		k := strings.IndexByte(s[v+1:], c)
+		if k < 0 || strings.IndexByte(s[v+1:v+1+k], '\n') >= 0 {
+			return 0, 0, false
 		}
-		return 0, "", false
+		return v + 1 + k + 1, c, true
 	}
 	j := v
-	for {
-		r, size := pystr.RuneAt(s, j)
-		if size == 0 || pystr.IsSpace(r) || (r < utf8.RuneSelf && strings.IndexByte(",;{}[]()\"'", byte(r)) >= 0) {
+	for j < len(s) {
+		if c := s[j]; c < utf8.RuneSelf {
+			if kvValueStopASCII[c] {
+				break
+			}
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if pystr.IsSpace(r) {
 			break
 		}
 		j += size
 	}
 	if j == v {
-		return 0, "", false
+		return 0, 0, false
 	}
-	return j, "", true
+	return j, 0, true
 }
+
+// kvValueStopASCII marks the ASCII bytes an unquoted value stops at: \s and ,;{}[]()"'.
+var kvValueStopASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = pystr.IsSpace(rune(c)) || strings.IndexByte(",;{}[]()\"'", byte(c)) >= 0
+	}
+	return t
+}()
 
 // ---- pass 3: bare issuer tokens (case-sensitive, ASCII neighbour guards)
 
