@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -31,9 +32,11 @@ func redactBearer(s string) string {
 	last := 0
 	for i := 0; i+6 <= len(s); i++ {
 		if s[i] != 'b' && s[i] != 'B' {
-			continue
+			if i = indexBb(s, i+1); i < 0 {
+				break
+			}
 		}
-		if !wordBoundary(s, i) {
+		if i+6 > len(s) || !wordBoundary(s, i) {
 			continue
 		}
 		n, ok := pystr.HasFoldPrefix(s[i:], "bearer")
@@ -87,6 +90,29 @@ func redactBearer(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// indexBb returns the offset of the first 'b' or 'B' in s at or after from, or -1. It tests
+// eight bytes at a time: x|0x20 maps exactly 'b' and 'B' (and no other byte) to 'b', and the
+// lowest byte of x|0x20 ^ "bbbbbbbb" that the zero-byte test flags is its first zero byte.
+func indexBb(s string, from int) int {
+	const ones, highs, bs = 0x0101010101010101, 0x8080808080808080, 0x6262626262626262
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		y := x | 0x2020202020202020 ^ bs
+		if z := (y - ones) &^ y & highs; z != 0 {
+			return i + bits.TrailingZeros64(z)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i]|0x20 == 'b' {
+			return i
+		}
+	}
+	return -1
 }
 
 // bearerValueRune is [A-Za-z0-9._~+/-] under IGNORECASE.

@@ -1,6 +1,47 @@
 package redact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
+
+// naiveIndexBb is indexBb byte by byte.
+func naiveIndexBb(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		if s[i] == 'b' || s[i] == 'B' {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestIndexBbMatchesNaive: every byte value at every offset of texts of 0 to 20 bytes, over a
+// background of a (no match), b, B and each byte value, from every start, with a second
+// candidate after the first (the eight-byte test must report the first, not a later one).
+func TestIndexBbMatchesNaive(t *testing.T) {
+	n := 0
+	for length := 0; length <= 20; length++ {
+		for _, fill := range []byte{'a', 'b', 'B', 0, 0x80, 0xff, 'b' - 1, 'b' + 1, 'B' ^ 0x80, 'b' ^ 0x80} {
+			for pos := 0; pos < length; pos++ {
+				for c := 0; c < 256; c++ {
+					buf := []byte(strings.Repeat(string([]byte{fill}), length))
+					buf[pos] = byte(c)
+					if pos+3 < length {
+						buf[pos+3] = 'B'
+					}
+					s := string(buf)
+					for from := 0; from <= length; from++ {
+						n++
+						if got, want := indexBb(s, from), naiveIndexBb(s, from); got != want {
+							t.Fatalf("%q from %d: got %d, want %d", s, from, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases", n)
+}
 
 // TestKVValueMatchesOld compares kvValue with the pre-issue-15 one at every offset of every
 // string of up to six pieces over quotes, a line break, value bytes, stop bytes, ASCII and
