@@ -2,8 +2,11 @@ package redact
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"cockpit/live/pystr"
 )
@@ -20,15 +23,65 @@ func Text(s string) string {
 	if s == "" {
 		return s
 	}
-	s = redactBearer(s)
-	s = redactKeyValues(s)
-	return redactTokens(s)
+	if len(s) < textScratchMin {
+		return redactTokens(redactKeyValues(redactBearer(s)))
+	}
+	// A long text's first two passes write into buffers kept for the next call: their
+	// outputs are read once, by the next pass, and fresh memory as large as the text costs
+	// more to fault in and collect than the passes cost to run. Only the result is new.
+	sc := textScratchPool.Get().(*textScratch)
+	t, inScratch := s, false
+	if out, ok := appendBearer(sc.a[:0], t); ok {
+		sc.a, t, inScratch = out, bytesString(out), true
+	}
+	if out, ok := appendNamedValues(sc.b[:0], t, kvNames, "aipbrsct"); ok {
+		sc.b, t, inScratch = out, bytesString(out), true
+	}
+	r, changed := tokensPass(t)
+	if !changed && inScratch {
+		r = strings.Clone(t) // t is a scratch buffer, written again by the next call
+	}
+	if cap(sc.a) > textScratchMax {
+		sc.a = nil
+	}
+	if cap(sc.b) > textScratchMax {
+		sc.b = nil
+	}
+	textScratchPool.Put(sc)
+	return r
 }
+
+// Text's scratch buffers are used from textScratchMin bytes of text on and not kept once
+// grown past textScratchMax.
+const (
+	textScratchMin = 16 << 10
+	textScratchMax = 16 << 20
+)
+
+// textScratch holds the outputs of Text's first two passes.
+type textScratch struct{ a, b []byte }
+
+var textScratchPool = sync.Pool{New: func() any { return new(textScratch) }}
+
+// bytesString is b as a string without a copy; b must not be written while it is used.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// growFor returns dst with room for n more bytes.
+func growFor(dst []byte, n int) []byte { return slices.Grow(dst, n) }
 
 // ---- pass 1: \b(bearer)\s+([A-Za-z0-9._~+/-]+=*)  (IGNORECASE)
 
 func redactBearer(s string) string {
-	var b strings.Builder
+	if out, ok := appendBearer(nil, s); ok {
+		return bytesString(out)
+	}
+	return s
+}
+
+// appendBearer appends the bearer pass's output to dst, or reports that it changes nothing
+// (dst is then returned as it was).
+func appendBearer(dst []byte, s string) ([]byte, bool) {
+	matched := false
 	last := 0
 	for i := 0; i+6 <= len(s); i++ {
 		if s[i] != 'b' && s[i] != 'B' {
@@ -76,20 +129,18 @@ func redactBearer(s string) string {
 		for v < len(s) && s[v] == '=' {
 			v++
 		}
-		if last == 0 {
-			b.Grow(len(s))
+		if !matched {
+			dst, matched = growFor(dst, len(s)), true
 		}
-		b.WriteString(s[last:i])
-		b.WriteString(s[i : i+n])
-		b.WriteString(" " + Redacted)
+		dst = append(dst, s[last:i+n]...)
+		dst = append(dst, " "+Redacted...)
 		last = v
 		i = v - 1
 	}
-	if last == 0 {
-		return s
+	if !matched {
+		return dst, false
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	return append(dst, s[last:]...), true
 }
 
 // indexBb returns the offset of the first 'b' or 'B' in s at or after from, or -1. It tests
@@ -250,7 +301,16 @@ var asciiWordByte = func() (t [256]bool) {
 }()
 
 func redactNamedValues(s string, names []kvName, firsts string) string {
-	var b strings.Builder
+	if out, ok := appendNamedValues(nil, s, names, firsts); ok {
+		return bytesString(out)
+	}
+	return s
+}
+
+// appendNamedValues appends the key=value pass's output to dst, or reports that it changes
+// nothing (dst is then returned as it was).
+func appendNamedValues(dst []byte, s string, names []kvName, firsts string) ([]byte, bool) {
+	matched := false
 	last := 0
 	cand := &kvCand
 	if firsts != "aipbrsct" {
@@ -270,18 +330,18 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 		}
 		_, size := pystr.RuneAt(s, p)
 		if m, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
-			if last == 0 {
-				b.Grow(len(s))
+			if !matched {
+				dst, matched = growFor(dst, len(s)), true
 			}
 			// The replacement keeps the key, its quotes and the separator (s[p:m.v]) and
 			// puts Redacted, in the value's quotes if it had them, in place of the value.
-			b.WriteString(s[last:m.v])
+			dst = append(dst, s[last:m.v]...)
 			if m.vq != 0 {
-				b.WriteByte(m.vq)
+				dst = append(dst, m.vq)
 			}
-			b.WriteString(Redacted)
+			dst = append(dst, Redacted...)
 			if m.vq != 0 {
-				b.WriteByte(m.vq)
+				dst = append(dst, m.vq)
 			}
 			last = m.end
 			p = m.end
@@ -289,11 +349,10 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 		}
 		p += size
 	}
-	if last == 0 {
-		return s
+	if !matched {
+		return dst, false
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	return append(dst, s[last:]...), true
 }
 
 // kvMatch is a key=value match at p: the text from p to v (the key, its quotes and the
@@ -477,6 +536,12 @@ func tokenClass(c byte) bool {
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 func redactTokens(s string) string {
+	r, _ := tokensPass(s)
+	return r
+}
+
+// tokensPass is redactTokens; changed reports a match (otherwise r is s).
+func tokensPass(s string) (r string, changed bool) {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
@@ -496,10 +561,10 @@ func redactTokens(s string) string {
 		i = end - 1
 	}
 	if last == 0 {
-		return s
+		return s, false
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), true
 }
 
 // tokenFirst marks the bytes a bare token can start with (sk-, gh?_, xox?-, AKIA, pypi-, eyJ).
