@@ -68,3 +68,18 @@ func TestPairPrefilterNeverRejectsAMatch(t *testing.T) {
 	}
 	t.Logf("%d cases", n)
 }
+
+// TestFirstsCoverNames: each list's firsts holds the first letter of each of its names (the
+// pair table's path skips the firsts check, which would reject a name outside it).
+func TestFirstsCoverNames(t *testing.T) {
+	for _, l := range []struct {
+		names  []kvName
+		firsts string
+	}{{kvNames, "aipbrsct"}, {piiNames, "abrst"}} {
+		for _, n := range l.names {
+			if !strings.Contains(l.firsts, n.first[:1]) {
+				t.Errorf("%s: %q not in %q", n.first, n.first[:1], l.firsts)
+			}
+		}
+	}
+}

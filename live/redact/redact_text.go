@@ -92,7 +92,7 @@ func appendBearer(dst []byte, s string) ([]byte, bool) {
 		if i+6 > len(s) || !wordBoundary(s, i) {
 			continue
 		}
-		n, ok := pystr.HasFoldPrefix(s[i:], "bearer")
+		n, ok := hasFoldPrefix(s[i:], "bearer")
 		if !ok {
 			continue
 		}
@@ -211,21 +211,25 @@ var (
 	piiPairs = namePairs(piiNames)
 )
 
-// pairTable marks the two lower-case ASCII bytes a name can start with.
-type pairTable [utf8.RuneSelf][utf8.RuneSelf]bool
+// pairTable holds, for the two lower-case ASCII bytes a name can start with, the set of
+// names (bit k: names[k]) that start with them.
+type pairTable [utf8.RuneSelf][utf8.RuneSelf]uint32
 
 // namePairs marks each name's first two letters; a one-letter first part allows any second
 // byte. Only ASCII text is judged by it: a non-ASCII byte may fold to a name's letter (K, ſ).
 func namePairs(names []kvName) *pairTable {
+	if len(names) > 32 {
+		panic("redact: more than 32 names in a list")
+	}
 	var t pairTable
-	for _, n := range names {
+	for k, n := range names {
 		if len(n.first) < 2 {
 			for c := range t[n.first[0]] {
-				t[n.first[0]][c] = true
+				t[n.first[0]][c] |= 1 << k
 			}
 			continue
 		}
-		t[n.first[0]][n.first[1]] = true
+		t[n.first[0]][n.first[1]] |= 1 << k
 	}
 	return &t
 }
@@ -373,8 +377,22 @@ func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTa
 		start = p + 1
 	}
 	if pairs != nil && start+1 < len(s) {
-		if c0, c1 := s[start], s[start+1]; c0 < utf8.RuneSelf && c1 < utf8.RuneSelf && !pairs[lowerASCII(c0)][lowerASCII(c1)] {
-			return kvMatch{}, false // no name starts with these two ASCII letters
+		if c0, c1 := s[start], s[start+1]; c0 < utf8.RuneSelf && c1 < utf8.RuneSelf {
+			set := pairs[lowerASCII(c0)][lowerASCII(c1)]
+			if set == 0 {
+				return kvMatch{}, false // no name starts with these two ASCII letters
+			}
+			// Two ASCII bytes fold only to themselves: the names of set, in the list's
+			// order, are the only ones that can match.
+			if q == 0 && !wordBoundary(s, start) {
+				return kvMatch{}, false
+			}
+			for ; set != 0; set &= set - 1 {
+				if m, ok := names[bits.TrailingZeros32(set)].tryAt(s, start, q); ok {
+					return m, true
+				}
+			}
+			return kvMatch{}, false
 		}
 	}
 	// \b before the name: the name starts with a letter, so the previous rune must not be a
@@ -391,11 +409,19 @@ func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTa
 		if name.first[0] != f0 {
 			continue // cannot match: every name is lower-case ASCII
 		}
-		ends, n := name.match(s, start)
-		for _, nameEnd := range ends[:n] {
-			if m, ok := kvTail(s, nameEnd, q); ok {
-				return m, true
-			}
+		if m, ok := name.tryAt(s, start, q); ok {
+			return m, true
+		}
+	}
+	return kvMatch{}, false
+}
+
+// tryAt tries the rest of the pattern after name k at start, each way the name can end.
+func (k kvName) tryAt(s string, start int, q byte) (kvMatch, bool) {
+	ends, n := k.match(s, start)
+	for _, nameEnd := range ends[:n] {
+		if m, ok := kvTail(s, nameEnd, q); ok {
+			return m, true
 		}
 	}
 	return kvMatch{}, false
@@ -403,7 +429,7 @@ func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTa
 
 // match returns the possible ends of the name at start, greedy option first (n of them).
 func (k kvName) match(s string, start int) (ends [2]int, n int) {
-	a, ok := pystr.HasFoldPrefix(s[start:], k.first)
+	a, ok := hasFoldPrefix(s[start:], k.first)
 	if !ok {
 		return ends, 0
 	}
@@ -413,16 +439,35 @@ func (k kvName) match(s string, start int) (ends [2]int, n int) {
 		return ends, 1
 	}
 	if pos < len(s) && (s[pos] == '_' || s[pos] == '-') {
-		if c, ok := pystr.HasFoldPrefix(s[pos+1:], k.second); ok {
+		if c, ok := hasFoldPrefix(s[pos+1:], k.second); ok {
 			ends[n] = pos + 1 + c
 			n++
 		}
 	}
-	if c, ok := pystr.HasFoldPrefix(s[pos:], k.second); ok {
+	if c, ok := hasFoldPrefix(s[pos:], k.second); ok {
 		ends[n] = pos + c
 		n++
 	}
 	return ends, n
+}
+
+// hasFoldPrefix is pystr.HasFoldPrefix comparing ASCII bytes in place: an ASCII byte folds
+// only to its lower case. From the first non-ASCII byte on, pystr compares the rest.
+func hasFoldPrefix(s, w string) (int, bool) {
+	for j := 0; j < len(w); j++ {
+		if j >= len(s) {
+			return 0, false
+		}
+		c := s[j]
+		if c >= utf8.RuneSelf {
+			n, ok := pystr.HasFoldPrefix(s[j:], w[j:])
+			return j + n, ok
+		}
+		if lowerASCII(c) != w[j] {
+			return 0, false
+		}
+	}
+	return len(w), true
 }
 
 // kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd (q: the
@@ -469,15 +514,15 @@ func skipSpace(s string, i int) int {
 // kvLookaheadRejects is (?=[\"']?\[redacted\][\"']?|bearer\b), case-insensitive.
 func kvLookaheadRejects(s string, v int) bool {
 	rest := s[v:]
-	if _, ok := pystr.HasFoldPrefix(rest, Redacted); ok {
+	if _, ok := hasFoldPrefix(rest, Redacted); ok {
 		return true
 	}
 	if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
-		if _, ok := pystr.HasFoldPrefix(rest[1:], Redacted); ok {
+		if _, ok := hasFoldPrefix(rest[1:], Redacted); ok {
 			return true
 		}
 	}
-	if n, ok := pystr.HasFoldPrefix(rest, "bearer"); ok && pystr.WordBoundary(s, v+n) {
+	if n, ok := hasFoldPrefix(rest, "bearer"); ok && pystr.WordBoundary(s, v+n) {
 		return true
 	}
 	return false

@@ -1,8 +1,11 @@
 package redact
 
 import (
+	"math/rand"
 	"strings"
 	"testing"
+
+	"cockpit/live/pystr"
 )
 
 // naiveIndexBb is indexBb byte by byte.
@@ -72,4 +75,47 @@ func TestKVValueMatchesOld(t *testing.T) {
 	}
 	walk("", 6)
 	t.Logf("%d cases", n)
+}
+
+// TestHasFoldPrefixMatchesPystr: every name part, "bearer" and "[redacted]", with each of
+// its letters in turn replaced by its lower and upper case, each rune that folds to an
+// ASCII letter, other non-ASCII runes, an invalid byte and nothing (the text ends), and
+// random texts of differential-test pieces.
+func TestHasFoldPrefixMatchesPystr(t *testing.T) {
+	words := []string{"bearer", Redacted}
+	for _, l := range [][]kvName{kvNames, piiNames} {
+		for _, n := range l {
+			words = append(words, n.first)
+			if n.second != "" {
+				words = append(words, n.second)
+			}
+		}
+	}
+	subs := []string{"İ", "ı", "K", "ſ", "é", "\u00a0", "\xff", "\xc3", "_", "-", "a", "Z", ""}
+	check := func(s, w string) {
+		gotN, gotOK := hasFoldPrefix(s, w)
+		wantN, wantOK := pystr.HasFoldPrefix(s, w)
+		if gotOK != wantOK || gotOK && gotN != wantN {
+			t.Fatalf("%q, %q: got (%d %v), want (%d %v)", s, w, gotN, gotOK, wantN, wantOK)
+		}
+	}
+	for _, w := range words {
+		for j := 0; j < len(w); j++ {
+			for _, sub := range append([]string{strings.ToLower(w[j : j+1]), strings.ToUpper(w[j : j+1])}, subs...) {
+				for _, tail := range []string{"", "x", "=1"} {
+					s := w[:j] + sub + w[j+1:] + tail
+					check(s, w)
+					check(strings.ToUpper(w[:j])+sub+w[j+1:]+tail, w)
+					check(s[:j+len(sub)], w)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewSource(19))
+	for n := 0; n < 20000; n++ {
+		s := randomText(rng, 6)
+		for _, w := range words {
+			check(s, w)
+		}
+	}
 }
