@@ -329,10 +329,14 @@ func appendNamedValues(dst []byte, s string, names []kvName, firsts string) ([]b
 		if c := s[p]; !cand[c] || c < utf8.RuneSelf && c != '"' && c != '\'' && p > 0 && asciiWordByte[s[p-1]] {
 			// An ASCII byte that is neither a quote nor a name's first letter, or a letter
 			// after a word character (no \b before the name; a non-word rune folds to no letter).
-			p++
+			// After a word byte, so is every ASCII word byte that follows it.
+			p = skipWord(s, p, c)
 			continue
 		}
-		_, size := pystr.RuneAt(s, p)
+		c, size := s[p], 1
+		if c >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(s[p:])
+		}
 		if m, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
 			if !matched {
 				dst, matched = growFor(dst, len(s)), true
@@ -351,7 +355,11 @@ func appendNamedValues(dst []byte, s string, names []kvName, firsts string) ([]b
 			p = m.end
 			continue
 		}
-		p += size
+		if size == 1 {
+			p = skipWord(s, p, c)
+		} else {
+			p += size
+		}
 	}
 	if !matched {
 		return dst, false
@@ -364,6 +372,18 @@ func appendNamedValues(dst []byte, s string, names []kvName, firsts string) ([]b
 type kvMatch struct {
 	v, end int
 	vq     byte
+}
+
+// skipWord returns the offset after the ASCII byte c at p and, when c is a word byte, after
+// the run of ASCII word bytes that follows it.
+func skipWord(s string, p int, c byte) int {
+	p++
+	if asciiWordByte[c] {
+		for p < len(s) && asciiWordByte[s[p]] {
+			p++
+		}
+	}
+	return p
 }
 
 // matchKeyValue tries the key=value pattern at byte offset p, backtracking like Python's re.
@@ -591,10 +611,12 @@ func tokensPass(s string) (r string, changed bool) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if !tokenFirst[s[i]] || i > 0 && tokenClass(s[i-1]) {
+			i = skipTokenRun(s, i)
 			continue
 		}
 		end := matchToken(s, i)
 		if end < 0 {
+			i = skipTokenRun(s, i)
 			continue
 		}
 		if last == 0 {
@@ -611,6 +633,26 @@ func tokensPass(s string) (r string, changed bool) {
 	b.WriteString(s[last:])
 	return b.String(), true
 }
+
+// skipTokenRun returns i, or, when s[i] is a token byte, the last offset of the run of token
+// bytes it starts: none of the others can start a token (each follows a token byte).
+func skipTokenRun(s string, i int) int {
+	if !tokenByte[s[i]] {
+		return i
+	}
+	for i+1 < len(s) && tokenByte[s[i+1]] {
+		i++
+	}
+	return i
+}
+
+// tokenByte is tokenClass as a table.
+var tokenByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = tokenClass(byte(c))
+	}
+	return t
+}()
 
 // tokenFirst marks the bytes a bare token can start with (sk-, gh?_, xox?-, AKIA, pypi-, eyJ).
 var tokenFirst = func() (t [256]bool) {
