@@ -26,9 +26,14 @@ func Text(s string) string {
 	if len(s) < textScratchMin {
 		return redactTokens(redactKeyValues(redactBearer(s)))
 	}
-	// A long text's first two passes write into buffers kept for the next call: their
-	// outputs are read once, by the next pass, and fresh memory as large as the text costs
-	// more to fault in and collect than the passes cost to run. Only the result is new.
+	return textPooled(s)
+}
+
+// textPooled is Text for a non-empty text, used for long ones: the first two passes write
+// into buffers kept for the next call. Their outputs are read once, by the next pass, and
+// fresh memory as large as the text costs more to fault in and collect than the passes cost
+// to run. Only the result is new.
+func textPooled(s string) string {
 	sc := textScratchPool.Get().(*textScratch)
 	t, inScratch := s, false
 	if out, ok := appendBearer(sc.a[:0], t); ok {
