@@ -43,15 +43,23 @@ func TestKeyValuesMatchOld(t *testing.T) {
 // TestTextMatchesOld compares Text and each of its passes with the pre-issue-15 implementation.
 func TestTextMatchesOld(t *testing.T) {
 	rng := rand.New(rand.NewSource(16))
+	var kept, keptWant []string // textPooled's results: they must not change as it runs again
 	for n := 0; n < 20000; n++ {
 		s := randomText(rng, 40)
+		r := textPooledOrEmpty(s)
+		kept, keptWant = append(kept, r), append(keptWant, strings.Clone(r))
 		for _, c := range []struct {
 			name      string
 			got, want func(string) string
-		}{{"Text", Text, v0Text}, {"bearer", redactBearer, v0redactBearer}, {"tokens", redactTokens, v0redactTokens}} {
+		}{{"Text", Text, v0Text}, {"textPooled", textPooledOrEmpty, v0Text}, {"bearer", redactBearer, v0redactBearer}, {"tokens", redactTokens, v0redactTokens}} {
 			if got, want := c.got(s), c.want(s); got != want {
 				t.Fatalf("%s %q: got %q, want %q", c.name, s, got, want)
 			}
+		}
+	}
+	for i := range kept {
+		if kept[i] != keptWant[i] {
+			t.Fatalf("textPooled's result %d changed from %q to %q", i, keptWant[i], kept[i])
 		}
 	}
 }
@@ -72,8 +80,12 @@ func FuzzTextMatchesOld(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := Text(s), v0Text(s); got != want {
+		want := v0Text(s)
+		if got := Text(s); got != want {
 			t.Fatalf("Text %q: got %q, want %q", s, got, want)
+		}
+		if got := textPooledOrEmpty(s); got != want {
+			t.Fatalf("textPooled %q: got %q, want %q", s, got, want)
 		}
 		if got, want := redactNamedValues(s, piiNames, "abrst"), v0redactNamedValues(s, v0piiNames, "abrst"); got != want {
 			t.Fatalf("pii %q: got %q, want %q", s, got, want)
@@ -93,4 +105,13 @@ func TestWordBoundaryMatchesPystr(t *testing.T) {
 			}
 		}
 	}
+}
+
+// textPooledOrEmpty is Text through its pooled path whatever the length (Text takes it only
+// for long texts), so the differential tests and the fuzzer cover that path on short ones.
+func textPooledOrEmpty(s string) string {
+	if s == "" {
+		return s
+	}
+	return textPooled(s)
 }

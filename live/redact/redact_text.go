@@ -1,8 +1,12 @@
 package redact
 
 import (
+	"math/bits"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"cockpit/live/pystr"
 )
@@ -19,24 +23,81 @@ func Text(s string) string {
 	if s == "" {
 		return s
 	}
-	s = redactBearer(s)
-	s = redactKeyValues(s)
-	return redactTokens(s)
+	if len(s) < textScratchMin {
+		return redactTokens(redactKeyValues(redactBearer(s)))
+	}
+	return textPooled(s)
 }
+
+// textPooled is Text for a non-empty text, used for long ones: the first two passes write
+// into buffers kept for the next call. Their outputs are read once, by the next pass, and
+// fresh memory as large as the text costs more to fault in and collect than the passes cost
+// to run. Only the result is new.
+func textPooled(s string) string {
+	sc := textScratchPool.Get().(*textScratch)
+	t, inScratch := s, false
+	if out, ok := appendBearer(sc.a[:0], t); ok {
+		sc.a, t, inScratch = out, bytesString(out), true
+	}
+	if out, ok := appendNamedValues(sc.b[:0], t, kvNames, "aipbrsct"); ok {
+		sc.b, t, inScratch = out, bytesString(out), true
+	}
+	r, changed := tokensPass(t)
+	if !changed && inScratch {
+		r = strings.Clone(t) // t is a scratch buffer, written again by the next call
+	}
+	if cap(sc.a) > textScratchMax {
+		sc.a = nil
+	}
+	if cap(sc.b) > textScratchMax {
+		sc.b = nil
+	}
+	textScratchPool.Put(sc)
+	return r
+}
+
+// Text's scratch buffers are used from textScratchMin bytes of text on and not kept once
+// grown past textScratchMax.
+const (
+	textScratchMin = 16 << 10
+	textScratchMax = 16 << 20
+)
+
+// textScratch holds the outputs of Text's first two passes.
+type textScratch struct{ a, b []byte }
+
+var textScratchPool = sync.Pool{New: func() any { return new(textScratch) }}
+
+// bytesString is b as a string without a copy; b must not be written while it is used.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// growFor returns dst with room for n more bytes.
+func growFor(dst []byte, n int) []byte { return slices.Grow(dst, n) }
 
 // ---- pass 1: \b(bearer)\s+([A-Za-z0-9._~+/-]+=*)  (IGNORECASE)
 
 func redactBearer(s string) string {
-	var b strings.Builder
+	if out, ok := appendBearer(nil, s); ok {
+		return bytesString(out)
+	}
+	return s
+}
+
+// appendBearer appends the bearer pass's output to dst, or reports that it changes nothing
+// (dst is then returned as it was).
+func appendBearer(dst []byte, s string) ([]byte, bool) {
+	matched := false
 	last := 0
 	for i := 0; i+6 <= len(s); i++ {
 		if s[i] != 'b' && s[i] != 'B' {
+			if i = indexBb(s, i+1); i < 0 {
+				break
+			}
+		}
+		if i+6 > len(s) || !wordBoundary(s, i) {
 			continue
 		}
-		if !wordBoundary(s, i) {
-			continue
-		}
-		n, ok := pystr.HasFoldPrefix(s[i:], "bearer")
+		n, ok := hasFoldPrefix(s[i:], "bearer")
 		if !ok {
 			continue
 		}
@@ -73,20 +134,41 @@ func redactBearer(s string) string {
 		for v < len(s) && s[v] == '=' {
 			v++
 		}
-		if last == 0 {
-			b.Grow(len(s))
+		if !matched {
+			dst, matched = growFor(dst, len(s)), true
 		}
-		b.WriteString(s[last:i])
-		b.WriteString(s[i : i+n])
-		b.WriteString(" " + Redacted)
+		dst = append(dst, s[last:i+n]...)
+		dst = append(dst, " "+Redacted...)
 		last = v
 		i = v - 1
 	}
-	if last == 0 {
-		return s
+	if !matched {
+		return dst, false
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	return append(dst, s[last:]...), true
+}
+
+// indexBb returns the offset of the first 'b' or 'B' in s at or after from, or -1. It tests
+// eight bytes at a time: x|0x20 maps exactly 'b' and 'B' (and no other byte) to 'b', and the
+// lowest byte of x|0x20 ^ "bbbbbbbb" that the zero-byte test flags is its first zero byte.
+func indexBb(s string, from int) int {
+	const ones, highs, bs = 0x0101010101010101, 0x8080808080808080, 0x6262626262626262
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		y := x | 0x2020202020202020 ^ bs
+		if z := (y - ones) &^ y & highs; z != 0 {
+			return i + bits.TrailingZeros64(z)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i]|0x20 == 'b' {
+			return i
+		}
+	}
+	return -1
 }
 
 // bearerValueRune is [A-Za-z0-9._~+/-] under IGNORECASE.
@@ -134,21 +216,25 @@ var (
 	piiPairs = namePairs(piiNames)
 )
 
-// pairTable marks the two lower-case ASCII bytes a name can start with.
-type pairTable [utf8.RuneSelf][utf8.RuneSelf]bool
+// pairTable holds, for the two lower-case ASCII bytes a name can start with, the set of
+// names (bit k: names[k]) that start with them.
+type pairTable [utf8.RuneSelf][utf8.RuneSelf]uint32
 
 // namePairs marks each name's first two letters; a one-letter first part allows any second
 // byte. Only ASCII text is judged by it: a non-ASCII byte may fold to a name's letter (K, ſ).
 func namePairs(names []kvName) *pairTable {
+	if len(names) > 32 {
+		panic("redact: more than 32 names in a list")
+	}
 	var t pairTable
-	for _, n := range names {
+	for k, n := range names {
 		if len(n.first) < 2 {
 			for c := range t[n.first[0]] {
-				t[n.first[0]][c] = true
+				t[n.first[0]][c] |= 1 << k
 			}
 			continue
 		}
-		t[n.first[0]][n.first[1]] = true
+		t[n.first[0]][n.first[1]] |= 1 << k
 	}
 	return &t
 }
@@ -224,7 +310,16 @@ var asciiWordByte = func() (t [256]bool) {
 }()
 
 func redactNamedValues(s string, names []kvName, firsts string) string {
-	var b strings.Builder
+	if out, ok := appendNamedValues(nil, s, names, firsts); ok {
+		return bytesString(out)
+	}
+	return s
+}
+
+// appendNamedValues appends the key=value pass's output to dst, or reports that it changes
+// nothing (dst is then returned as it was).
+func appendNamedValues(dst []byte, s string, names []kvName, firsts string) ([]byte, bool) {
+	matched := false
 	last := 0
 	cand := &kvCand
 	if firsts != "aipbrsct" {
@@ -239,71 +334,127 @@ func redactNamedValues(s string, names []kvName, firsts string) string {
 		if c := s[p]; !cand[c] || c < utf8.RuneSelf && c != '"' && c != '\'' && p > 0 && asciiWordByte[s[p-1]] {
 			// An ASCII byte that is neither a quote nor a name's first letter, or a letter
 			// after a word character (no \b before the name; a non-word rune folds to no letter).
-			p++
+			// After a word byte, so is every ASCII word byte that follows it.
+			p = skipWord(s, p, c)
 			continue
 		}
-		_, size := pystr.RuneAt(s, p)
-		if end, repl, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
-			if last == 0 {
-				b.Grow(len(s))
+		c, size := s[p], 1
+		if c >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(s[p:])
+		}
+		if m, ok := matchKeyValue(s, p, names, firsts, pairs); ok {
+			if !matched {
+				dst, matched = growFor(dst, len(s)), true
 			}
-			b.WriteString(s[last:p])
-			b.WriteString(repl)
-			last = end
-			p = end
+			// The replacement keeps the key, its quotes and the separator (s[p:m.v]) and
+			// puts Redacted, in the value's quotes if it had them, in place of the value.
+			dst = append(dst, s[last:m.v]...)
+			if m.vq != 0 {
+				dst = append(dst, m.vq)
+			}
+			dst = append(dst, Redacted...)
+			if m.vq != 0 {
+				dst = append(dst, m.vq)
+			}
+			last = m.end
+			p = m.end
 			continue
 		}
-		p += size
+		if size == 1 {
+			p = skipWord(s, p, c)
+		} else {
+			p += size
+		}
 	}
-	if last == 0 {
-		return s
+	if !matched {
+		return dst, false
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	return append(dst, s[last:]...), true
+}
+
+// kvMatch is a key=value match at p: the text from p to v (the key, its quotes and the
+// separator) is kept, the value from v to end becomes Redacted, quoted with vq if nonzero.
+type kvMatch struct {
+	v, end int
+	vq     byte
+}
+
+// skipWord returns the offset after the ASCII byte c at p and, when c is a word byte, after
+// the run of ASCII word bytes that follows it.
+func skipWord(s string, p int, c byte) int {
+	p++
+	if asciiWordByte[c] {
+		for p < len(s) && asciiWordByte[s[p]] {
+			p++
+		}
+	}
+	return p
 }
 
 // matchKeyValue tries the key=value pattern at byte offset p, backtracking like Python's re.
 // firsts holds the first letters of the names and pairs (nil: none) their first two, to
 // skip positions quickly.
-func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTable) (end int, replacement string, ok bool) {
-	q := ""
+func matchKeyValue(s string, p int, names []kvName, firsts string, pairs *pairTable) (kvMatch, bool) {
+	var q byte
 	start := p
 	if s[p] == '"' || s[p] == '\'' {
-		q = s[p : p+1]
+		q = s[p]
 		start = p + 1
 	}
 	if pairs != nil && start+1 < len(s) {
-		if c0, c1 := s[start], s[start+1]; c0 < utf8.RuneSelf && c1 < utf8.RuneSelf && !pairs[lowerASCII(c0)][lowerASCII(c1)] {
-			return 0, "", false // no name starts with these two ASCII letters
+		if c0, c1 := s[start], s[start+1]; c0 < utf8.RuneSelf && c1 < utf8.RuneSelf {
+			set := pairs[lowerASCII(c0)][lowerASCII(c1)]
+			if set == 0 {
+				return kvMatch{}, false // no name starts with these two ASCII letters
+			}
+			// Two ASCII bytes fold only to themselves: the names of set, in the list's
+			// order, are the only ones that can match.
+			if q == 0 && !wordBoundary(s, start) {
+				return kvMatch{}, false
+			}
+			for ; set != 0; set &= set - 1 {
+				if m, ok := names[bits.TrailingZeros32(set)].tryAt(s, start, q); ok {
+					return m, true
+				}
+			}
+			return kvMatch{}, false
 		}
 	}
 	// \b before the name: the name starts with a letter, so the previous rune must not be a
 	// word character (a quote never is).
-	if q == "" && !wordBoundary(s, start) {
-		return 0, "", false
+	if q == 0 && !wordBoundary(s, start) {
+		return kvMatch{}, false
 	}
 	first, _ := pystr.RuneAt(s, start)
 	if first < 0 || !strings.ContainsRune(firsts, pystr.FoldASCII(first)) {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	f0 := byte(pystr.FoldASCII(first))
 	for _, name := range names {
 		if name.first[0] != f0 {
 			continue // cannot match: every name is lower-case ASCII
 		}
-		ends, n := name.match(s, start)
-		for _, nameEnd := range ends[:n] {
-			if e, repl, ok := kvTail(s, p, start, nameEnd, q); ok {
-				return e, repl, true
-			}
+		if m, ok := name.tryAt(s, start, q); ok {
+			return m, true
 		}
 	}
-	return 0, "", false
+	return kvMatch{}, false
+}
+
+// tryAt tries the rest of the pattern after name k at start, each way the name can end.
+func (k kvName) tryAt(s string, start int, q byte) (kvMatch, bool) {
+	ends, n := k.match(s, start)
+	for _, nameEnd := range ends[:n] {
+		if m, ok := kvTail(s, nameEnd, q); ok {
+			return m, true
+		}
+	}
+	return kvMatch{}, false
 }
 
 // match returns the possible ends of the name at start, greedy option first (n of them).
 func (k kvName) match(s string, start int) (ends [2]int, n int) {
-	a, ok := pystr.HasFoldPrefix(s[start:], k.first)
+	a, ok := hasFoldPrefix(s[start:], k.first)
 	if !ok {
 		return ends, 0
 	}
@@ -313,48 +464,66 @@ func (k kvName) match(s string, start int) (ends [2]int, n int) {
 		return ends, 1
 	}
 	if pos < len(s) && (s[pos] == '_' || s[pos] == '-') {
-		if c, ok := pystr.HasFoldPrefix(s[pos+1:], k.second); ok {
+		if c, ok := hasFoldPrefix(s[pos+1:], k.second); ok {
 			ends[n] = pos + 1 + c
 			n++
 		}
 	}
-	if c, ok := pystr.HasFoldPrefix(s[pos:], k.second); ok {
+	if c, ok := hasFoldPrefix(s[pos:], k.second); ok {
 		ends[n] = pos + c
 		n++
 	}
 	return ends, n
 }
 
-// kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd.
-func kvTail(s string, p, start, nameEnd int, q string) (int, string, bool) {
+// hasFoldPrefix is pystr.HasFoldPrefix comparing ASCII bytes in place: an ASCII byte folds
+// only to its lower case. From the first non-ASCII byte on, pystr compares the rest.
+func hasFoldPrefix(s, w string) (int, bool) {
+	for j := 0; j < len(w); j++ {
+		if j >= len(s) {
+			return 0, false
+		}
+		c := s[j]
+		if c >= utf8.RuneSelf {
+			n, ok := pystr.HasFoldPrefix(s[j:], w[j:])
+			return j + n, ok
+		}
+		if lowerASCII(c) != w[j] {
+			return 0, false
+		}
+	}
+	return len(w), true
+}
+
+// kvTail matches \b (?P=q) \s*[:=]\s* (?!…) value after a name ending at nameEnd (q: the
+// key's opening quote, 0 for none).
+func kvTail(s string, nameEnd int, q byte) (kvMatch, bool) {
 	if !wordBoundary(s, nameEnd) {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	i := nameEnd
-	if q != "" {
-		if i >= len(s) || s[i] != q[0] {
-			return 0, "", false
+	if q != 0 {
+		if i >= len(s) || s[i] != q {
+			return kvMatch{}, false
 		}
 		i++
 	}
-	sepStart := i
 	i = skipSpace(s, i)
 	if i >= len(s) || (s[i] != ':' && s[i] != '=') {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	i = skipSpace(s, i+1)
 	v := i
 	// A shorter trailing whitespace run would leave the value starting on whitespace, which
 	// no value alternative accepts, so the greedy run is the only candidate.
 	if kvLookaheadRejects(s, v) {
-		return 0, "", false
+		return kvMatch{}, false
 	}
 	vEnd, vq, ok := kvValue(s, v)
 	if !ok {
-		return 0, "", false
+		return kvMatch{}, false
 	}
-	repl := q + s[start:nameEnd] + q + s[sepStart:v] + vq + Redacted + vq
-	return vEnd, repl, true
+	return kvMatch{v: v, end: vEnd, vq: vq}, true
 }
 
 func skipSpace(s string, i int) int {
@@ -370,49 +539,63 @@ func skipSpace(s string, i int) int {
 // kvLookaheadRejects is (?=[\"']?\[redacted\][\"']?|bearer\b), case-insensitive.
 func kvLookaheadRejects(s string, v int) bool {
 	rest := s[v:]
-	if _, ok := pystr.HasFoldPrefix(rest, Redacted); ok {
+	if _, ok := hasFoldPrefix(rest, Redacted); ok {
 		return true
 	}
 	if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
-		if _, ok := pystr.HasFoldPrefix(rest[1:], Redacted); ok {
+		if _, ok := hasFoldPrefix(rest[1:], Redacted); ok {
 			return true
 		}
 	}
-	if n, ok := pystr.HasFoldPrefix(rest, "bearer"); ok && pystr.WordBoundary(s, v+n) {
+	if n, ok := hasFoldPrefix(rest, "bearer"); ok && pystr.WordBoundary(s, v+n) {
 		return true
 	}
 	return false
 }
 
-// kvValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ ; it returns the end and the quote.
-func kvValue(s string, v int) (int, string, bool) {
+// kvValue is "[^"\n]*" | '[^'\n]*' | [^\s,;{}\[\]()"']+ ; it returns the end and the quote
+// (0 for none).
+func kvValue(s string, v int) (int, byte, bool) {
 	if v >= len(s) {
-		return 0, "", false
+		return 0, 0, false
 	}
 	if c := s[v]; c == '"' || c == '\'' {
-		for j := v + 1; j < len(s); j++ {
-			switch s[j] {
-			case c:
-				return j + 1, string(c), true
-			case '\n':
-				return 0, "", false
-			}
+		// The closing quote, unless a line ends first. The search for it runs on to the end
+		// of s only when s[v] is the last c in s, so repeated calls stay linear.
+		k := strings.IndexByte(s[v+1:], c)
+		if k < 0 || strings.IndexByte(s[v+1:v+1+k], '\n') >= 0 {
+			return 0, 0, false
 		}
-		return 0, "", false
+		return v + 1 + k + 1, c, true
 	}
 	j := v
-	for {
-		r, size := pystr.RuneAt(s, j)
-		if size == 0 || pystr.IsSpace(r) || (r < utf8.RuneSelf && strings.IndexByte(",;{}[]()\"'", byte(r)) >= 0) {
+	for j < len(s) {
+		if c := s[j]; c < utf8.RuneSelf {
+			if kvValueStopASCII[c] {
+				break
+			}
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if pystr.IsSpace(r) {
 			break
 		}
 		j += size
 	}
 	if j == v {
-		return 0, "", false
+		return 0, 0, false
 	}
-	return j, "", true
+	return j, 0, true
 }
+
+// kvValueStopASCII marks the ASCII bytes an unquoted value stops at: \s and ,;{}[]()"'.
+var kvValueStopASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = pystr.IsSpace(rune(c)) || strings.IndexByte(",;{}[]()\"'", byte(c)) >= 0
+	}
+	return t
+}()
 
 // ---- pass 3: bare issuer tokens (case-sensitive, ASCII neighbour guards)
 
@@ -423,14 +606,22 @@ func tokenClass(c byte) bool {
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 func redactTokens(s string) string {
+	r, _ := tokensPass(s)
+	return r
+}
+
+// tokensPass is redactTokens; changed reports a match (otherwise r is s).
+func tokensPass(s string) (r string, changed bool) {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if !tokenFirst[s[i]] || i > 0 && tokenClass(s[i-1]) {
+			i = skipTokenRun(s, i)
 			continue
 		}
 		end := matchToken(s, i)
 		if end < 0 {
+			i = skipTokenRun(s, i)
 			continue
 		}
 		if last == 0 {
@@ -442,11 +633,31 @@ func redactTokens(s string) string {
 		i = end - 1
 	}
 	if last == 0 {
-		return s
+		return s, false
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), true
 }
+
+// skipTokenRun returns i, or, when s[i] is a token byte, the last offset of the run of token
+// bytes it starts: none of the others can start a token (each follows a token byte).
+func skipTokenRun(s string, i int) int {
+	if !tokenByte[s[i]] {
+		return i
+	}
+	for i+1 < len(s) && tokenByte[s[i+1]] {
+		i++
+	}
+	return i
+}
+
+// tokenByte is tokenClass as a table.
+var tokenByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = tokenClass(byte(c))
+	}
+	return t
+}()
 
 // tokenFirst marks the bytes a bare token can start with (sk-, gh?_, xox?-, AKIA, pypi-, eyJ).
 var tokenFirst = func() (t [256]bool) {
