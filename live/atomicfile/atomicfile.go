@@ -1,17 +1,13 @@
 // Package atomicfile writes the runtime root's small state files durably: WriteFile goes
 // through a same-directory temporary file, fsync and rename, so a crash leaves the old or
-// the new content, never a torn one; Replace and Overwrite skip the fsync (and Overwrite the
-// rename) for files kept durably elsewhere. It is a leaf shared by live's packages (counter,
-// halt, mandatefile).
+// the new content, never a torn one. It is a leaf shared by live's packages (counter, halt,
+// mandatefile).
 package atomicfile
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // EnsureDir creates dir (and parents) with mode 0700.
@@ -134,41 +130,6 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// Overwrite writes data over path's content in place (created with perm if missing), without a
-// temporary file, rename or fsync: no new inode or directory entry, so the next fsync of any
-// file on the same file system has no metadata of it to commit. A reader may, for an instant,
-// see a half-written file, and a crash may leave the old one: for files whose content is also
-// kept durably elsewhere and whose readers treat a torn file as unreadable. A symbolic link or
-// anything but a regular file at path is an error, never followed or written.
-func Overwrite(path string, data []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = EnsureDir(filepath.Dir(path)); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
-	if err == nil {
-		_, err = f.WriteAt(data, 0)
-	}
-	if err == nil && st.Size() != int64(len(data)) {
-		err = f.Truncate(int64(len(data)))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

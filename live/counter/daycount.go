@@ -90,12 +90,10 @@ func WriteDailyCount(root live.Root, broker string, now time.Time, n int) error 
 	return nil
 }
 
-// NoteDailyCount records n as today's count for broker like WriteDailyCount, but in place and
-// without fsync: for the gate, whose count's source of truth is the durable order journal
-// (DV14), so a crash that loses this write, or a reader that meets it half-written (a corrupt
-// file, which DailyCount reads from the journal), loses nothing the gate relies on. A rename
-// per order would put a new inode and two directory entries into the next fsync of the
-// database. Callers hold the broker's submit lock.
+// NoteDailyCount records n as today's count for broker like WriteDailyCount, but without
+// fsync: for the gate, whose count's source of truth is the durable order journal (DV14), so
+// a crash that loses this write loses nothing the gate relies on. Callers hold the broker's
+// submit lock.
 func NoteDailyCount(root live.Root, broker string, now time.Time, n int) error {
 	key, err := live.NormalizeBroker(broker)
 	if err != nil {
@@ -103,12 +101,8 @@ func NoteDailyCount(root live.Root, broker string, now time.Time, n int) error {
 	}
 	n = min(max(n, 0), maxCount)
 	data := []byte(`{"date": "` + live.UTCDay(now) + `", "count": ` + strconv.Itoa(n) + `}`)
-	path := root.CounterPath(key)
-	if err := atomicfile.Overwrite(path, data, 0o644); err != nil {
-		// Not a plain file (a link, say): replace it, as WriteDailyCount would.
-		if err := atomicfile.Replace(path, data, 0o644); err != nil {
-			return fmt.Errorf("write order count: %w", err)
-		}
+	if err := atomicfile.Replace(root.CounterPath(key), data, 0o644); err != nil {
+		return fmt.Errorf("write order count: %w", err)
 	}
 	return nil
 }

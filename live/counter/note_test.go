@@ -3,79 +3,97 @@ package counter
 import (
 	"os"
 	"path/filepath"
-	"syscall"
+	"sync"
 	"testing"
 	"time"
 
 	"cockpit/live/livetest"
 )
 
-// TestNoteDailyCountInPlace: the gate's count goes into the same file each time (no temporary
-// file and rename per order, whose new inode and directory entries the next database fsync
-// would have to commit), and reads back as written.
-func TestNoteDailyCountInPlace(t *testing.T) {
-	root := livetest.Root(t)
-	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	if err := NoteDailyCount(root, "paper", now, 9); err != nil {
-		t.Fatal(err)
+// TestNoteDailyCountLeavesLinkedFilesAlone: a hard or symbolic link at the counter's path is
+// replaced by the gate's own file; the file it shares or points to is never written.
+func TestNoteDailyCountLeavesLinkedFilesAlone(t *testing.T) {
+	tests := []struct {
+		name string
+		link func(target, path string) error
+	}{
+		{"hard link", os.Link},
+		{"symbolic link", os.Symlink},
 	}
-	path := root.CounterPath("paper")
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ino := st.Sys().(*syscall.Stat_t).Ino
-	for n := 10; n <= 12; n++ {
-		if err := NoteDailyCount(root, "paper", now, n); err != nil {
-			t.Fatal(err)
-		}
-		if got := ReadDailyCount(root, "paper", now); got != n {
-			t.Errorf("after noting %d: ReadDailyCount got %d, want %d", n, got, n)
-		}
-	}
-	st, err = os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := st.Sys().(*syscall.Stat_t).Ino; got != ino {
-		t.Errorf("counter file inode: got %d, want %d (written in place)", got, ino)
-	}
-	// A new day's shorter count leaves nothing of the old one behind.
-	if err := NoteDailyCount(root, "paper", now.Add(24*time.Hour), 1); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	if want := `{"date": "2026-06-02", "count": 1}`; string(data) != want {
-		t.Errorf("next day: got %q, want %q", data, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := livetest.Root(t)
+			path := root.CounterPath("paper")
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.link(target, path); err != nil {
+				t.Fatal(err)
+			}
+			if err := NoteDailyCount(root, "paper", livetest.Epoch, 3); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(target); string(got) != "keep" {
+				t.Errorf("linked file: got %q, want %q untouched", got, "keep")
+			}
+			if got := ReadDailyCount(root, "paper", livetest.Epoch); got != 3 {
+				t.Errorf("ReadDailyCount: got %d, want 3", got)
+			}
+		})
 	}
 }
 
-// TestNoteDailyCountReplacesALink: a symbolic link at the counter's path is replaced by a
-// plain file, as WriteDailyCount would, and the file it pointed to is not written.
-func TestNoteDailyCountReplacesALink(t *testing.T) {
+// TestNoteDailyCountNeverTorn: a reader that takes no lock (the TUI, `cockpit status`, a
+// second process) sees every noted count whole while the gate writes it: never a count lower
+// than one already seen (9 -> 10 half written reads as 1), never an unreadable file, and never
+// one day's date with another's count across a rollover.
+func TestNoteDailyCountNeverTorn(t *testing.T) {
 	root := livetest.Root(t)
-	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	path := root.CounterPath("paper")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	day2 := livetest.Epoch.Add(24 * time.Hour)
+	const writes = 1500
+	if err := NoteDailyCount(root, "paper", livetest.Epoch, 1); err != nil {
 		t.Fatal(err)
 	}
-	target := filepath.Join(t.TempDir(), "elsewhere")
-	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
-		t.Fatal(err)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(done)
+		for n := 1; n <= writes; n++ {
+			if err := NoteDailyCount(root, "paper", livetest.Epoch, n); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+		// Rollover: the new day starts again from a short count.
+		if err := NoteDailyCount(root, "paper", day2, 1); err != nil {
+			t.Error(err)
+		}
+	}()
+	seen := 0
+	for reading := true; reading; {
+		select {
+		case <-done:
+			reading = false
+		default:
+		}
+		n, ok, why := counterFile(root, "paper", livetest.Epoch)
+		switch {
+		case !ok:
+			t.Fatalf("reader: counter unreadable mid-write (%s)", why)
+		case n < seen && n != 0: // 0: the next day's file, read for the old day
+			t.Fatalf("reader: count went from %d down to %d (torn write)", seen, n)
+		case n > seen:
+			seen = n
+		}
 	}
-	if err := os.Symlink(target, path); err != nil {
-		t.Fatal(err)
-	}
-	if err := NoteDailyCount(root, "paper", now, 3); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(target); string(got) != "keep" {
-		t.Errorf("link target: got %q, want %q untouched", got, "keep")
-	}
-	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
-		t.Errorf("counter path: got %v (%v), want a regular file", st, err)
-	}
-	if got := ReadDailyCount(root, "paper", now); got != 3 {
-		t.Errorf("ReadDailyCount: got %d, want 3", got)
+	wg.Wait()
+	if got := ReadDailyCount(root, "paper", day2); got != 1 {
+		t.Errorf("after rollover: got %d, want 1", got)
 	}
 }
