@@ -433,9 +433,11 @@ func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	switch {
 	case v.Halted && !exists:
 		m.expect(path, true)
-		if _, err := halt.Trip(m.Root, live.HaltSentinel, scope, v.By+"@"+v.Host, v.Reason, m.now()); err != nil {
+		if _, err := halt.Trip(m.Root, live.HaltSentinel, scope, v.By+"@"+v.Host, v.Reason, m.now()); !halt.InForce(err) {
 			m.F.log.Error("fleet halt not mirrored", "scope", scope.String(), "err", err)
 			return
+		} else if err != nil {
+			m.F.log.Warn("fleet halt mirrored but not known to be on disk", "scope", scope.String(), "err", err)
 		}
 	case !v.Halted && exists:
 		if fi.ModTime().After(v.At) { // tripped here after that resume: the halt stands

@@ -291,22 +291,24 @@ func (b *Backend) halt(ctx context.Context, scope live.Scope, reason string) err
 		return nil
 	}
 	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.HaltSentinel, scope.Broker), true)
-	if _, err := halt.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.op(ctx).ID, reason, b.s.rt.Now()); err != nil {
+	_, err := halt.Trip(b.s.rt.Root, live.HaltSentinel, scope, b.op(ctx).ID, reason, b.s.rt.Now())
+	if !halt.InForce(err) {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.s.eng.SetHalted(true)
 	b.record(ctx, SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
-	return nil
+	return err // nil, or in force but not known to be on disk
 }
 
 // ReduceOnly implements tui.Backend.
 func (b *Backend) ReduceOnly(ctx context.Context, reason string) error {
 	scope := live.Scope{Broker: b.s.key}
 	b.s.sentries.expect(b.s.rt.Root.SentinelPath(live.ReduceOnlySentinel, scope.Broker), true)
-	if _, err := halt.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.op(ctx).ID, reason, b.s.rt.Now()); err != nil {
+	_, err := halt.Trip(b.s.rt.Root, live.ReduceOnlySentinel, scope, b.op(ctx).ID, reason, b.s.rt.Now())
+	if !halt.InForce(err) {
 		return err
 	}
-	return b.record(ctx, SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
+	return errors.Join(b.record(ctx, SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason)), err)
 }
 
 // Resume implements tui.Backend: every sentinel that stops this broker is removed (the

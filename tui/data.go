@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -259,6 +260,11 @@ func (d *Data) onReviewOutcome(it *live.ReviewItem) {
 
 // onActionDone shows an operator action's result (the root then re-reads the state).
 func (d *Data) onActionDone(a ActionDoneMsg) {
+	if a.Err != nil && errors.Is(a.Err, halt.ErrNotDurable) { // the sentinel is in force all the same
+		d.alert(Alert{Level: levelCrit, Kind: "DISK", Source: "operator " + a.What.String(),
+			Text: "in force, but not known to be on disk (a crash may lose it): " + a.Err.Error()})
+		a.Err = nil
+	}
 	if a.Err != nil {
 		d.say(fmt.Sprintf("%s %s FAILED: %v", a.What, a.ID, a.Err))
 		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: "operator " + a.What.String(), Text: a.Err.Error()})

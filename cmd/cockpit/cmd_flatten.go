@@ -34,11 +34,15 @@ func (a *App) cmdFlatten(args []string) int {
 	}
 	defer rt.close()
 	if !halt.IsHalted(rt.Root, key) {
-		if _, err := halt.Trip(rt.Root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now()); err != nil {
+		_, err := halt.Trip(rt.Root, live.HaltSentinel, live.BrokerScope(key), operatorName(), *reason, a.Now())
+		if !halt.InForce(err) {
 			return a.failf("could not halt %s before flattening: %v", key, err)
 		}
 		rt.record(sentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, live.BrokerScope(key), *reason))
 		fmt.Fprintf(a.Stdout, "1. Halted %s (nothing new will be placed).\n", key)
+		if err != nil {
+			fmt.Fprintf(a.Stderr, "warning: %s\n", notDurable(err))
+		}
 	} else {
 		fmt.Fprintf(a.Stdout, "1. %s is already halted.\n", key)
 	}

@@ -46,12 +46,15 @@ func (a *App) cmdHalt(args []string) int {
 		return exitOK
 	}
 	path, err := halt.Trip(root, kind, scope, operatorName(), *reason, a.Now())
-	if err != nil {
+	if !halt.InForce(err) {
 		log.Error("trip failed", "sentinel", kind, "scope", scope.String(), "err", err)
 		return a.failf("could not write the %s sentinel: %v", word, err)
 	}
-	log.Info("sentinel tripped", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason)
+	log.Info("sentinel tripped", "sentinel", kind, "scope", scope.String(), "by", operatorName(), "reason", *reason, "err", err)
 	fmt.Fprintf(a.Stdout, "Trading %s (%s): %s\nSentinel: %s\n", pastTense(word), scope, *reason, path)
+	if err != nil {
+		fmt.Fprintf(a.Stderr, "warning: %s\n", notDurable(err))
+	}
 	// The halt stands whatever happens next; the audit record is written after it.
 	a.auditSentinel(*p.home, live.KindHaltTripped, live.OutcomeBlocked, kind, scope, *reason)
 	if kind == live.HaltSentinel {
@@ -180,4 +183,9 @@ func orUnknown(s string) string {
 		return "(unknown)"
 	}
 	return s
+}
+
+// notDurable is what an operator is told when a sentinel is in force but its fsync failed.
+func notDurable(err error) string {
+	return fmt.Sprintf("the sentinel is in place and in force, but not known to be on disk: a crash before the disk flushes may lose it (%v); check the disk, and after any crash check that it is still there", err)
 }

@@ -5,6 +5,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,6 +60,13 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 // syncFile is f.Sync; tests replace it to see what is on disk when it runs.
 var syncFile = (*os.File).Sync
 
+// FailSyncs makes every fsync of a file written here fail with err until restore is called:
+// for tests of how callers handle a disk that cannot flush. Not for concurrent tests.
+func FailSyncs(err error) (restore func()) {
+	syncFile = func(*os.File) error { return err }
+	return func() { syncFile = (*os.File).Sync }
+}
+
 // Publish writes data to path like WriteFile, but renames the temporary file into place before
 // it fsyncs the file and the directory: the new file is visible a disk flush sooner and as
 // durable when Publish returns, but a crash in between may leave it empty. For files whose
@@ -92,10 +100,14 @@ func Publish(path string, data []byte, perm os.FileMode) error {
 	}
 	SyncDir(dir)
 	if err != nil {
-		return fmt.Errorf("write %s: in place but not known to be on disk: %w", path, err)
+		return fmt.Errorf("write %s: %w: %w", path, ErrNotDurable, err)
 	}
 	return nil
 }
+
+// ErrNotDurable marks a Publish whose file is in place (readers see it) but whose fsync
+// failed: a crash may still lose it.
+var ErrNotDurable = errors.New("in place but not known to be on disk")
 
 // SyncDir fsyncs a directory so a rename inside it is durable; failures are ignored because
 // some filesystems do not support it and the rename itself already happened.

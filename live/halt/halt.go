@@ -15,7 +15,8 @@ import (
 
 // Trip creates (or replaces) a sentinel atomically with {"tripped_at", "by", "reason"} and
 // returns its path. Re-tripping overwrites the attribution; the latest wins. The sentinel is
-// in place (and stops orders) before its fsync, and on disk when Trip returns.
+// in place (and stops orders) before its fsync, and on disk when Trip returns nil; an error
+// that wraps ErrNotDurable comes with the path of a sentinel that is in force all the same.
 func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, now time.Time) (string, error) {
 	path, err := root.ScopedSentinelPath(s, scope)
 	if err != nil {
@@ -24,10 +25,21 @@ func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, 
 	doc := jsonv.ObjectOf("tripped_at", live.FormatOffsetTimestamp(now), "by", by, "reason", reason)
 	data := jsonv.MustMarshal(doc, jsonv.Python)
 	if err := atomicfile.Publish(path, data, 0o644); err != nil { // seen before its fsync: it only stops more
+		if errors.Is(err, ErrNotDurable) {
+			return path, fmt.Errorf("trip %s: %w", s, err)
+		}
 		return "", fmt.Errorf("trip %s: %w", s, err)
 	}
 	return path, nil
 }
+
+// ErrNotDurable is in a Trip's error when the sentinel is in place, and stops orders, but
+// its fsync failed: a crash may lose it. Such a trip happened: callers audit it as one.
+var ErrNotDurable = atomicfile.ErrNotDurable
+
+// InForce reports whether a Trip that returned err left its sentinel in place: no error, or
+// only ErrNotDurable.
+func InForce(err error) bool { return err == nil || errors.Is(err, ErrNotDurable) }
 
 // Clear deletes one sentinel and reports whether it existed. Global and per-broker sentinels
 // are independent.

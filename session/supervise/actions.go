@@ -51,20 +51,22 @@ func (b *Backend) halt(ctx context.Context, scope live.Scope, reason string) err
 	if a, _ := halt.ReadSentinel(b.rt.Root, live.HaltSentinel, scope); a != nil {
 		return nil // already halted: the first attribution stands
 	}
-	if _, err := halt.Trip(b.rt.Root, live.HaltSentinel, scope, b.op(ctx).ID, reason, b.rt.Now()); err != nil {
+	_, err := halt.Trip(b.rt.Root, live.HaltSentinel, scope, b.op(ctx).ID, reason, b.rt.Now())
+	if !halt.InForce(err) {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.record(ctx, session.SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.HaltSentinel, scope, reason))
-	return nil
+	return err // nil, or in force but not known to be on disk
 }
 
 // ReduceOnly implements tui.Backend.
 func (b *Backend) ReduceOnly(ctx context.Context, reason string) error {
 	scope := live.Scope{Broker: b.key}
-	if _, err := halt.Trip(b.rt.Root, live.ReduceOnlySentinel, scope, b.op(ctx).ID, reason, b.rt.Now()); err != nil {
+	_, err := halt.Trip(b.rt.Root, live.ReduceOnlySentinel, scope, b.op(ctx).ID, reason, b.rt.Now())
+	if !halt.InForce(err) {
 		return err
 	}
-	return b.record(ctx, session.SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason))
+	return errors.Join(b.record(ctx, session.SentinelRecord(live.KindHaltTripped, live.OutcomeBlocked, live.ReduceOnlySentinel, scope, reason)), err)
 }
 
 // Resume implements tui.Backend: the sentinels that stop this broker are removed, each

@@ -137,11 +137,11 @@ func (b *Backend) halt(scope live.Scope, reason string) error {
 		return nil
 	}
 	path, err := halt.Trip(b.o.Root, live.HaltSentinel, scope, b.o.By, reason, b.o.Now())
-	if err != nil {
+	if !halt.InForce(err) {
 		return fmt.Errorf("write the HALT file: %w", err)
 	}
 	b.o.Log.Info("halted an attached Vibe-Trading root", "sentinel", path, "by", b.o.By, "reason", reason, "note", ChainNote)
-	return nil
+	return err // nil, or in force but not known to be on disk
 }
 
 // Resume implements tui.Backend: removes the global and the broker's HALT files.
