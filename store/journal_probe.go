@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"io/fs"
-	"strings"
+	"slices"
+	"sync"
+	"time"
 
 	"cockpit/live"
 )
@@ -28,13 +29,12 @@ func (db *DB) BeginProbed(ctx context.Context, e live.JournalEntry) error {
 // probeIn inserts the probe's event inside a savepoint of tx and rolls it back: the constraint,
 // trigger or lock that would refuse the next record refuses this first, and nothing is kept.
 //
-// A probe that passed under a schema (PRAGMA schema_version) whose only triggers on events are
-// the store's own (BEFORE UPDATE and BEFORE DELETE, which an insert never fires) is not run
-// again until the schema changes: with nothing else able to refuse an insert, it would pass
-// again, and its rolled-back pages would still be written to the WAL with each write-ahead
-// commit (four pages, a third of that commit). Any trigger or table change, by any process,
-// changes the schema version, and the next probe runs in full; with a foreign trigger on
-// events, every probe runs. A failed I/O, a full disk or a read-only file fails the
+// A probe that passed under a schema (PRAGMA schema_version) in which events has exactly the
+// store's own table, indexes and triggers (ownEventsOnly) is not run again until the schema
+// changes: with nothing else able to refuse an insert, it would pass again, and its rolled-back
+// pages would still be written to the WAL with each write-ahead commit (four pages, a third of
+// that commit). Any schema change, by any process, changes the schema version, and the next
+// probe runs in full; with anything foreign on events, every probe runs. A failed I/O, a full disk or a read-only file fails the
 // write-ahead row itself, probe or not.
 func (db *DB) probeIn(ctx context.Context, tx *sql.Tx) error {
 	var version int64
@@ -58,7 +58,7 @@ func (db *DB) probeIn(ctx context.Context, tx *sql.Tx) error {
 	if _, rerr := db.txExec(ctx, tx, `RELEASE probe`); rerr != nil {
 		return errors.Join(err, rerr)
 	}
-	if err == nil && ownEventTriggersOnly(ctx, tx) {
+	if err == nil && ownEventsOnly(ctx, tx) {
 		db.probedSchema.Store(version)
 	}
 	return err
@@ -67,29 +67,59 @@ func (db *DB) probeIn(ctx context.Context, tx *sql.Tx) error {
 // schemaVersion reads the schema cookie, which every schema change moves.
 const schemaVersion = `PRAGMA schema_version`
 
-// ownEventTriggersOnly reports whether every trigger on events is one of the store's own,
-// word for word as its first migration creates it.
-func ownEventTriggersOnly(ctx context.Context, tx *sql.Tx) bool {
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'`)
+// eventsSchema lists everything the schema attaches to the events table, by any spelling of
+// its name (an index, a trigger, the table itself): type, name and SQL, one per line, sorted.
+const eventsSchema = `SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master
+	WHERE lower(tbl_name) = 'events' ORDER BY type, name`
+
+// ownEventsSchema is eventsSchema on a new in-memory database after this build's migrations:
+// what a store that nobody else changed holds.
+var ownEventsSchema = sync.OnceValues(func() ([]string, error) {
+	w, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
-		return false
+		return nil, err
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	mem := &DB{path: ":memory:", w: w, Now: time.Now, notify: newNotifier()}
+	if err := mem.migrate(context.Background()); err != nil {
+		return nil, err
+	}
+	return querySchema(context.Background(), w)
+})
+
+// querySchema runs eventsSchema.
+func querySchema(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) ([]string, error) {
+	rows, err := q.QueryContext(ctx, eventsSchema)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
-	init, err := fs.ReadFile(migrationFiles, "migrations/0001_init.sql")
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		out = append(out, line)
+	}
+	return out, rows.Err()
+}
+
+// ownEventsOnly reports whether what the schema attaches to events is exactly what this
+// build's migrations create, word for word: then only the store's own BEFORE UPDATE and
+// BEFORE DELETE triggers, its own constraints and its own indexes can act on an insert, and
+// none of those can refuse the probe's. Anything else (a trigger, a UNIQUE index, a table
+// rebuilt with a CHECK), or a failure to tell, makes every probe run in full.
+func ownEventsOnly(ctx context.Context, tx *sql.Tx) bool {
+	own, err := ownEventsSchema()
 	if err != nil {
 		return false
 	}
-	for rows.Next() {
-		var name, text string
-		if err := rows.Scan(&name, &text); err != nil {
-			return false
-		}
-		own := name == "events_append_only_update" || name == "events_append_only_delete"
-		if !own || !strings.Contains(string(init), text) {
-			return false
-		}
-	}
-	return rows.Err() == nil
+	have, err := querySchema(ctx, tx)
+	return err == nil && slices.Equal(have, own)
 }
 
 // probeError is a BeginProbed failure of the probe: its text is the probe's, and it is

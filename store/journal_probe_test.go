@@ -128,3 +128,59 @@ func TestProbeRunsEveryTimeWithAForeignTrigger(t *testing.T) {
 		t.Fatalf("impostor trigger: got %v, want an audit probe failure", err)
 	}
 }
+
+// TestProbeRunsWhileEventsHasForeignSchema: a UNIQUE index or a trigger on events that the
+// store did not create can refuse an insert depending on the rows already there; the probe
+// must keep running in full while one exists, however its table name is spelled, so the
+// write-ahead row fails before an order whose audit record would be refused (a cached probe
+// passed once on an empty table and then let such orders go).
+func TestProbeRunsWhileEventsHasForeignSchema(t *testing.T) {
+	tests := []struct{ name, ddl string }{
+		{"unique index", `CREATE UNIQUE INDEX one_per_actor_kind ON events (actor_kind)`},
+		{"trigger on EVENTS", `CREATE TRIGGER one_event BEFORE INSERT ON EVENTS
+			WHEN (SELECT count(*) FROM events) > 0 BEGIN SELECT RAISE(FAIL, 'one event only'); END`},
+		{"trigger on main.Events", `CREATE TRIGGER one_event BEFORE INSERT ON main.Events
+			WHEN (SELECT count(*) FROM events) > 0 BEGIN SELECT RAISE(FAIL, 'one event only'); END`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := mustOpen(t, "")
+			ctx := context.Background()
+			entry := func(id string) live.JournalEntry {
+				return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
+					Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
+			}
+			if _, err := db.w.Exec(tt.ddl); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.BeginProbed(ctx, entry("first")); err != nil { // empty table: passes
+				t.Fatalf("first probe: %v", err)
+			}
+			if err := db.Record(ctx, live.AuditRecord{Time: db.now(), Actor: live.System("test", ""), Kind: "note"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.BeginProbed(ctx, entry("second")); !errors.Is(err, live.ErrAuditProbe) {
+				t.Errorf("probe once an insert would be refused: got %v, want an audit probe failure", err)
+			}
+		})
+	}
+}
+
+// TestOwnEventsSchemaMatchesAStore: a store as migrated has exactly the schema the probe's
+// cache expects on events (else every probe would run in full, which is safe but slower).
+func TestOwnEventsSchemaMatchesAStore(t *testing.T) {
+	db := mustOpen(t, "")
+	own, err := ownEventsSchema()
+	if err != nil || len(own) < 3 {
+		t.Fatalf("ownEventsSchema: %d lines, %v", len(own), err)
+	}
+	tx, err := db.w.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if !ownEventsOnly(context.Background(), tx) {
+		have, _ := querySchema(context.Background(), tx)
+		t.Errorf("a fresh store's events schema:\n%q\nwant\n%q", have, own)
+	}
+}
