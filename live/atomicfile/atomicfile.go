@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 )
 
 // EnsureDir creates dir (and parents) with mode 0700.
@@ -57,14 +58,27 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// syncFile is f.Sync; tests replace it to see what is on disk when it runs.
-var syncFile = (*os.File).Sync
+// syncHook, when set, replaces f.Sync: tests see what is on disk when it runs, or fail it.
+var syncHook atomic.Pointer[func(*os.File) error]
+
+// syncFile is f.Sync, or the test's hook.
+func syncFile(f *os.File) error {
+	if h := syncHook.Load(); h != nil {
+		return (*h)(f)
+	}
+	return f.Sync()
+}
+
+// setSync installs a hook for syncFile until the returned restore is called.
+func setSync(h func(*os.File) error) (restore func()) {
+	syncHook.Store(&h)
+	return func() { syncHook.Store(nil) }
+}
 
 // FailSyncs makes every fsync of a file written here fail with err until restore is called:
-// for tests of how callers handle a disk that cannot flush. Not for concurrent tests.
+// for tests of how callers handle a disk that cannot flush.
 func FailSyncs(err error) (restore func()) {
-	syncFile = func(*os.File) error { return err }
-	return func() { syncFile = (*os.File).Sync }
+	return setSync(func(*os.File) error { return err })
 }
 
 // Publish writes data to path like WriteFile, but renames the temporary file into place before

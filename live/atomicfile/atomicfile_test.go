@@ -23,13 +23,12 @@ func TestPublishVisibleBeforeFsync(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "live", "HALT")
 			syncs, visible := 0, false
-			syncFile = func(f *os.File) error {
+			defer setSync(func(f *os.File) error {
 				syncs++
 				_, err := os.Stat(path)
 				visible = err == nil
 				return f.Sync()
-			}
-			defer func() { syncFile = (*os.File).Sync }()
+			})()
 			if err := tt.write(path, []byte(`{"by": "me"}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -50,8 +49,7 @@ func TestPublishVisibleBeforeFsync(t *testing.T) {
 // may not be on disk.
 func TestPublishFailedFsync(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "HALT")
-	syncFile = func(*os.File) error { return syscall.EIO }
-	defer func() { syncFile = (*os.File).Sync }()
+	defer FailSyncs(syscall.EIO)()
 	err := Publish(path, []byte("x"), 0o644)
 	if err == nil || !strings.Contains(err.Error(), "not known to be on disk") {
 		t.Errorf("error: got %v, want one saying the file may not be on disk", err)
