@@ -362,7 +362,7 @@ func (b *Backend) Flatten(ctx context.Context, progress func(gate.FlattenProgres
 func (b *Backend) flatten(ctx context.Context, closePositions bool, haltWhy, why string, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	b.s.flattenMu.Lock()
 	defer b.s.flattenMu.Unlock()
-	if err := b.HaltBroker(ctx, haltWhy); err != nil {
+	if err := b.HaltBroker(ctx, haltWhy); !halt.InForce(err) {
 		return gate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
 	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),

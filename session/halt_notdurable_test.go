@@ -3,12 +3,16 @@ package session
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 
 	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/halt"
+	"cockpit/live/money"
 	"cockpit/store"
 )
 
@@ -50,5 +54,79 @@ func TestHaltNotDurableIsAudited(t *testing.T) {
 				t.Error("agent not paused after a HALT that is in force")
 			}
 		})
+	}
+}
+
+// TestFlattenGoesOnWhenHaltNotDurable: the screen's flatten (F) halts the broker,
+// then cancels and closes. When the HALT file's fsync fails, the HALT is in place and in
+// force (halt.InForce), so the flatten goes on, as `cockpit flatten` does (it returned at
+// once with a VerifyErr: nothing cancelled, no position closed).
+func TestFlattenGoesOnWhenHaltNotDurable(t *testing.T) {
+	s := testSession(t)
+	ctx := context.Background()
+	q, err := s.broker.Quote(ctx, "MSFT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := q.Bid.Mul(money.MustParse("0.996")).Round(2)
+	r := s.eng.NewTurn("strategy").Call(ctx, "place_order", map[string]any{"symbol": "MSFT", "side": "buy", "quantity": "1",
+		"type": "limit", "limit_price": limit.String(), "reason": "rests"})
+	if !r.OK() {
+		t.Fatalf("resting order: %+v", r)
+	}
+	restore := atomicfile.FailSyncs(syscall.EIO)
+	rep := s.Backend().Flatten(WithOperator(ctx, "tui:flattener"), nil)
+	restore()
+	open, err := s.broker.OpenOrders(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Flat() || len(open) != 0 {
+		t.Errorf("flatten with a HALT in force but not durable: report %q (VerifyErr %q), %d orders still resting; want the flatten carried out",
+			rep.Summary(), rep.VerifyErr, len(open))
+	}
+}
+
+// TestQuitAuditsAHaltNotWrittenAsAnError: when on_quit "halt" cannot write the HALT file, its
+// halt_tripped record says so (outcome error), never accepted: the trail said the broker was
+// halted on quit while no file stopped its orders.
+func TestQuitAuditsAHaltNotWrittenAsAnError(t *testing.T) {
+	s := testSession(t)
+	s.onQuit = "halt"
+	// A broker directory where no file can be created (read-only to a non-root user; immutable
+	// here, as the tests may run as root): Trip fails, and nothing halts the broker.
+	dir := filepath.Dir(s.rt.Root.SentinelPath(live.HaltSentinel, s.key))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+			t.Skipf("chattr +i: %v %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+	} else if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	} else {
+		t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	}
+	if _, err := halt.Trip(s.rt.Root, live.HaltSentinel, live.BrokerScope(s.key), "probe", "x", s.rt.Now()); halt.InForce(err) {
+		t.Skipf("Trip still works in %s: %v", dir, err)
+	}
+	s.Quit("test quit")
+	if halt.IsHalted(s.rt.Root, s.key) {
+		t.Skip("the broker is halted after all; the setup did not make Trip fail")
+	}
+	evs, err := s.rt.DB.Events(context.Background(), store.Filter{Type: live.KindHaltTripped})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 || evs[0].Outcome != string(live.OutcomeError) {
+		t.Errorf("halt_tripped records: got %+v, want one with outcome error", evs)
+	}
+	for _, e := range evs {
+		if e.Outcome == string(live.OutcomeAccepted) {
+			t.Errorf("halt_tripped recorded (%s, %q) for an on_quit halt whose HALT file was never written; the broker is %s",
+				e.Outcome, e.Summary, halt.StateOf(s.rt.Root, s.key))
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
+	"cockpit/live/jsonv"
 	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/live/paper"
@@ -285,11 +286,18 @@ func (s *Session) Quit(why string) (gate.FlattenReport, bool) {
 	}
 	now := s.rt.Now()
 	s.sentries.expect(s.rt.Root.SentinelPath(live.HaltSentinel, s.key), true)
-	if _, err := halt.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now); err != nil {
+	rec := live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
+		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why}
+	_, err := halt.Trip(s.rt.Root, live.HaltSentinel, live.Scope{Broker: s.key}, "cockpit", why, now)
+	switch {
+	case !halt.InForce(err): // no HALT file: the record says so, and the flatten below still runs
 		s.rt.Log.Error("on_quit halt failed", "err", err)
+		rec.Outcome, rec.Intent = live.OutcomeError, "HALT "+s.key+" not written: "+why
+		rec.Detail = jsonv.ObjectOf("error", err.Error())
+	case err != nil:
+		s.rt.Log.Warn("on_quit halt in force but not known to be on disk", "err", err)
 	}
-	s.rt.Audit.Record(context.Background(), live.AuditRecord{Time: now, Actor: live.System("on_quit", s.id), Kind: live.KindHaltTripped,
-		Outcome: live.OutcomeAccepted, Broker: s.key, Intent: "HALT " + s.key + ": " + why})
+	s.rt.Audit.Record(context.Background(), rec)
 	m := mandatefile.Verified(context.Background(), s.rt.Root, s.gate.Mandates, s.key)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -114,7 +114,7 @@ func (b *Backend) FlattenWith(ctx context.Context, closePositions bool, progress
 		return *res.Report
 	}
 	// Whatever went wrong, nothing new is placed from here on.
-	if herr := b.HaltBroker(ctx, "flatten from a supervisor"); herr != nil {
+	if herr := b.HaltBroker(ctx, "flatten from a supervisor"); !halt.InForce(herr) {
 		return gate.FlattenReport{Broker: b.key, VerifyErr: herr.Error()}
 	}
 	switch {

@@ -209,9 +209,14 @@ func (b *Backend) OnQuit(ctx context.Context, choice tui.QuitChoice) (string, er
 	if choice != tui.QuitHalt {
 		return "", nil
 	}
-	if err := b.Halt(ctx, "quit from the attached screen: halt"); err != nil {
+	err := b.Halt(ctx, "quit from the attached screen: halt")
+	if !halt.InForce(err) {
 		return "", err
 	}
 	path := b.o.Root.SentinelPath(live.HaltSentinel, "")
-	return fmt.Sprintf("HALT %s (Vibe-Trading's gate stops every order). Remove it to resume: cockpit attach --vibe %s, then resume; or Vibe-Trading's /resume.", path, b.o.Root.Dir()), nil
+	msg := fmt.Sprintf("HALT %s (Vibe-Trading's gate stops every order). Remove it to resume: cockpit attach --vibe %s, then resume; or Vibe-Trading's /resume.", path, b.o.Root.Dir())
+	if err != nil {
+		msg += "\nWarning: the HALT file is in force but not known to be on disk (" + err.Error() + "); after a crash, check that it is still there."
+	}
+	return msg, nil
 }
