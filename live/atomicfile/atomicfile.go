@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
 )
 
 // EnsureDir creates dir (and parents) with mode 0700.
@@ -112,7 +113,9 @@ func Publish(path string, data []byte, perm os.FileMode) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	SyncDir(dir)
+	if derr := syncDir(dir); err == nil {
+		err = derr // the rename is what a crash must not lose
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w: %w", path, ErrNotDurable, err)
 	}
@@ -125,11 +128,20 @@ var ErrNotDurable = errors.New("in place but not known to be on disk")
 
 // SyncDir fsyncs a directory so a rename inside it is durable; failures are ignored because
 // some filesystems do not support it and the rename itself already happened.
-func SyncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+func SyncDir(dir string) { _ = syncDir(dir) }
+
+// syncDir fsyncs dir, so the entries renamed into it survive a crash; a file system that
+// cannot fsync a directory (EINVAL, ENOTSUP) is not an error, any other failure is.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
 	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
+		return err
+	}
+	return nil
 }
 
 // Replace writes data to path through a same-directory temporary file and renames it into
@@ -145,7 +157,7 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	if err := f.Chmod(perm); err == nil {
+	if err = f.Chmod(perm); err == nil {
 		_, err = f.Write(data)
 	}
 	if cerr := f.Close(); err == nil {
