@@ -29,22 +29,31 @@ func (db *DB) BeginProbed(ctx context.Context, e live.JournalEntry) error {
 // probeIn inserts the probe's event inside a savepoint of tx and rolls it back: the constraint,
 // trigger or lock that would refuse the next record refuses this first, and nothing is kept.
 //
-// A probe that passed under a schema (PRAGMA schema_version) in which events has exactly the
-// store's own table, indexes and triggers (ownEventsOnly) is not run again until the schema
-// changes: with nothing else able to refuse an insert, it would pass again, and its rolled-back
-// pages would still be written to the WAL with each write-ahead commit (four pages, a third of
-// that commit). Any schema change, by any process, changes the schema version, and the next
-// probe runs in full; with anything foreign on events, every probe runs. A failed I/O, a full disk or a read-only file fails the
-// write-ahead row itself, probe or not.
+// A probe that passed under a schema (the main and temp schema_version cookies) in which events
+// has exactly the store's own table, indexes and triggers (ownEventsOnly) is not run again
+// until the schema changes: with nothing else able to refuse an insert, it would pass again,
+// and its rolled-back pages would still be written to the WAL with each write-ahead commit
+// (four pages, a third of that commit). Any schema change, by any process, moves a cookie, and
+// the next probe runs in full; with anything foreign on events, every probe runs. A failed
+// I/O, a full disk or a read-only file fails the write-ahead row itself, probe or not. (A
+// schema edited through PRAGMA writable_schema with the cookie put back is not seen until the
+// process restarts; SQLite itself does not see it on a connection already open.)
 func (db *DB) probeIn(ctx context.Context, tx *sql.Tx) error {
-	var version int64
+	var main, temp int64
 	s, err := db.txStmt(ctx, tx, schemaVersion)
 	if err == nil {
-		err = s.QueryRowContext(ctx).Scan(&version)
+		err = s.QueryRowContext(ctx).Scan(&main)
+	}
+	if err == nil {
+		s, err = db.txStmt(ctx, tx, tempSchemaVersion)
+	}
+	if err == nil {
+		err = s.QueryRowContext(ctx).Scan(&temp)
 	}
 	if err != nil {
 		return err
 	}
+	version := main<<32 | temp&(1<<32-1)
 	if version != 0 && version == db.probedSchema.Load() {
 		return nil
 	}
@@ -64,13 +73,20 @@ func (db *DB) probeIn(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// schemaVersion reads the schema cookie, which every schema change moves.
-const schemaVersion = `PRAGMA schema_version`
+// schemaVersion and tempSchemaVersion read the main and the temp schema's cookies: every
+// schema change moves one of them (a TEMP trigger on main.events moves only the temp one).
+const (
+	schemaVersion     = `PRAGMA main.schema_version`
+	tempSchemaVersion = `PRAGMA temp.schema_version`
+)
 
-// eventsSchema lists everything the schema attaches to the events table, by any spelling of
-// its name (an index, a trigger, the table itself): type, name and SQL, one per line, sorted.
+// eventsSchema lists everything the main and temp schemas attach to the events table, by any
+// spelling of its name (an index, a trigger, the table itself): type, name and SQL, one per
+// line, sorted.
 const eventsSchema = `SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master
-	WHERE lower(tbl_name) = 'events' ORDER BY type, name`
+	WHERE lower(tbl_name) = 'events' UNION ALL
+	SELECT 'temp ' || type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_temp_master
+	WHERE lower(tbl_name) = 'events' ORDER BY 1`
 
 // ownEventsSchema is eventsSchema on a new in-memory database after this build's migrations:
 // what a store that nobody else changed holds.
