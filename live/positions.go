@@ -197,6 +197,15 @@ func ParsePositions(payload any) Book {
 	if err != nil {
 		return UnreadableBook(err)
 	}
+	if b, ok := fastBook(rows); ok {
+		return b
+	}
+	return parseRows(rows)
+}
+
+// parseRows reads rows one by one with parseRow: every payload fastBook leaves, and every
+// error.
+func parseRows(rows []any) Book {
 	bb := newBookBuilder(len(rows))
 	for i, raw := range rows {
 		row, ok := raw.(*jsonv.Object)
