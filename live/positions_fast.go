@@ -214,62 +214,68 @@ type fastRow struct {
 func scanFastRow(row *jsonv.Object) fastRow {
 	f := fastRow{symAt: -1, qtyAt: -1, valAt: -1, priceAt: -1}
 	for _, m := range row.Members() {
-		var at int8
+		var at *int8
+		var dst *any
+		var rank int8
 		switch m.Key {
-		case "symbol", "ticker", "code", "instrument":
-			switch m.Key {
-			case "ticker":
-				at = 1
-			case "code":
-				at = 2
-			case "instrument":
-				at = 3
-			}
-			if f.symAt >= 0 && at > f.symAt {
-				continue
-			}
-			if s, ok := m.Value.(string); ok {
-				if t := pystr.Strip(s); t != "" {
-					f.sym, f.symAt = t, at
-				}
-			}
+		case "symbol":
+			f.takeSymbol(0, m.Value)
+			continue
+		case "ticker":
+			f.takeSymbol(1, m.Value)
+			continue
+		case "code":
+			f.takeSymbol(2, m.Value)
+			continue
+		case "instrument":
+			f.takeSymbol(3, m.Value)
 			continue
 		case "side":
 			f.side, f.hasSide = m.Value, true
 			continue
 		case "quantity":
-			at = 0
+			at, dst, rank = &f.qtyAt, &f.qty, 0
 		case "qty":
-			at = 1
+			at, dst, rank = &f.qtyAt, &f.qty, 1
 		case "shares":
-			at = 2
-		case "market_value", "price":
-			at = 0
-		case "marketValue", "last_price":
-			at = 1
-		case "value_usd", "mark_price":
-			at = 2
-		case "value", "market_price":
-			at = 3
+			at, dst, rank = &f.qtyAt, &f.qty, 2
+		case "market_value":
+			at, dst, rank = &f.valAt, &f.value, 0
+		case "marketValue":
+			at, dst, rank = &f.valAt, &f.value, 1
+		case "value_usd":
+			at, dst, rank = &f.valAt, &f.value, 2
+		case "value":
+			at, dst, rank = &f.valAt, &f.value, 3
+		case "price":
+			at, dst, rank = &f.priceAt, &f.price, 0
+		case "last_price":
+			at, dst, rank = &f.priceAt, &f.price, 1
+		case "mark_price":
+			at, dst, rank = &f.priceAt, &f.price, 2
+		case "market_price":
+			at, dst, rank = &f.priceAt, &f.price, 3
 		default:
 			continue
 		}
-		switch m.Key {
-		case "quantity", "qty", "shares":
-			if f.qtyAt < 0 || at < f.qtyAt {
-				f.qty, f.qtyAt = m.Value, at
-			}
-		case "market_value", "marketValue", "value_usd", "value":
-			if f.valAt < 0 || at < f.valAt {
-				f.value, f.valAt = m.Value, at
-			}
-		default:
-			if f.priceAt < 0 || at < f.priceAt {
-				f.price, f.priceAt = m.Value, at
-			}
+		if *at < 0 || rank < *at {
+			*at, *dst = rank, m.Value
 		}
 	}
 	return f
+}
+
+// takeSymbol keeps v, stripped, as the row's symbol when it is a non-blank string under a
+// key of higher precedence than the one kept so far.
+func (f *fastRow) takeSymbol(at int8, v any) {
+	if f.symAt >= 0 && at > f.symAt {
+		return
+	}
+	if s, ok := v.(string); ok {
+		if t := pystr.Strip(s); t != "" {
+			f.sym, f.symAt = t, at
+		}
+	}
 }
 
 // rowFixed is parseRow's signed value for a row, replayed with fixed; ok is false for a row
@@ -431,10 +437,51 @@ func fastBook(rows []any) (Book, bool) {
 	}
 	syms := string(sc.arena) // one allocation for every symbol
 	exps := make([]Exposure, len(sc.ents))
+	gross, hasGross := fixed{}, true
 	for k, e := range sc.ents {
-		exps[k] = Exposure{Symbol: syms[e.off : e.off+e.n], Net: e.net.amount()}
+		x := &exps[k]
+		x.Symbol = syms[e.off : e.off+e.n]
+		x.Net = e.net.amount()
+		if hasGross {
+			gross, hasGross = addFixed(gross, e.net.abs())
+		}
 	}
-	return Book{Exposures: exps}, true
+	idx := &bookIndex{slots: slots, exps: &exps[0], n: len(exps), hasGross: hasGross}
+	if hasGross {
+		idx.gross = gross.amount()
+	}
+	return Book{Exposures: exps, idx: idx}, true
+}
+
+// bookIndex is the table fastBook netted a book's symbols with, kept so that Net finds a
+// symbol without a scan, and the book's gross when fixed could sum it (Σ|net| in exposure
+// order with Amount.Add gives the same Amount: the precision is the largest one, the sum
+// exact).
+type bookIndex struct {
+	slots    []uint32  // exposure index + 1 at maphash(symbol) or the next free slot; 0 is empty
+	exps     *Exposure // &Exposures[0] when built
+	n        int       // len(Exposures) when built
+	gross    money.Amount
+	hasGross bool
+}
+
+// covers reports whether x was built for exps (not a replaced or re-sliced list).
+func (x *bookIndex) covers(exps []Exposure) bool {
+	return x != nil && len(exps) == x.n && x.n > 0 && &exps[0] == x.exps
+}
+
+// find returns the index of symbol in exps, which x covers.
+func (x *bookIndex) find(exps []Exposure, symbol string) (int, bool) {
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(bookSeed, symbol) & mask; ; i = (i + 1) & mask {
+		s := x.slots[i]
+		if s == 0 {
+			return 0, false
+		}
+		if exps[s-1].Symbol == symbol {
+			return int(s - 1), true
+		}
+	}
 }
 
 // normalise writes pystr.Upper(sym) into sc.key (sym is already stripped).

@@ -377,3 +377,42 @@ func TestFastBookTakesCommonShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestBookIndexOnlyForItsExposures: Net and Gross answer from the index only for the list it
+// was built with; a book whose Exposures were replaced or re-sliced is summed and scanned.
+func TestBookIndexOnlyForItsExposures(t *testing.T) {
+	doc, err := jsonv.ParseString(`[{"symbol":"A","value":"1.5"},{"symbol":"B","value":"-2"},{"symbol":"C","value":"4.25"}]`, jsonv.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := ParsePositions(doc)
+	if b.idx == nil {
+		t.Fatal("ParsePositions built no index")
+	}
+	replaced := append([]Exposure(nil), b.Exposures...)
+	replaced[1].Net = amt("10")
+	cases := []struct {
+		name      string
+		exps      []Exposure
+		wantGross string
+		wantNetC  string
+	}{
+		{"as built", b.Exposures, "7.75", "4.25"},
+		{"re-sliced", b.Exposures[:2], "3.5", "0"},
+		{"tail", b.Exposures[1:], "6.25", "4.25"},
+		{"replaced", replaced, "15.75", "4.25"},
+		{"emptied", b.Exposures[:0], "0", "0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := b
+			got.Exposures = c.exps
+			if g := got.Gross(); g.Cmp(amt(c.wantGross)) != 0 {
+				t.Errorf("Gross: got %s, want %s", g, c.wantGross)
+			}
+			if g := got.Net("C"); g.Cmp(amt(c.wantNetC)) != 0 {
+				t.Errorf("Net(C): got %s, want %s", g, c.wantNetC)
+			}
+		})
+	}
+}
