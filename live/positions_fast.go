@@ -200,8 +200,8 @@ func (f fixed) amount() money.Amount {
 	return a.Mul(fracUnits[f.p])
 }
 
-// fastRow is what parseRow reads from a row, found in one pass with each key's precedence
-// written into its case (lower is higher; -1 when absent).
+// fastRow is what parseRow reads from a row, found in one pass (scan) with each key's
+// precedence written into its case (lower is higher; -1 when absent).
 type fastRow struct {
 	sym                   string
 	symAt                 int8
@@ -211,8 +211,8 @@ type fastRow struct {
 	hasSide               bool
 }
 
-func scanFastRow(row *jsonv.Object) fastRow {
-	f := fastRow{symAt: -1, qtyAt: -1, valAt: -1, priceAt: -1}
+func (f *fastRow) scan(row *jsonv.Object) {
+	*f = fastRow{symAt: -1, qtyAt: -1, valAt: -1, priceAt: -1}
 	for _, m := range row.Members() {
 		var at *int8
 		var dst *any
@@ -262,7 +262,6 @@ func scanFastRow(row *jsonv.Object) fastRow {
 			*at, *dst = rank, m.Value
 		}
 	}
-	return f
 }
 
 // takeSymbol keeps v, stripped, as the row's symbol when it is a non-blank string under a
@@ -399,12 +398,13 @@ func fastBook(rows []any) (Book, bool) {
 	defer sc.release()
 	slots := make([]uint32, tableSize(len(rows))) // entry index + 1; 0 is empty
 	mask := uint64(len(slots) - 1)
+	var f fastRow
 	for _, raw := range rows {
 		row, ok := raw.(*jsonv.Object)
 		if !ok {
 			return Book{}, false
 		}
-		f := scanFastRow(row)
+		f.scan(row)
 		if f.symAt < 0 {
 			return Book{}, false
 		}
