@@ -17,9 +17,14 @@ type Exposure struct {
 
 // Book is the current book as the gate sees it: net exposure per symbol in first-seen order,
 // or the reason it could not be read. An unreadable book fails every check closed.
+//
+// A book is read-only once built: a book from ParsePositions carries an index of its
+// exposures (and their gross) that Net and Gross answer from, which sees a replaced or
+// re-sliced Exposures but not an exposure changed in place.
 type Book struct {
 	Exposures []Exposure
 	Err       error
+	idx       *bookIndex
 }
 
 // UnreadableBook returns a book that failed to read.
@@ -32,6 +37,12 @@ func UnreadableBook(err error) Book {
 
 // Net returns the net exposure of a normalised symbol (0 when absent).
 func (b Book) Net(symbol string) money.Amount {
+	if b.idx.covers(b.Exposures) {
+		if i, ok := b.idx.find(b.Exposures, symbol); ok {
+			return b.Exposures[i].Net
+		}
+		return money.Zero
+	}
 	for _, e := range b.Exposures {
 		if e.Symbol == symbol {
 			return e.Net
@@ -42,6 +53,9 @@ func (b Book) Net(symbol string) money.Amount {
 
 // Gross returns Σ|net| over symbols.
 func (b Book) Gross() money.Amount {
+	if b.idx.covers(b.Exposures) && b.idx.hasGross {
+		return b.idx.gross
+	}
 	g := money.Zero
 	for _, e := range b.Exposures {
 		g = g.Add(e.Net.Abs())
@@ -197,6 +211,15 @@ func ParsePositions(payload any) Book {
 	if err != nil {
 		return UnreadableBook(err)
 	}
+	if b, ok := fastBook(rows); ok {
+		return b
+	}
+	return parseRows(rows)
+}
+
+// parseRows reads rows one by one with parseRow: every payload fastBook leaves, and every
+// error.
+func parseRows(rows []any) Book {
 	bb := newBookBuilder(len(rows))
 	for i, raw := range rows {
 		row, ok := raw.(*jsonv.Object)

@@ -34,6 +34,7 @@ targets=(
 	"./live/redact FuzzTextMatchesOld"       # text redaction against the previous one
 	"./engine/scan FuzzScanMatchesOld"       # compacted scanner against the previous one
 	"./cmd/cockpit FuzzFastBatchLineMatchesStrict" # batch fast path against the strict path
+	"./live FuzzParsePositionsMatchesOld"    # fast positions book against the previous reader
 )
 failed=0
 printf '%-14s %-28s %12s %s\n' package target execs result
