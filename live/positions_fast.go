@@ -200,86 +200,9 @@ func (f fixed) amount() money.Amount {
 	return a.Mul(fracUnits[f.p])
 }
 
-// fastRow is what parseRow reads from a row, found in one pass (scan) with each key's
-// precedence written into its case (lower is higher; -1 when absent).
-type fastRow struct {
-	sym                   string
-	symAt                 int8
-	qtyAt, valAt, priceAt int8
-	qty, value, price     any
-	side                  any
-	hasSide               bool
-}
-
-func (f *fastRow) scan(row *jsonv.Object) {
-	*f = fastRow{symAt: -1, qtyAt: -1, valAt: -1, priceAt: -1}
-	for _, m := range row.Members() {
-		var at *int8
-		var dst *any
-		var rank int8
-		switch m.Key {
-		case "symbol":
-			f.takeSymbol(0, m.Value)
-			continue
-		case "ticker":
-			f.takeSymbol(1, m.Value)
-			continue
-		case "code":
-			f.takeSymbol(2, m.Value)
-			continue
-		case "instrument":
-			f.takeSymbol(3, m.Value)
-			continue
-		case "side":
-			f.side, f.hasSide = m.Value, true
-			continue
-		case "quantity":
-			at, dst, rank = &f.qtyAt, &f.qty, 0
-		case "qty":
-			at, dst, rank = &f.qtyAt, &f.qty, 1
-		case "shares":
-			at, dst, rank = &f.qtyAt, &f.qty, 2
-		case "market_value":
-			at, dst, rank = &f.valAt, &f.value, 0
-		case "marketValue":
-			at, dst, rank = &f.valAt, &f.value, 1
-		case "value_usd":
-			at, dst, rank = &f.valAt, &f.value, 2
-		case "value":
-			at, dst, rank = &f.valAt, &f.value, 3
-		case "price":
-			at, dst, rank = &f.priceAt, &f.price, 0
-		case "last_price":
-			at, dst, rank = &f.priceAt, &f.price, 1
-		case "mark_price":
-			at, dst, rank = &f.priceAt, &f.price, 2
-		case "market_price":
-			at, dst, rank = &f.priceAt, &f.price, 3
-		default:
-			continue
-		}
-		if *at < 0 || rank < *at {
-			*at, *dst = rank, m.Value
-		}
-	}
-}
-
-// takeSymbol keeps v, stripped, as the row's symbol when it is a non-blank string under a
-// key of higher precedence than the one kept so far.
-func (f *fastRow) takeSymbol(at int8, v any) {
-	if f.symAt >= 0 && at > f.symAt {
-		return
-	}
-	if s, ok := v.(string); ok {
-		if t := pystr.Strip(s); t != "" {
-			f.sym, f.symAt = t, at
-		}
-	}
-}
-
 // rowFixed is parseRow's signed value for a row, replayed with fixed; ok is false for a row
 // parseRow refuses or whose numbers fixed cannot hold.
-func rowFixed(f *fastRow) (fixed, bool) {
+func rowFixed(f *rowFields) (fixed, bool) {
 	hasQty := f.qtyAt >= 0
 	var qty, value fixed
 	var ok bool
@@ -398,7 +321,7 @@ func fastBook(rows []any) (Book, bool) {
 	defer sc.release()
 	slots := make([]uint32, tableSize(len(rows))) // entry index + 1; 0 is empty
 	mask := uint64(len(slots) - 1)
-	var f fastRow
+	var f rowFields
 	for _, raw := range rows {
 		row, ok := raw.(*jsonv.Object)
 		if !ok {

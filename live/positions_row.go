@@ -5,9 +5,9 @@ import (
 	"cockpit/live/pystr"
 )
 
-// rowFields is what parseRow reads from one row: for each kind of key the value under the
-// highest-precedence key present (index into its key list; -1 when none), found in one pass
-// over the row instead of a lookup per candidate key.
+// rowFields is what parseRow (and the fast book) reads from one row: for each kind of key the
+// value under the highest-precedence key present (index into its key list; -1 when none),
+// found in one pass over the row instead of a lookup per candidate key.
 type rowFields struct {
 	sym                   string // the first symbol key, in precedence, holding a non-blank string
 	symAt                 int
@@ -17,43 +17,78 @@ type rowFields struct {
 	hasSide               bool
 }
 
-// scanRow fills rowFields from row's members (keys of a jsonv object are unique, so the first
-// candidate by precedence is the one the per-key lookups found).
+// scanRow reads row's fields for parseRow.
 func scanRow(row *jsonv.Object) rowFields {
-	f := rowFields{symAt: -1, qtyAt: -1, valAt: -1, priceAt: -1}
-	take := func(at *int, dst *any, i int, v any) {
-		if *at < 0 || i < *at {
-			*at, *dst = i, v
-		}
-	}
-	for _, m := range row.Members() {
-		switch m.Key {
-		case "symbol", "ticker", "code", "instrument":
-			s, ok := m.Value.(string)
-			if !ok || (f.symAt >= 0 && keyIndex(symbolKeys, m.Key) > f.symAt) {
-				continue
-			}
-			if t := pystr.Strip(s); t != "" {
-				f.sym, f.symAt = t, keyIndex(symbolKeys, m.Key)
-			}
-		case "quantity", "qty", "shares":
-			take(&f.qtyAt, &f.qty, keyIndex(quantityKeys, m.Key), m.Value)
-		case "market_value", "marketValue", "value_usd", "value":
-			take(&f.valAt, &f.value, keyIndex(valueKeys, m.Key), m.Value)
-		case "price", "last_price", "mark_price", "market_price":
-			take(&f.priceAt, &f.price, keyIndex(priceKeys, m.Key), m.Value)
-		case "side":
-			f.side, f.hasSide = m.Value, true
-		}
-	}
+	var f rowFields
+	f.scan(row)
 	return f
 }
 
-func keyIndex(keys []string, k string) int {
-	for i, c := range keys {
-		if c == k {
-			return i
+// scan fills f from row's members in one pass (keys of a jsonv object are unique, so the first
+// candidate by precedence is the one the per-key lookups found); each key's precedence, its
+// index in its key list, is written into its case.
+func (f *rowFields) scan(row *jsonv.Object) {
+	*f = rowFields{symAt: -1, qtyAt: -1, valAt: -1, priceAt: -1}
+	for _, m := range row.Members() {
+		var at *int
+		var dst *any
+		var rank int
+		switch m.Key {
+		case "symbol":
+			f.takeSymbol(0, m.Value)
+			continue
+		case "ticker":
+			f.takeSymbol(1, m.Value)
+			continue
+		case "code":
+			f.takeSymbol(2, m.Value)
+			continue
+		case "instrument":
+			f.takeSymbol(3, m.Value)
+			continue
+		case "side":
+			f.side, f.hasSide = m.Value, true
+			continue
+		case "quantity":
+			at, dst, rank = &f.qtyAt, &f.qty, 0
+		case "qty":
+			at, dst, rank = &f.qtyAt, &f.qty, 1
+		case "shares":
+			at, dst, rank = &f.qtyAt, &f.qty, 2
+		case "market_value":
+			at, dst, rank = &f.valAt, &f.value, 0
+		case "marketValue":
+			at, dst, rank = &f.valAt, &f.value, 1
+		case "value_usd":
+			at, dst, rank = &f.valAt, &f.value, 2
+		case "value":
+			at, dst, rank = &f.valAt, &f.value, 3
+		case "price":
+			at, dst, rank = &f.priceAt, &f.price, 0
+		case "last_price":
+			at, dst, rank = &f.priceAt, &f.price, 1
+		case "mark_price":
+			at, dst, rank = &f.priceAt, &f.price, 2
+		case "market_price":
+			at, dst, rank = &f.priceAt, &f.price, 3
+		default:
+			continue
+		}
+		if *at < 0 || rank < *at {
+			*at, *dst = rank, m.Value
 		}
 	}
-	return -1
+}
+
+// takeSymbol keeps v, stripped, as the row's symbol when it is a non-blank string under a
+// key of higher precedence than the one kept so far.
+func (f *rowFields) takeSymbol(at int, v any) {
+	if f.symAt >= 0 && at > f.symAt {
+		return
+	}
+	if s, ok := v.(string); ok {
+		if t := pystr.Strip(s); t != "" {
+			f.sym, f.symAt = t, at
+		}
+	}
 }
