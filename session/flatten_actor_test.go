@@ -24,16 +24,7 @@ func TestFlattenCancelsAsOperator(t *testing.T) {
 	wg.Add(1)
 	go func() { defer wg.Done(); s.Run(ctx) }()
 	defer func() { cancel(); wg.Wait(); s.Close() }()
-	q, err := s.broker.Quote(ctx, "MSFT")
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit := q.Bid.Mul(money.MustParse("0.996")).Round(2)
-	r := s.eng.NewTurn("strategy").Call(ctx, "place_order", map[string]any{"symbol": "MSFT", "side": "buy", "quantity": "1",
-		"type": "limit", "limit_price": limit.String(), "reason": "rests"})
-	if !r.OK() {
-		t.Fatalf("resting order: %+v", r)
-	}
+	placeResting(t, s)
 	rep := s.Backend().Flatten(WithOperator(ctx, "tui:flattener"), nil)
 	if !rep.Flat() {
 		t.Fatalf("flatten: %s", rep.Summary())
@@ -44,5 +35,21 @@ func TestFlattenCancelsAsOperator(t *testing.T) {
 	}
 	if e := evs[0]; e.ActorKind != "operator" || e.ActorID != "tui:flattener" {
 		t.Errorf("cancel audited as %s:%s, want operator:tui:flattener", e.ActorKind, e.ActorID)
+	}
+}
+
+// placeResting has the strategy agent place a buy limit under the bid, which rests.
+func placeResting(t *testing.T, s *Session) {
+	t.Helper()
+	ctx := context.Background()
+	q, err := s.broker.Quote(ctx, "MSFT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := q.Bid.Mul(money.MustParse("0.996")).Round(2)
+	r := s.eng.NewTurn("strategy").Call(ctx, "place_order", map[string]any{"symbol": "MSFT", "side": "buy", "quantity": "1",
+		"type": "limit", "limit_price": limit.String(), "reason": "rests"})
+	if !r.OK() {
+		t.Fatalf("resting order: %+v", r)
 	}
 }

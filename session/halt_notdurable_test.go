@@ -12,7 +12,6 @@ import (
 	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/halt"
-	"cockpit/live/money"
 	"cockpit/store"
 )
 
@@ -64,16 +63,7 @@ func TestHaltNotDurableIsAudited(t *testing.T) {
 func TestFlattenGoesOnWhenHaltNotDurable(t *testing.T) {
 	s := testSession(t)
 	ctx := context.Background()
-	q, err := s.broker.Quote(ctx, "MSFT")
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit := q.Bid.Mul(money.MustParse("0.996")).Round(2)
-	r := s.eng.NewTurn("strategy").Call(ctx, "place_order", map[string]any{"symbol": "MSFT", "side": "buy", "quantity": "1",
-		"type": "limit", "limit_price": limit.String(), "reason": "rests"})
-	if !r.OK() {
-		t.Fatalf("resting order: %+v", r)
-	}
+	placeResting(t, s)
 	restore := atomicfile.FailSyncs(syscall.EIO)
 	rep := s.Backend().Flatten(WithOperator(ctx, "tui:flattener"), nil)
 	restore()
