@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"cockpit/live/money"
 	"cockpit/live/pystr"
@@ -117,23 +118,23 @@ func (r *CheckRequest) waives(limit string) bool {
 // day count is denied (DV9); arithmetic is exact (DV11).
 func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	caps, uni, in := &req.Mandate.HardCaps, &req.Mandate.Universe, &req.Intent // no copies
-	sym := in.NormalizedSymbol()
+	sym := normalSymbol(in.Symbol)
 	// E0 intent
 	if sym == "" || (in.Side != Buy && in.Side != Sell) {
 		return structural(KindInstrument, LimitOrderIntent, "order intent missing symbol or side")
 	}
 	// E1 exclude list
-	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return pystr.Upper(pystr.Strip(s)) == sym }) {
+	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return normalSymbol(s) == sym }) {
 		return structural(KindUniverse, LimitExcludeSymbols, sym+" is on the mandate exclude list")
 	}
 	// E2 instrument
 	if !slices.Contains(caps.AllowedInstruments, in.InstrumentType) {
-		return structural(KindInstrument, LimitAllowedInstruments, fmt.Sprintf("%s not in allowed_instruments", in.InstrumentType))
+		return structural(KindInstrument, LimitAllowedInstruments, string(in.InstrumentType)+" not in allowed_instruments")
 	}
 	// E3 asset class
 	bucket := in.Bucket()
 	if bucket != "" && !slices.Contains(uni.AssetClasses, bucket) {
-		return structural(KindUniverse, LimitAssetClasses, fmt.Sprintf("%s not in permitted asset_classes", bucket))
+		return structural(KindUniverse, LimitAssetClasses, string(bucket)+" not in permitted asset_classes")
 	}
 	// E4a notional resolvable
 	if in.Invalid != nil || in.NotionalUSD == nil || in.NotionalUSD.Sign() <= 0 {
@@ -250,13 +251,13 @@ func checkFloors(ctx context.Context, p FloorProvider, uni *Universe, sym string
 	type floor struct {
 		limit    string
 		value    *money.Amount
-		mcap     bool // the market cap floor, else the volume floor
-		missing  string
-		tooSmall string
+		mcap     bool   // the market cap floor, else the volume floor
+		figure   string // what is missing: "market cap for " + sym + " unavailable (fail-closed)"
+		tooSmall string // after the symbol when below the floor
 	}
 	for _, f := range [...]floor{
-		{LimitMarketCap, uni.MinMarketCapUSD, true, "market cap for %s unavailable (fail-closed)", "%s market cap below floor"},
-		{LimitAvgDailyVolume, uni.MinAvgDailyVolumeUSD, false, "liquidity for %s unavailable (fail-closed)", "%s avg daily $ volume below floor"},
+		{LimitMarketCap, uni.MinMarketCapUSD, true, "market cap for ", " market cap below floor"},
+		{LimitAvgDailyVolume, uni.MinAvgDailyVolumeUSD, false, "liquidity for ", " avg daily $ volume below floor"},
 	} {
 		if f.value == nil {
 			continue
@@ -276,14 +277,30 @@ func checkFloors(ctx context.Context, p FloorProvider, uni *Universe, sym string
 			figure, cause = nil, err.Error()
 		}
 		if figure == nil {
-			b := &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Detail: fmt.Sprintf(f.missing, sym), Cause: cause}
+			b := &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Detail: f.figure + sym + " unavailable (fail-closed)", Cause: cause}
 			return b
 		}
 		if figure.LessThan(*f.value) {
-			return &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Attempted: *figure, Detail: fmt.Sprintf(f.tooSmall, sym)}
+			return &Breach{Kind: KindUniverse, Limit: f.limit, LimitValue: *f.value, Attempted: *figure, Detail: sym + f.tooSmall}
 		}
 	}
 	return nil
+}
+
+// normalSymbol is pystr.Upper(pystr.Strip(s)) (Python's s.strip().upper()), returning s itself
+// without a copy when it is already normal: ASCII, with no lower-case letter and no Python
+// whitespace at either end. Anything else takes the general path.
+func normalSymbol(s string) string {
+	n := len(s)
+	if n == 0 || pystr.IsSpace(rune(s[0])) || pystr.IsSpace(rune(s[n-1])) {
+		return pystr.Upper(pystr.Strip(s))
+	}
+	for i := 0; i < n; i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'a' <= c && c <= 'z' {
+			return pystr.Upper(pystr.Strip(s))
+		}
+	}
+	return s
 }
 
 func structural(kind BreachKind, limit, detail string) *Breach {

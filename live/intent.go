@@ -34,6 +34,18 @@ type OrderIntent struct {
 // NormalizedSymbol is the symbol stripped of whitespace and upper-cased (Python semantics).
 func (i OrderIntent) NormalizedSymbol() string { return pystr.Upper(pystr.Strip(i.Symbol)) }
 
+// canonicalSide returns Buy or Sell when side is exactly one of them, else side: the same
+// bytes, held in the binary (see InstrumentType.canonical).
+func canonicalSide(side string) string {
+	switch side {
+	case Buy:
+		return Buy
+	case Sell:
+		return Sell
+	}
+	return side
+}
+
 // Bucket is the asset class the intent falls in ("" for options and CFDs without one).
 func (i OrderIntent) Bucket() AssetClass {
 	if i.AssetClass != "" {
@@ -123,15 +135,15 @@ func IntentFromJSON(o *jsonv.Object) OrderIntent {
 		return &a
 	}
 	in.Symbol = str("symbol")
-	in.Side = str("side")
+	in.Side = canonicalSide(str("side"))
 	in.NotionalUSD = num("notional_usd")
 	in.Quantity = num("quantity")
 	in.LimitPrice = num("limit_price")
-	in.InstrumentType = InstrumentType(str("instrument_type"))
+	in.InstrumentType = InstrumentType(str("instrument_type")).canonical()
 	if !in.InstrumentType.Valid() {
 		problems = append(problems, fmt.Sprintf("instrument_type %s is not one of %s", pystr.Repr(string(in.InstrumentType)), joinEnum(InstrumentTypes)))
 	}
-	in.AssetClass = AssetClass(str("asset_class"))
+	in.AssetClass = AssetClass(str("asset_class")).canonical()
 	if in.AssetClass != "" && !in.AssetClass.Valid() {
 		problems = append(problems, fmt.Sprintf("asset_class %s is not one of %s", pystr.Repr(string(in.AssetClass)), joinEnum(AssetClasses)))
 	}

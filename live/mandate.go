@@ -40,6 +40,18 @@ func (t InstrumentType) Valid() bool {
 	return false
 }
 
+// canonical returns t's schema constant when t is valid, else t: the same bytes, held in the
+// binary instead of in the document it was read from, so the check compares it without
+// touching that document's memory.
+func (t InstrumentType) canonical() InstrumentType {
+	for _, v := range InstrumentTypes {
+		if t == v {
+			return v
+		}
+	}
+	return t
+}
+
 // AssetClass is the market bucket the universe permits.
 type AssetClass string
 
@@ -65,6 +77,16 @@ func (c AssetClass) Valid() bool {
 		}
 	}
 	return false
+}
+
+// canonical returns c's schema constant when c is valid, else c (see InstrumentType.canonical).
+func (c AssetClass) canonical() AssetClass {
+	for _, v := range AssetClasses {
+		if c == v {
+			return v
+		}
+	}
+	return c
 }
 
 // DefaultBucket is the asset class an instrument falls in when the intent names none;
