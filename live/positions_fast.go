@@ -32,21 +32,6 @@ type fixed struct {
 // maxFixedPrec is money's largest number of fractional digits on its fast path.
 const maxFixedPrec = 19
 
-// fracUnits[p] is 10^-p as money parses it (coefficient 1, p fractional digits).
-var fracUnits = func() [maxFixedPrec + 1]money.Amount {
-	var u [maxFixedPrec + 1]money.Amount
-	u[0] = money.FromInt(1)
-	for p := 1; p <= maxFixedPrec; p++ {
-		text := make([]byte, 0, p+2)
-		text = append(text, "0."...)
-		for range p - 1 {
-			text = append(text, '0')
-		}
-		u[p] = money.MustParse(string(append(text, '1')))
-	}
-	return u
-}()
-
 // pow10s[k] is 10^k.
 var pow10s = func() [maxFixedPrec + 1]int64 {
 	var p [maxFixedPrec + 1]int64
@@ -190,14 +175,7 @@ func rescale(f fixed, p uint8) (fixed, bool) {
 
 // amount is f as the Amount money's own operations produce for it.
 func (f fixed) amount() money.Amount {
-	if f.c == 0 {
-		return money.Zero
-	}
-	a := money.FromInt(f.c)
-	if f.p == 0 {
-		return a
-	}
-	return a.Mul(fracUnits[f.p])
+	return money.FromFixed(f.c, f.p)
 }
 
 // rowFixed is parseRow's signed value for a row, replayed with fixed; ok is false for a row

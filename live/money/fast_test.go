@@ -2,6 +2,10 @@ package money
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -84,4 +88,29 @@ func FuzzMatchesShopspring(f *testing.F) {
 			t.Fatalf("Int64(%q) = %d, want %d", x, got, want)
 		}
 	})
+}
+
+// TestFromFixedIsIntTimesUnit: FromFixed(c, p) is the very Amount (same coefficient and
+// precision) that FromInt(c) times 10^-p gives, and that Parse gives for its text.
+func TestFromFixedIsIntTimesUnit(t *testing.T) {
+	coefs := []int64{1, -1, 7, -42, 100, 12345678901234, math.MaxInt64, -math.MaxInt64, math.MinInt64, 0}
+	r := rand.New(rand.NewPCG(15, 9))
+	for range 20_000 {
+		coefs = append(coefs, r.Int64()>>r.IntN(63)*int64(1-2*r.IntN(2)))
+	}
+	for p := range uint8(maxFastPrec + 3) {
+		unit := MustParse("1")
+		if p > 0 {
+			unit = MustParse("0." + strings.Repeat("0", int(p)-1) + "1")
+		}
+		for _, c := range coefs {
+			got, want := FromFixed(c, p), FromInt(c).Mul(unit)
+			if got.Cmp(want) != 0 || got.String() != want.String() {
+				t.Fatalf("FromFixed(%d, %d) = %s, want %s", c, p, got, want)
+			}
+			if p <= maxFastPrec && c != math.MinInt64 && !reflect.DeepEqual(got, want) {
+				t.Fatalf("FromFixed(%d, %d) = %#v, want the same Amount as FromInt × unit: %#v", c, p, got, want)
+			}
+		}
+	}
 }

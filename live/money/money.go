@@ -65,6 +65,20 @@ func FromInt(n int64) Amount {
 	return Amount{u: u}
 }
 
+// FromFixed returns coef × 10^-prec, held as written (prec fractional digits), as FromInt(coef)
+// multiplied by 10^-prec gives it; prec above 19 or coef = MinInt64 takes the general path.
+func FromFixed(coef int64, prec uint8) Amount {
+	if coef == 0 {
+		return Zero
+	}
+	if prec <= maxFastPrec && coef != math.MinInt64 {
+		if u, err := udecimal.NewFromInt64(coef, prec); err == nil {
+			return Amount{u: u}
+		}
+	}
+	return slow(decimal.New(coef, -int32(prec)))
+}
+
 // FromFloat returns the shortest decimal that round-trips to f; it fails for NaN and ±Inf.
 func FromFloat(f float64) (Amount, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
