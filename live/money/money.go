@@ -66,12 +66,12 @@ func FromInt(n int64) Amount {
 }
 
 // FromFixed returns coef × 10^-prec, held as written (prec fractional digits), as FromInt(coef)
-// multiplied by 10^-prec gives it; prec above 19 or coef = MinInt64 takes the general path.
+// multiplied by 10^-prec gives it; prec above 19 takes the general path.
 func FromFixed(coef int64, prec uint8) Amount {
 	if coef == 0 {
 		return Zero
 	}
-	if prec <= maxFastPrec && coef != math.MinInt64 {
+	if prec <= maxFastPrec {
 		if u, err := udecimal.NewFromInt64(coef, prec); err == nil {
 			return Amount{u: u}
 		}
