@@ -214,19 +214,19 @@ func ParsePositions(payload any) Book {
 	if b, ok := fastBook(rows); ok {
 		return b
 	}
-	return parseRows(rows)
+	return parseRows(rows, parseRow)
 }
 
-// parseRows reads rows one by one with parseRow: every payload fastBook leaves, and every
-// error.
-func parseRows(rows []any) Book {
+// parseRows reads rows one by one with read (parseRow; its oracle in the tests): every payload
+// fastBook leaves, and every error.
+func parseRows(rows []any, read func(*jsonv.Object) (string, money.Amount, error)) Book {
 	bb := newBookBuilder(len(rows))
 	for i, raw := range rows {
 		row, ok := raw.(*jsonv.Object)
 		if !ok {
 			return UnreadableBook(positionsErr("row %d is %s, want an object", i, jsonv.TypeName(raw)))
 		}
-		sym, value, err := parseRow(row)
+		sym, value, err := read(row)
 		if err != nil {
 			return UnreadableBook(positionsErr("row %d: %v", i, err))
 		}

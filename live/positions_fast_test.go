@@ -56,7 +56,7 @@ func sameBook(t testing.TB, label string, payload any) {
 		}
 		for _, in := range []OrderIntent{buy(sym, "100"), sell(sym, "100"), buy(sym, "0.01")} {
 			gb := CheckMandate(context.Background(), CheckRequest{Mandate: m, Intent: in, Book: got, DailyCount: 1})
-			wb := CheckMandate(context.Background(), CheckRequest{Mandate: m, Intent: in, Book: Book{Exposures: want.Exposures, Err: want.Err}, DailyCount: 1})
+			wb := CheckMandate(context.Background(), CheckRequest{Mandate: m, Intent: in, Book: want, DailyCount: 1})
 			if gs, ws := breachText(gb), breachText(wb); gs != ws {
 				t.Fatalf("%s: %s %s: got %s, want %s", label, in.Side, sym, gs, ws)
 			}
@@ -292,7 +292,7 @@ func TestParsePositionsMatchesOldOnCorpus(t *testing.T) {
 		in := IntentFromJSON(w.Intent)
 		want := oldParsePositions(w.Positions)
 		gb := CheckMandate(context.Background(), CheckRequest{Mandate: m, Intent: in, Book: ParsePositions(w.Positions), DailyCount: count, Floors: &StaticFloors{Data: w.UniverseData}})
-		wb := CheckMandate(context.Background(), CheckRequest{Mandate: m, Intent: in, Book: Book{Exposures: want.Exposures, Err: want.Err}, DailyCount: count, Floors: &StaticFloors{Data: w.UniverseData}})
+		wb := CheckMandate(context.Background(), CheckRequest{Mandate: m, Intent: in, Book: want, DailyCount: count, Floors: &StaticFloors{Data: w.UniverseData}})
 		if g, w := breachText(gb), breachText(wb); g != w {
 			t.Fatalf("%s: verdict: got %s, want %s", label, g, w)
 		}

@@ -12,6 +12,19 @@ import (
 	"cockpit/live/pystr"
 )
 
+// oldParsePositions is ParsePositions as it was before the fast book (main at 85f28a1): the
+// row-by-row reader alone, each row read by parseRowOld. Its rows, builder and errors are the
+// code that was there then (PositionRows, parseRows, bookBuilder, unchanged since), and its
+// book carries no index, so Net and Gross scan the exposures as the old book did.
+// TestParsePositionsMatchesOld and FuzzParsePositionsMatchesOld hold the fast book to it.
+func oldParsePositions(payload any) Book {
+	rows, err := PositionRows(payload)
+	if err != nil {
+		return UnreadableBook(err)
+	}
+	return parseRows(rows, parseRowOld)
+}
+
 // parseRowOld is parseRow as it was before the one-pass scanRow: one lookup per candidate
 // key, in precedence order. TestParseRowMatchesOld and FuzzParseRowMatchesOld hold the new
 // one to it.
