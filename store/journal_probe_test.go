@@ -11,6 +11,12 @@ import (
 	"cockpit/live"
 )
 
+// probeEntry is a market buy of AAPL on "paper" for the probe tests' write-ahead rows.
+func probeEntry(id string) live.JournalEntry {
+	return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
+		Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
+}
+
 // TestBeginProbedSeesABlockedTable: the write-ahead row with the audit probe folded in leaves
 // no probe event behind on a healthy store; on an events table that refuses inserts it fails
 // as the probe (live.ErrAuditProbe) and writes no journal row.
@@ -20,11 +26,7 @@ func TestBeginProbedSeesABlockedTable(t *testing.T) {
 	if !db.ProbesFor(db) || db.ProbesFor(live.MultiSink{db}) {
 		t.Fatal("ProbesFor: want true for the store itself only")
 	}
-	entry := func(id string) live.JournalEntry {
-		return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
-			Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
-	}
-	if err := db.BeginProbed(ctx, entry("ok-1")); err != nil {
+	if err := db.BeginProbed(ctx, probeEntry("ok-1")); err != nil {
 		t.Fatalf("healthy store: %v", err)
 	}
 	if n, _ := db.LastSeq(ctx); n != 0 {
@@ -33,7 +35,7 @@ func TestBeginProbedSeesABlockedTable(t *testing.T) {
 	if _, err := db.w.Exec(`CREATE TRIGGER block BEFORE INSERT ON events BEGIN SELECT RAISE(FAIL, 'x'); END`); err != nil {
 		t.Fatal(err)
 	}
-	err := db.BeginProbed(ctx, entry("blocked-1"))
+	err := db.BeginProbed(ctx, probeEntry("blocked-1"))
 	if !errors.Is(err, live.ErrAuditProbe) {
 		t.Fatalf("blocked events table: got %v, want an audit probe failure", err)
 	}
@@ -41,7 +43,7 @@ func TestBeginProbedSeesABlockedTable(t *testing.T) {
 	if err := db.r.QueryRow(`SELECT count(*) FROM order_journal WHERE client_order_id IN ('ok-1', 'blocked-1')`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("journal rows: got %d (%v), want 1 (the healthy one)", n, err)
 	}
-	if err := db.Begin(ctx, entry("plain-1")); err != nil { // Begin alone does not probe
+	if err := db.Begin(ctx, probeEntry("plain-1")); err != nil { // Begin alone does not probe
 		t.Fatalf("Begin without probe: %v", err)
 	}
 }
@@ -62,24 +64,20 @@ func walSize(t *testing.T, db *DB) int64 {
 func TestProbedBeginWritesNoProbePages(t *testing.T) {
 	db := mustOpen(t, filepath.Join(t.TempDir(), "c.db"))
 	ctx := context.Background()
-	entry := func(id string) live.JournalEntry {
-		return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
-			Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
-	}
 	for i := range 3 { // the first runs the full probe
-		if err := db.BeginProbed(ctx, entry(fmt.Sprint("warm-", i))); err != nil {
+		if err := db.BeginProbed(ctx, probeEntry(fmt.Sprint("warm-", i))); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.Begin(ctx, entry(fmt.Sprint("plain-warm-", i))); err != nil {
+		if err := db.Begin(ctx, probeEntry(fmt.Sprint("plain-warm-", i))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w0 := walSize(t, db)
-	if err := db.Begin(ctx, entry("plain")); err != nil {
+	if err := db.Begin(ctx, probeEntry("plain")); err != nil {
 		t.Fatal(err)
 	}
 	w1 := walSize(t, db)
-	if err := db.BeginProbed(ctx, entry("probed")); err != nil {
+	if err := db.BeginProbed(ctx, probeEntry("probed")); err != nil {
 		t.Fatal(err)
 	}
 	w2 := walSize(t, db)
@@ -94,26 +92,22 @@ func TestProbedBeginWritesNoProbePages(t *testing.T) {
 func TestProbeRunsEveryTimeWithAForeignTrigger(t *testing.T) {
 	db := mustOpen(t, "")
 	ctx := context.Background()
-	entry := func(id string) live.JournalEntry {
-		return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
-			Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
-	}
 	if _, err := db.w.Exec(`CREATE TRIGGER later BEFORE INSERT ON events WHEN (SELECT count(*) FROM order_journal) >= 3
 		BEGIN SELECT RAISE(FAIL, 'full'); END`); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if err := db.BeginProbed(ctx, entry(fmt.Sprint("ok-", i))); err != nil {
+		if err := db.BeginProbed(ctx, probeEntry(fmt.Sprint("ok-", i))); err != nil {
 			t.Fatalf("order %d: %v", i, err)
 		}
 	}
-	if err := db.BeginProbed(ctx, entry("refused")); !errors.Is(err, live.ErrAuditProbe) {
+	if err := db.BeginProbed(ctx, probeEntry("refused")); !errors.Is(err, live.ErrAuditProbe) {
 		t.Fatalf("fourth order: got %v, want an audit probe failure", err)
 	}
 	if _, err := db.w.Exec(`DROP TRIGGER later`); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.BeginProbed(ctx, entry("after-drop")); err != nil {
+	if err := db.BeginProbed(ctx, probeEntry("after-drop")); err != nil {
 		t.Fatalf("after the trigger is dropped: %v", err)
 	}
 	// The same trigger text under the store's own name is still not the store's own.
@@ -124,7 +118,7 @@ func TestProbeRunsEveryTimeWithAForeignTrigger(t *testing.T) {
 		BEGIN SELECT RAISE(ABORT, 'events are append-only'); END`); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.BeginProbed(ctx, entry("impostor")); !errors.Is(err, live.ErrAuditProbe) {
+	if err := db.BeginProbed(ctx, probeEntry("impostor")); !errors.Is(err, live.ErrAuditProbe) {
 		t.Fatalf("impostor trigger: got %v, want an audit probe failure", err)
 	}
 }
@@ -146,20 +140,16 @@ func TestProbeRunsWhileEventsHasForeignSchema(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := mustOpen(t, "")
 			ctx := context.Background()
-			entry := func(id string) live.JournalEntry {
-				return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
-					Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
-			}
 			if _, err := db.w.Exec(tt.ddl); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.BeginProbed(ctx, entry("first")); err != nil { // empty table: passes
+			if err := db.BeginProbed(ctx, probeEntry("first")); err != nil { // empty table: passes
 				t.Fatalf("first probe: %v", err)
 			}
 			if err := db.Record(ctx, live.AuditRecord{Time: db.now(), Actor: live.System("test", ""), Kind: "note"}); err != nil {
 				t.Fatal(err)
 			}
-			if err := db.BeginProbed(ctx, entry("second")); !errors.Is(err, live.ErrAuditProbe) {
+			if err := db.BeginProbed(ctx, probeEntry("second")); !errors.Is(err, live.ErrAuditProbe) {
 				t.Errorf("probe once an insert would be refused: got %v, want an audit probe failure", err)
 			}
 		})

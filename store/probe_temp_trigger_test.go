@@ -15,23 +15,19 @@ import (
 func TestProbeSeesATempTrigger(t *testing.T) {
 	db := mustOpen(t, "")
 	ctx := context.Background()
-	entry := func(id string) live.JournalEntry {
-		return live.JournalEntry{ClientOrderID: id, Broker: "paper", Actor: live.Agent("a", "s"),
-			Request: live.OrderRequest{Symbol: "AAPL", Side: live.Buy, Type: live.Market}}
-	}
-	if err := db.BeginProbed(ctx, entry("warm")); err != nil { // full probe; cached from here
+	if err := db.BeginProbed(ctx, probeEntry("warm")); err != nil { // full probe; cached from here
 		t.Fatal(err)
 	}
 	if _, err := db.w.Exec(`CREATE TEMP TRIGGER block BEFORE INSERT ON main.events BEGIN SELECT RAISE(FAIL, 'refused'); END`); err != nil {
 		t.Fatal(err)
 	}
-	probeErr := db.BeginProbed(ctx, entry("cached"))
+	probeErr := db.BeginProbed(ctx, probeEntry("cached"))
 	recErr := db.Record(ctx, live.AuditRecord{Time: db.now(), Actor: live.System("test", ""), Kind: "note"})
 	if recErr == nil {
 		t.Fatal("setup: the audit record was not refused")
 	}
 	db.probedSchema.Store(0) // what the probe says without the cache
-	fullErr := db.BeginProbed(ctx, entry("full"))
+	fullErr := db.BeginProbed(ctx, probeEntry("full"))
 	if !errors.Is(fullErr, live.ErrAuditProbe) {
 		t.Fatalf("setup: the full probe did not refuse (%v)", fullErr)
 	}
