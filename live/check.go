@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"cockpit/live/money"
 	"cockpit/live/pystr"
@@ -118,13 +117,13 @@ func (r *CheckRequest) waives(limit string) bool {
 // day count is denied (DV9); arithmetic is exact (DV11).
 func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	caps, uni, in := &req.Mandate.HardCaps, &req.Mandate.Universe, &req.Intent // no copies
-	sym := normalSymbol(in.Symbol)
+	sym := in.NormalizedSymbol()
 	// E0 intent
 	if sym == "" || (in.Side != Buy && in.Side != Sell) {
 		return structural(KindInstrument, LimitOrderIntent, "order intent missing symbol or side")
 	}
 	// E1 exclude list
-	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return normalSymbol(s) == sym }) {
+	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return pystr.Upper(pystr.Strip(s)) == sym }) {
 		return structural(KindUniverse, LimitExcludeSymbols, sym+" is on the mandate exclude list")
 	}
 	// E2 instrument
@@ -285,22 +284,6 @@ func checkFloors(ctx context.Context, p FloorProvider, uni *Universe, sym string
 		}
 	}
 	return nil
-}
-
-// normalSymbol is pystr.Upper(pystr.Strip(s)) (Python's s.strip().upper()), returning s itself
-// without a copy when it is already normal: ASCII, with no lower-case letter and no Python
-// whitespace at either end. Anything else takes the general path.
-func normalSymbol(s string) string {
-	n := len(s)
-	if n == 0 || pystr.IsSpace(rune(s[0])) || pystr.IsSpace(rune(s[n-1])) {
-		return pystr.Upper(pystr.Strip(s))
-	}
-	for i := 0; i < n; i++ {
-		if c := s[i]; c >= utf8.RuneSelf || 'a' <= c && c <= 'z' {
-			return pystr.Upper(pystr.Strip(s))
-		}
-	}
-	return s
 }
 
 func structural(kind BreachKind, limit, detail string) *Breach {

@@ -5,47 +5,7 @@ import (
 	"testing"
 
 	"cockpit/live/jsonv"
-	"cockpit/live/pystr"
 )
-
-// edgeSymbols are symbols around the normalisation fast path: already normal, lower case,
-// Python whitespace at either end, non-ASCII upper-casing to several letters, empty.
-var edgeSymbols = []string{
-	"AAPL", "aapl", "AaPl", " AAPL", "AAPL ", "\tAAPL\n", "\u00a0AAPL", "AAPL\u3000", "\x1cAAPL\x1f",
-	"BRK.B", "brk.b", "GME", "gme", " gme ", "STRA\u00dfE", "stra\u00dfe", "\u00df", "\u0131", "I\u0307",
-	"", " ", "\u2000", "A B", "a\u0085", "\u0085A", "\xff", "A\xffB", "ﬁ", "1", "_", "a\x00",
-}
-
-// checkNormalSymbol fails t unless normalSymbol(s) is s.strip().upper().
-func checkNormalSymbol(t *testing.T, s string) {
-	t.Helper()
-	if got, want := normalSymbol(s), pystr.Upper(pystr.Strip(s)); got != want {
-		t.Fatalf("normalSymbol(%q) = %q, want %q", s, got, want)
-	}
-}
-
-// TestNormalSymbolIsStripUpper: normalSymbol is s.strip().upper() for every symbol of the
-// edges and every string of up to two bytes, alone and after a letter.
-func TestNormalSymbolIsStripUpper(t *testing.T) {
-	for _, s := range edgeSymbols {
-		checkNormalSymbol(t, s)
-	}
-	for a := range 256 {
-		checkNormalSymbol(t, string([]byte{byte(a)}))
-		for b := range 256 {
-			checkNormalSymbol(t, string([]byte{byte(a), byte(b)}))
-			checkNormalSymbol(t, string([]byte{'A', byte(a), byte(b)}))
-		}
-	}
-}
-
-// FuzzNormalSymbolIsStripUpper: normalSymbol is s.strip().upper() on any input.
-func FuzzNormalSymbolIsStripUpper(f *testing.F) {
-	for _, s := range edgeSymbols {
-		f.Add(s)
-	}
-	f.Fuzz(checkNormalSymbol)
-}
 
 // TestCanonicalEnumsKeepTheirText: interning an enum value never changes its text.
 func TestCanonicalEnumsKeepTheirText(t *testing.T) {

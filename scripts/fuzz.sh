@@ -35,7 +35,7 @@ targets=(
 	"./engine/scan FuzzScanMatchesOld"       # compacted scanner against the previous one
 	"./cmd/cockpit FuzzFastBatchLineMatchesStrict" # batch fast path against the strict path
 	"./live FuzzParsePositionsMatchesOld"    # fast positions book against the previous reader
-	"./live FuzzNormalSymbolIsStripUpper"    # the check's symbol fast path against strip().upper()
+	"./live/pystr FuzzUpperASCIIIsToUpper"   # str.upper()'s ASCII shortcut against strings.ToUpper
 )
 failed=0
 printf '%-14s %-28s %12s %s\n' package target execs result

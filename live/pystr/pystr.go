@@ -43,16 +43,22 @@ func Strip(s string) string {
 	return strings.TrimFunc(s, IsSpace)
 }
 
-// Upper is Python's str.upper(), including multi-letter results such as "ß" → "SS".
+// Upper is Python's str.upper(), including multi-letter results such as "ß" → "SS". An ASCII
+// string with no lower-case letter (most symbols) is returned as it is, after one pass.
 func Upper(s string) string {
-	ascii := true
+	ascii, lower := true, false
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		c := s[i]
+		if c >= utf8.RuneSelf {
 			ascii = false
 			break
 		}
+		lower = lower || 'a' <= c && c <= 'z'
 	}
 	if ascii {
+		if !lower {
+			return s
+		}
 		return strings.ToUpper(s)
 	}
 	var b strings.Builder

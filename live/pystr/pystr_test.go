@@ -1,6 +1,9 @@
 package pystr
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsSpaceIsPythons29(t *testing.T) {
 	n := 0
@@ -49,4 +52,41 @@ func TestRepr(t *testing.T) {
 			t.Errorf("Repr(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// checkUpperASCII fails t unless Upper(s) is strings.ToUpper(s): for ASCII text Python's
+// str.upper() and Go's agree, and Upper's one-pass shortcut must not change that.
+func checkUpperASCII(t *testing.T, s string) {
+	t.Helper()
+	if got, want := Upper(s), strings.ToUpper(s); got != want {
+		t.Fatalf("Upper(%q) = %q, want %q", s, got, want)
+	}
+}
+
+// TestUpperASCIIIsToUpper: every ASCII string of up to three bytes.
+func TestUpperASCIIIsToUpper(t *testing.T) {
+	checkUpperASCII(t, "")
+	for a := range 128 {
+		checkUpperASCII(t, string([]byte{byte(a)}))
+		for b := range 128 {
+			checkUpperASCII(t, string([]byte{byte(a), byte(b)}))
+			for c := range 128 {
+				checkUpperASCII(t, string([]byte{byte(a), byte(b), byte(c)}))
+			}
+		}
+	}
+}
+
+// FuzzUpperASCIIIsToUpper is TestUpperASCIIIsToUpper on any input, its bytes folded to ASCII.
+func FuzzUpperASCIIIsToUpper(f *testing.F) {
+	for _, s := range []string{"", "AAPL", "aapl", "BRK.b", " gme ", "\x1cA\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		for i := range b {
+			b[i] &= 0x7f
+		}
+		checkUpperASCII(t, string(b))
+	})
 }
