@@ -11,14 +11,14 @@ import (
 func TestCanonicalEnumsKeepTheirText(t *testing.T) {
 	for _, s := range []string{"", "equity", "etf", "option", "crypto", "forex", "cfd", "us_equity", "us_etf",
 		"hk_equity", "cn_equity", "in_equity", "EQUITY", "buy", "sell", "Buy", " buy", "hold", "bond"} {
-		if got := string(InstrumentType(s).canonical()); got != s {
-			t.Errorf("InstrumentType(%q).canonical() = %q", s, got)
+		if got := string(canonical(InstrumentType(s), InstrumentTypes)); got != s {
+			t.Errorf("canonical(InstrumentType(%q)) = %q", s, got)
 		}
-		if got := string(AssetClass(s).canonical()); got != s {
-			t.Errorf("AssetClass(%q).canonical() = %q", s, got)
+		if got := string(canonical(AssetClass(s), AssetClasses)); got != s {
+			t.Errorf("canonical(AssetClass(%q)) = %q", s, got)
 		}
-		if got := canonicalSide(s); got != s {
-			t.Errorf("canonicalSide(%q) = %q", s, got)
+		if got := canonical(s, sides); got != s {
+			t.Errorf("canonical(%q, sides) = %q", s, got)
 		}
 	}
 }

@@ -16,6 +16,9 @@ const (
 	Sell = "sell"
 )
 
+// sides are the side values, for canonical.
+var sides = []string{Buy, Sell}
+
 // OrderIntent is what an order would do, as the gate understands it.
 type OrderIntent struct {
 	Symbol         string         // as given; CheckMandate strips and upper-cases it
@@ -33,18 +36,6 @@ type OrderIntent struct {
 
 // NormalizedSymbol is the symbol stripped of whitespace and upper-cased (Python semantics).
 func (i OrderIntent) NormalizedSymbol() string { return pystr.Upper(pystr.Strip(i.Symbol)) }
-
-// canonicalSide returns Buy or Sell when side is exactly one of them, else side: the same
-// bytes, held in the binary (see InstrumentType.canonical).
-func canonicalSide(side string) string {
-	switch side {
-	case Buy:
-		return Buy
-	case Sell:
-		return Sell
-	}
-	return side
-}
 
 // Bucket is the asset class the intent falls in ("" for options and CFDs without one).
 func (i OrderIntent) Bucket() AssetClass {
@@ -135,15 +126,15 @@ func IntentFromJSON(o *jsonv.Object) OrderIntent {
 		return &a
 	}
 	in.Symbol = str("symbol")
-	in.Side = canonicalSide(str("side"))
+	in.Side = canonical(str("side"), sides)
 	in.NotionalUSD = num("notional_usd")
 	in.Quantity = num("quantity")
 	in.LimitPrice = num("limit_price")
-	in.InstrumentType = InstrumentType(str("instrument_type")).canonical()
+	in.InstrumentType = canonical(InstrumentType(str("instrument_type")), InstrumentTypes)
 	if !in.InstrumentType.Valid() {
 		problems = append(problems, fmt.Sprintf("instrument_type %s is not one of %s", pystr.Repr(string(in.InstrumentType)), joinEnum(InstrumentTypes)))
 	}
-	in.AssetClass = AssetClass(str("asset_class")).canonical()
+	in.AssetClass = canonical(AssetClass(str("asset_class")), AssetClasses)
 	if in.AssetClass != "" && !in.AssetClass.Valid() {
 		problems = append(problems, fmt.Sprintf("asset_class %s is not one of %s", pystr.Repr(string(in.AssetClass)), joinEnum(AssetClasses)))
 	}

@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"cockpit/live/jsonv"
@@ -40,16 +41,14 @@ func (t InstrumentType) Valid() bool {
 	return false
 }
 
-// canonical returns t's schema constant when t is valid, else t: the same bytes, held in the
-// binary instead of in the document it was read from, so the check compares it without
-// touching that document's memory.
-func (t InstrumentType) canonical() InstrumentType {
-	for _, v := range InstrumentTypes {
-		if t == v {
-			return v
-		}
+// canonical returns the element of set equal to v, else v: the same bytes, held in the binary
+// instead of in the document v was read from, so the check compares it without touching that
+// document's memory.
+func canonical[T ~string](v T, set []T) T {
+	if i := slices.Index(set, v); i >= 0 {
+		return set[i]
 	}
-	return t
+	return v
 }
 
 // AssetClass is the market bucket the universe permits.
@@ -77,16 +76,6 @@ func (c AssetClass) Valid() bool {
 		}
 	}
 	return false
-}
-
-// canonical returns c's schema constant when c is valid, else c (see InstrumentType.canonical).
-func (c AssetClass) canonical() AssetClass {
-	for _, v := range AssetClasses {
-		if c == v {
-			return v
-		}
-	}
-	return c
 }
 
 // DefaultBucket is the asset class an instrument falls in when the intent names none;

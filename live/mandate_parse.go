@@ -254,7 +254,7 @@ func (v *validator) hardCaps(caps *jsonv.Object) HardCaps {
 	}
 	if raw, field, ok := v.requiredField(caps, "hard_caps.allowed_instruments", "allowed_instruments"); ok {
 		for i, s := range v.stringList(field, raw) {
-			t := InstrumentType(s).canonical()
+			t := canonical(InstrumentType(s), InstrumentTypes)
 			if !t.Valid() {
 				v.fail(fmt.Sprintf("%s[%d]", field, i), s, false, "unknown instrument type (want one of %s)", joinEnum(InstrumentTypes))
 			}
@@ -279,7 +279,7 @@ func (v *validator) universe(uni *jsonv.Object) Universe {
 	var u Universe
 	if raw, field, ok := v.requiredField(uni, "universe.asset_classes", "asset_classes"); ok {
 		for i, s := range v.stringList(field, raw) {
-			c := AssetClass(s).canonical()
+			c := canonical(AssetClass(s), AssetClasses)
 			if !c.Valid() {
 				v.fail(fmt.Sprintf("%s[%d]", field, i), s, false, "unknown asset class (want one of %s)", joinEnum(AssetClasses))
 			}
