@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"cockpit/internal/strictmode"
 	"cockpit/live"
 	"cockpit/live/money"
 )
@@ -75,10 +76,14 @@ func Default() Config {
 // Path returns <root>/config.toml.
 func Path(root live.Root) string { return filepath.Join(root.Dir(), "config.toml") }
 
-// Load reads <root>/config.toml over the defaults; a missing file means the defaults. Roots
-// that overlap the runtime root are refused (ValidateRoots).
+// Load reads <root>/config.toml over the defaults; a missing file means the defaults. A file
+// or root that someone other than the user (or root) owns or may write is refused before it
+// is read (strictmode), and so are roots that overlap the runtime root (ValidateRoots).
 func Load(root live.Root) (Config, error) {
 	cfg := Default()
+	if err := strictmode.Check(root.Dir(), Path(root)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
 	data, err := os.ReadFile(Path(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, cfg.Validate()

@@ -45,8 +45,12 @@ type Runtime struct {
 }
 
 // OpenRuntime opens the runtime root: config, cockpit.db and cockpit.log; the configured
-// secrets are registered for redaction first.
+// secrets are registered for redaction first. A root whose files someone else could have
+// changed is refused first (CheckRoot).
 func OpenRuntime(env Env, root live.Root) (*Runtime, error) {
+	if err := CheckRoot(root); err != nil {
+		return nil, err
+	}
 	cfg, err := config.Load(root)
 	if err != nil {
 		return nil, err
