@@ -11,11 +11,17 @@ import (
 	"path/filepath"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"cockpit/internal/strictmode"
 )
 
 // HostKey reads the server's ed25519 host key at path, generating it (0600, its directory
-// 0700) on first start. A key file readable by others is refused.
+// 0700) on first start. A key file readable by others is refused, and so is one (or a
+// directory to make one in) that someone other than the user or root owns or may write.
 func HostKey(path string) (gossh.Signer, error) {
+	if err := strictmode.File(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if data, err = newHostKey(path); err != nil {

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"cockpit/internal/strictmode"
 )
 
 // Role is what a key may do over SSH.
@@ -110,20 +113,24 @@ func ParseAuthorizedKeys(data []byte) ([]Identity, error) {
 // KeyFile is the authorized_keys file, read again at every authentication (a key removed
 // from it is refused at once; the file is small).
 type KeyFile struct {
+	Root string // the runtime root ("" means Path's directory): the way down to Path is checked from it
 	Path string
 }
 
 // Load reads and parses the file. A file that is missing or does not parse authorizes nobody
-// (the error says why).
+// (the error says why), and so does one that someone other than the user or root owns or
+// could change, or could have swapped through its directories (StrictModes, issue 27 item 5).
 func (f *KeyFile) Load() ([]Identity, error) {
+	root := f.Root
+	if root == "" {
+		root = filepath.Dir(f.Path)
+	}
+	if err := strictmode.Check(root, f.Path); err != nil {
+		return nil, fmt.Errorf("authorized keys: %w", err)
+	}
 	data, err := os.ReadFile(f.Path)
 	if err != nil {
 		return nil, fmt.Errorf("authorized keys: %w", err)
-	}
-	if fi, err := os.Stat(f.Path); err != nil {
-		return nil, fmt.Errorf("authorized keys: %w", err)
-	} else if m := fi.Mode().Perm(); m&0o022 != 0 {
-		return nil, fmt.Errorf("%s: mode %#o lets others write it (and add their own key): chmod 600 it", f.Path, m)
 	}
 	ids, err := ParseAuthorizedKeys(data)
 	if err != nil {
