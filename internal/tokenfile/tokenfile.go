@@ -1,5 +1,6 @@
 // Package tokenfile keeps a bearer token in a private file: made once (0600, 32 random bytes
-// in hex), refused when group or others may read it or when it is too short. serve-mcp's and
+// in hex), refused when group or others may read it, when it is too short, or when someone
+// other than the user or root owns it or could have swapped it (strictmode). serve-mcp's and
 // the fleet server's tokens are such files.
 package tokenfile
 
@@ -12,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"cockpit/internal/strictmode"
 	"cockpit/live/atomicfile"
 )
 
@@ -19,8 +21,13 @@ import (
 const MinLen = 32
 
 // Read returns the token in path (fs.ErrNotExist when there is none). A file readable by
-// group or others, or a short token, is refused.
+// group or others, a short token, or one the StrictModes check refuses (the file or a
+// directory above it someone else owns or may write) is refused; a missing file in such a
+// directory is refused too, so Ensure makes none there.
 func Read(path string) (string, error) {
+	if err := strictmode.File(path); err != nil {
+		return "", err
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "", err
