@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"cockpit/internal/strictmode"
 	"cockpit/live"
 )
 
@@ -31,6 +33,11 @@ func Load(ctx context.Context, cfg Config) (*Agent, error) {
 	}
 	if cfg.Manifest == "" {
 		cfg.Manifest = ManifestPath(cfg.File)
+	}
+	for _, p := range []string{cfg.Manifest, cfg.File} { // files others could change are not read (StrictModes)
+		if err := strictmode.File(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("plugin: %w", err)
+		}
 	}
 	a := &Agent{cfg: cfg}
 	a.tickTime.Store(cfg.Now().UnixNano())
