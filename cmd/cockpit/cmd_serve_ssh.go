@@ -48,7 +48,7 @@ func (a *App) cmdServeSSH(args []string) int {
 		return code
 	}
 	dir := filepath.Join(root.Dir(), sshDir)
-	keys := &sshserve.KeyFile{Path: filepath.Join(dir, sshAuthorizedKeys)}
+	keys := &sshserve.KeyFile{Root: root.Dir(), Path: filepath.Join(dir, sshAuthorizedKeys)}
 	ids, err := keys.Load()
 	if err != nil {
 		return a.failf("serve-ssh: %v\nEach line of %s is `role=viewer|operator|admin <OpenSSH public key line>`.", err, keys.Path)

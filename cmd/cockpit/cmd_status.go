@@ -14,6 +14,7 @@ import (
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/mandatefile"
+	"cockpit/session"
 )
 
 // knownBrokers lists the broker directories under live/ (valid keys only), sorted.
@@ -47,6 +48,9 @@ func (a *App) cmdStatus(args []string) int {
 	}
 	if _, err := os.Stat(root.Dir()); err != nil {
 		return a.failf("no runtime root at %s (%v): run `cockpit init`, or give --home", root.Dir(), err)
+	}
+	if err := session.CheckRoot(root); err != nil { // StrictModes: nothing is read from a root others could change
+		return a.failf("status: %v", err)
 	}
 	key := ""
 	if *broker != "" {

@@ -9,6 +9,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/session"
 	"cockpit/store"
 )
 
@@ -21,8 +22,12 @@ func (f failedLedger) LastMandateHash(context.Context, string) (string, bool, er
 
 // openLedger opens the root's store as the mandate ledger (DV13) for a verb that does not
 // otherwise need it. Without a cockpit.db nothing was ever committed by cockpit, and a store
-// that cannot be opened cannot vouch for anything: both make every mandate unverified.
+// that cannot be opened, or in a root others could change (session.CheckRoot), cannot vouch
+// for anything: each makes every mandate unverified.
 func openLedger(root live.Root) (live.MandateLedger, func()) {
+	if err := session.CheckRoot(root); err != nil { // a store others could change records nothing
+		return failedLedger{err}, func() {}
+	}
 	path := filepath.Join(root.Dir(), "cockpit.db")
 	if _, err := os.Stat(path); err != nil {
 		return failedLedger{errors.New("no cockpit.db: no commit is recorded")}, func() {}
