@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cockpit/internal/strictmode"
 )
 
 // plantedConfig is a config.toml whose broker table runs a program that leaves marker: what
@@ -176,6 +179,36 @@ func TestCheckOnAStoreOthersCanChange(t *testing.T) {
 	for _, w := range []string{`"verdict":"DENY"`, `"kind":"mandate_unverified"`, "unsafe file " + db, "chmod go-w"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("check with a 0666 cockpit.db: %s, want it to contain %q", out, w)
+		}
+	}
+}
+
+// TestInitRootPassesItsOwnCheck: every file and directory `cockpit init`, a halt and a
+// serve-ssh start leave in a new root (config, token, store, log, mandate, consent, counter,
+// sentinels, host key) is one the StrictModes check trusts.
+func TestInitRootPassesItsOwnCheck(t *testing.T) {
+	home := t.TempDir()
+	for _, args := range [][]string{{"init"}, {"halt", "--broker", "paper", "--reason", "drill"}} {
+		if _, errOut, code := run(t, home, "", args...); code != exitOK {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+	}
+	writeAuthorizedKeys(t, home, "role=viewer KEY viewer@desk")
+	run(t, home, "", "serve-ssh", "--agent", "none", "--listen", "0.0.0.0:0") // makes the host key, stops at the address
+	var paths []string
+	err := filepath.WalkDir(home, func(p string, _ fs.DirEntry, err error) error {
+		paths = append(paths, p)
+		if err != nil {
+			return err
+		}
+		return strictmode.Check(home, p)
+	})
+	if err != nil {
+		t.Fatalf("a file of a new root fails the check: %v", err)
+	}
+	for _, want := range []string{"config.toml", "cockpit.db", filepath.Join("live", "paper", "HALT"), filepath.Join("ssh", "host_ed25519")} {
+		if !strings.Contains(strings.Join(paths, "\n"), filepath.Join(home, want)) {
+			t.Errorf("the walk did not reach %s (it saw %d paths)", want, len(paths))
 		}
 	}
 }
