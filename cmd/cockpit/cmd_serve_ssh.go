@@ -14,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"cockpit/config"
+	"cockpit/internal/strictmode"
 	"cockpit/live"
 	"cockpit/session"
 	"cockpit/sshserve"
@@ -50,6 +51,9 @@ func (a *App) cmdServeSSH(args []string) int {
 	dir := filepath.Join(root.Dir(), sshDir)
 	keys := &sshserve.KeyFile{Root: root.Dir(), Path: filepath.Join(dir, sshAuthorizedKeys)}
 	ids, err := keys.Load()
+	if errors.Is(err, strictmode.ErrUnsafe) {
+		return a.failf("serve-ssh: %v", err)
+	}
 	if err != nil {
 		return a.failf("serve-ssh: %v\nEach line of %s is `role=viewer|operator|admin <OpenSSH public key line>`.", err, keys.Path)
 	}

@@ -124,6 +124,9 @@ func TestServeSSHRefusesKeysOthersCanChange(t *testing.T) {
 					t.Errorf("stderr %q, want it to contain %q", errOut, w)
 				}
 			}
+			if strings.Contains(errOut, "Each line of") {
+				t.Errorf("stderr %q: the key-format hint does not fix a StrictModes refusal", errOut)
+			}
 			if strings.Contains(errOut, "loopback") {
 				t.Errorf("serve-ssh got past the keys to the address check: %q", errOut)
 			}
