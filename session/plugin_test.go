@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"cockpit/config"
 	"cockpit/engine"
@@ -187,10 +188,21 @@ func TestPluginAgentCeilingsFromConfig(t *testing.T) {
 	}
 }
 
-// config's default ceilings are the loader's: an unset ceiling means the same either way.
-func TestPluginCeilingDefaultsAgree(t *testing.T) {
+// config's ceilings agree with the loader's: the same defaults (an unset ceiling means the
+// same either way), and the highest ceiling config accepts is the loader's hard bound.
+func TestPluginCeilingsAgree(t *testing.T) {
 	got := wasmplugin.Ceilings{MemoryPages: config.DefaultPluginMaxMemoryPages, TickBudget: config.DefaultPluginMaxTickBudget}
 	if got != wasmplugin.DefaultCeilings {
 		t.Errorf("config's defaults %+v, loader's %+v", got, wasmplugin.DefaultCeilings)
+	}
+	parse := func(pages int, budget time.Duration) error {
+		_, err := config.Parse([]byte(fmt.Sprintf("[agents.plugin]\nmax_memory_pages = %d\nmax_tick_budget = %q\n", pages, budget)), config.Default())
+		return err
+	}
+	if err := parse(wasmplugin.MaxPages, wasmplugin.MaxBudget); err != nil {
+		t.Errorf("the loader's bounds as ceilings: %v", err)
+	}
+	if parse(wasmplugin.MaxPages+1, time.Second) == nil || parse(1024, wasmplugin.MaxBudget+time.Millisecond) == nil {
+		t.Error("config accepts a ceiling past the loader's bounds")
 	}
 }
