@@ -17,7 +17,7 @@ func TestTemplateIsTheDefaults(t *testing.T) {
 	// The template spells out the same values the defaults hold.
 	if !reflect.DeepEqual(got.Cockpit, want.Cockpit) || !reflect.DeepEqual(got.Agents.Strategy.Symbols, want.Agents.Strategy.Symbols) ||
 		got.Paper.TimeScale != want.Paper.TimeScale || !got.Paper.Cash.Equal(want.Paper.Cash) ||
-		got.Tools.Shell != want.Tools.Shell || got.TUI.Mouse != want.TUI.Mouse || got.Agents.LLM.Timeout != want.Agents.LLM.Timeout ||
+		got.Tools.Shell != want.Tools.Shell || got.Agents.Plugin != want.Agents.Plugin || got.TUI.Mouse != want.TUI.Mouse || got.Agents.LLM.Timeout != want.Agents.LLM.Timeout ||
 		*got.Policy.Global.Autonomy != *want.Policy.Global.Autonomy || *got.Policy.Profiles["live"].Autonomy != "supervised" {
 		t.Fatalf("template differs from Default():\n%+v\n%+v", got, want)
 	}

@@ -178,6 +178,7 @@ func DefaultAgents() Agents {
 		Strategy: StrategyAgent{Seed: 7, Symbols: []string{"AAPL", "MSFT", "NVDA", "SPY", "TSLA", "GME"},
 			Interval: Duration{2 * time.Second}, Notional: money.FromInt(2500)},
 		Replay: ReplayAgent{Speed: 1},
+		Plugin: DefaultPluginAgent(),
 		LLM: LLMAgent{BaseURL: "https://api.openai.com/v1/", Model: "gpt-4o-mini", APIKeyEnv: "OPENAI_API_KEY",
 			Timeout: Duration{60 * time.Second}, MaxOutputTokens: 1024, Interval: Duration{30 * time.Second},
 			Prices: map[string]Price{"gpt-4o-mini": {InputPerMTok: money.MustParse("0.15"), OutputPerMTok: money.MustParse("0.60")}}},

@@ -82,6 +82,13 @@ interval = "30s"
 input_per_mtok = "0.15"
 output_per_mtok = "0.60"
 
+[agents.plugin]        # a WASM strategy plugin (run --agent plugin); its first run prints both pins
+# file = "meanrev.wasm"  # relative to this root; the manifest sits beside it (meanrev.plugin.toml)
+# sha256 = "…"           # the module's SHA-256
+# manifest_sha256 = "…"  # the manifest's SHA-256: its grants are what the plugin may do
+max_memory_pages = 1024  # ceilings on the manifest's asks: 64 MiB of memory (at most 65536 pages)
+max_tick_budget = "1s"   # and 1s of its own time a tick (at most 10s)
+
 [tools.news]
 source = "sample"      # an RSS/Atom URL, a directory of files, or "sample"; empty = off
 

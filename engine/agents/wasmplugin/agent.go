@@ -19,15 +19,19 @@ import (
 
 // Audit kinds and reason codes of the plugin's lifecycle.
 const (
-	KindRefused  = "plugin_refused"  // the module was not loaded (hash not pinned or changed)
+	KindRefused  = "plugin_refused"  // the module was not loaded (not pinned, changed, over a ceiling)
+	KindLoaded   = "plugin_loaded"   // the module was loaded: its hashes and the grants in force
 	KindDisabled = "plugin_disabled" // the plugin gets no more ticks
 
-	ReasonHashNotPinned  live.Reason = "plugin_hash_not_pinned"
-	ReasonHashMismatch   live.Reason = "plugin_hash_mismatch"
-	ReasonTrapped        live.Reason = "plugin_trapped"
-	ReasonOverBudget     live.Reason = "plugin_over_budget"
-	ReasonUngrantedTool  live.Reason = "plugin_ungranted_tool"
-	ReasonNoTickExported live.Reason = "plugin_no_tick"
+	ReasonHashNotPinned    live.Reason = "plugin_hash_not_pinned"   // the module, the manifest or both
+	ReasonHashMismatch     live.Reason = "plugin_hash_mismatch"     // the module changed
+	ReasonManifestMismatch live.Reason = "plugin_manifest_mismatch" // the manifest changed (the module did not)
+	ReasonManifestInvalid  live.Reason = "plugin_manifest_invalid"  // the pinned manifest does not parse or check
+	ReasonOverCeiling      live.Reason = "plugin_over_ceiling"      // the manifest asks more than the operator allows
+	ReasonTrapped          live.Reason = "plugin_trapped"
+	ReasonOverBudget       live.Reason = "plugin_over_budget"
+	ReasonUngrantedTool    live.Reason = "plugin_ungranted_tool"
+	ReasonNoTickExported   live.Reason = "plugin_no_tick"
 )
 
 // InstantiateBudget is the time budget of an instantiation: the guest runtime's start-up
@@ -40,14 +44,16 @@ const MaxOverruns = 3
 
 // Config loads one plugin.
 type Config struct {
-	File     string // the .wasm module
-	SHA256   string // the pinned hex digest of File (from config); empty refuses to load
-	Manifest string // the manifest ("" = FILE without .wasm + ".plugin.toml")
-	Audit    live.AuditSink
-	Session  string
-	Broker   string
-	Now      func() time.Time
-	Log      *slog.Logger
+	File           string         // the .wasm module
+	SHA256         string         // the pinned hex digest of File (from config); empty refuses to load
+	Manifest       string         // the manifest ("" = FILE without .wasm + ".plugin.toml")
+	ManifestSHA256 string         // the pinned hex digest of Manifest (from config); empty refuses to load
+	Ceilings       Ceilings       // the operator's limits on the manifest (a zero field is its default)
+	Audit          live.AuditSink // required: the load and the grants in force are recorded
+	Session        string
+	Broker         string
+	Now            func() time.Time
+	Log            *slog.Logger
 }
 
 // ManifestPath is where a module's manifest is expected when none is configured.
@@ -61,6 +67,7 @@ func ManifestPath(file string) string {
 type Agent struct {
 	cfg      Config
 	man      Manifest
+	sums     sums // the digests of the module and manifest bytes loaded
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	tickTime atomic.Int64 // the tick time in Unix nanoseconds, the plugin's only clock
@@ -277,7 +284,7 @@ func (a *Agent) disable(ctx context.Context, code live.Reason, why string) error
 	a.mu.Unlock()
 	a.closeInstance(ctx)
 	msg := fmt.Sprintf("plugin %s disabled: %s", a.Name(), why)
-	a.audit(ctx, KindDisabled, code, msg, "")
+	a.audit(ctx, KindDisabled, code, msg)
 	a.log().Error("plugin disabled", "agent", a.Name(), "reason", string(code), "why", why)
 	return errors.New(msg)
 }

@@ -26,8 +26,8 @@ func loadB(b *testing.B, mod, man string) (*enginetest.Fixture, *wasmplugin.Agen
 	os.WriteFile(wasmplugin.ManifestPath(file), []byte(man), 0o600)
 	f := enginetest.New(b)
 	f.CheckTerminal = false
-	a, err := wasmplugin.Load(context.Background(), wasmplugin.Config{File: file, SHA256: wasmplugin.Digest(wasm), Audit: f.DB,
-		Session: "s1", Broker: live.PaperBroker, Now: f.Clock.Now})
+	a, err := wasmplugin.Load(context.Background(), wasmplugin.Config{File: file, SHA256: wasmplugin.Digest(wasm),
+		ManifestSHA256: wasmplugin.Digest([]byte(man)), Ceilings: widest, Audit: f.DB, Session: "s1", Broker: live.PaperBroker, Now: f.Clock.Now})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -26,10 +26,12 @@ func TestClockIsTheTickTimeAndLogIsRedactedAndLimited(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "bench.wasm")
 	os.WriteFile(file, b, 0o600)
-	os.WriteFile(wasmplugin.ManifestPath(file), []byte(manifest("bench", "", 256, "1s")), 0o600)
+	man := manifest("bench", "", 256, "1s")
+	os.WriteFile(wasmplugin.ManifestPath(file), []byte(man), 0o600)
 	f := enginetest.New(t)
 	var logBuf bytes.Buffer
-	a, err := wasmplugin.Load(context.Background(), wasmplugin.Config{File: file, SHA256: wasmplugin.Digest(b), Audit: f.DB,
+	a, err := wasmplugin.Load(context.Background(), wasmplugin.Config{File: file, SHA256: wasmplugin.Digest(b),
+		ManifestSHA256: wasmplugin.Digest([]byte(man)), Audit: f.DB,
 		Session: "s1", Broker: live.PaperBroker, Now: f.Clock.Now, Log: slog.New(slog.NewTextHandler(&logBuf, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@
 // 4 KiB a tick, to explain a trap). WASI's clocks (clock_time_get, realtime and monotonic)
 // read the tick time the host passes in, never the machine's clock (WithSysWalltime is not
 // used; without our clocks wazero would answer a fixed 2022-01-01). Memory is capped by the
-// runtime at the manifest's memory_pages (RuntimeConfig.WithMemoryLimitPages): a failed
-// grow makes a Go guest die of "out of memory", which is a trap.
+// runtime at the manifest's memory_pages (RuntimeConfig.WithMemoryLimitPages), itself under
+// the operator's ceiling: a failed grow makes a Go guest die of "out of memory", a trap.
 //
 // # Exports
 //
@@ -54,9 +54,20 @@
 // trap or an ungranted tool disable the plugin for the session: audited (plugin_disabled),
 // returned to the engine (an error alert on screen), and shown by Status.
 //
-// The module's SHA-256 must be pinned in config ([agents.plugin] sha256); a missing pin or
-// a changed file is refused at load and audited (plugin_refused) with the hashes.
-//
 // Log lines are collapsed to one line, cut to 300 characters, redacted, and limited to 10
 // a tick (the rest are counted).
+//
+// # Pins, ceilings and the load record
+//
+// The module and its manifest are each pinned by SHA-256 in config ([agents.plugin] sha256
+// and manifest_sha256): the manifest holds the grants, so editing it beside a pinned module
+// must not widen them. Each file is read once; a missing pin or a file that differs from its
+// pin is refused at load, naming the pinned and the actual hash, before the manifest is
+// parsed or the module compiled. The manifest is parsed from the bytes that were hashed. Its
+// memory_pages and tick_budget must also stay within the operator's ceilings
+// (max_memory_pages, default 1,024 pages = 64 MiB; max_tick_budget, default 1s); more is
+// refused naming the field, the value and the ceiling. Every refusal is audited
+// (plugin_refused) with both files' hashes and pins. A load is audited too (plugin_loaded,
+// by plugin:NAME): the hashes, the grants in force and the ceilings; a load whose record
+// cannot be written does not run.
 package wasmplugin

@@ -8,14 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"cockpit/internal/strictmode"
-	"cockpit/live"
 )
 
 // Digest is the hex SHA-256 of b.
@@ -24,10 +22,16 @@ func Digest(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// Load reads the module, checks its pinned hash, reads the manifest and compiles the module
-// under the manifest's memory cap. A module whose hash is not pinned, or differs from the
-// pin, is refused and the refusal audited.
+// Load reads the module and its manifest once each, checks both against their pinned hashes,
+// parses the manifest from the bytes it hashed, holds it to the operator's ceilings, compiles
+// the module under the manifest's memory cap, and audits the grants in force. A module or
+// manifest that is not pinned or differs from its pin, or a manifest that asks more than a
+// ceiling, is refused and the refusal audited; a load whose record cannot be written does
+// not run.
 func Load(ctx context.Context, cfg Config) (*Agent, error) {
+	if cfg.Audit == nil {
+		return nil, errors.New("plugin: no audit sink: a plugin runs only when its load and grants are recorded")
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -39,29 +43,55 @@ func Load(ctx context.Context, cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("plugin: %w", err)
 		}
 	}
+	cfg.Ceilings = cfg.Ceilings.orDefault()
 	a := &Agent{cfg: cfg}
 	a.tickTime.Store(cfg.Now().UnixNano())
-	man, err := LoadManifest(cfg.Manifest)
-	if err != nil {
-		return nil, err
-	}
-	a.man = man
 	wasm, err := os.ReadFile(cfg.File)
 	if err != nil {
 		return nil, fmt.Errorf("plugin: %w", err)
 	}
-	got, pin := Digest(wasm), strings.ToLower(strings.TrimSpace(cfg.SHA256))
-	switch {
-	case pin == "":
-		return nil, a.refuse(ctx, ReasonHashNotPinned, fmt.Sprintf("plugin %s: its sha256 is not pinned in config; cockpit does not trust a module on first use. If you trust this file, pin it in config.toml:\n[agents.plugin]\nfile = %q\nsha256 = %q", cfg.File, cfg.File, got), got)
-	case pin != got:
-		return nil, a.refuse(ctx, ReasonHashMismatch, fmt.Sprintf("plugin %s changed: its sha256 is %s but config pins %s; refusing to load it", cfg.File, got, pin), got)
+	text, err := os.ReadFile(cfg.Manifest)
+	if err != nil {
+		return nil, fmt.Errorf("plugin manifest: %w", err)
 	}
-	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(man.MemoryPages).WithCloseOnContextDone(true)
-	a.rt = wazero.NewRuntimeWithConfig(ctx, rc)
-	fail := func(err error) (*Agent, error) {
+	a.sums = sums{module: Digest(wasm), manifest: Digest(text)}
+	if err := a.checkPins(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.admit(ctx, text); err != nil {
+		return nil, err
+	}
+	if err := a.compile(ctx, wasm); err != nil {
+		return nil, err
+	}
+	if err := a.auditLoaded(ctx); err != nil {
 		a.rt.Close(ctx)
 		return nil, err
+	}
+	return a, nil
+}
+
+// admit parses the pinned manifest and holds it to the operator's ceilings.
+func (a *Agent) admit(ctx context.Context, text []byte) error {
+	man, err := ParseManifest(text)
+	if err != nil {
+		return a.refuse(ctx, ReasonManifestInvalid, fmt.Sprintf("%s (%s)", err, a.cfg.Manifest))
+	}
+	a.man = man
+	if err := man.Within(a.cfg.Ceilings); err != nil {
+		return a.refuse(ctx, ReasonOverCeiling, fmt.Sprintf("plugin manifest %s asks more than the operator allows: %s; refusing to load it. Ask less in the manifest (and pin its new sha256), or raise the ceiling in config.toml [agents.plugin]",
+			a.cfg.Manifest, err))
+	}
+	return nil
+}
+
+// compile builds the runtime (memory capped at the manifest's pages) and compiles the module.
+func (a *Agent) compile(ctx context.Context, wasm []byte) error {
+	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(a.man.MemoryPages).WithCloseOnContextDone(true)
+	a.rt = wazero.NewRuntimeWithConfig(ctx, rc)
+	fail := func(err error) error {
+		a.rt.Close(ctx)
+		return err
 	}
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, a.rt); err != nil {
 		return fail(fmt.Errorf("plugin: wasi: %w", err))
@@ -69,34 +99,12 @@ func Load(ctx context.Context, cfg Config) (*Agent, error) {
 	if err := instantiateHost(ctx, a.rt); err != nil {
 		return fail(fmt.Errorf("plugin: host module: %w", err))
 	}
+	var err error
 	if a.compiled, err = a.rt.CompileModule(ctx, wasm); err != nil {
-		return fail(fmt.Errorf("plugin %s: compile: %w", cfg.File, err))
+		return fail(fmt.Errorf("plugin %s: compile: %w", a.cfg.File, err))
 	}
 	if _, ok := a.compiled.ExportedFunctions()["tick"]; !ok {
-		return fail(a.refuse(ctx, ReasonNoTickExported, fmt.Sprintf("plugin %s exports no tick function", cfg.File), got))
+		return fail(a.refuse(ctx, ReasonNoTickExported, fmt.Sprintf("plugin %s exports no tick function", a.cfg.File)))
 	}
-	return a, nil
-}
-
-// refuse audits a refused load and returns it as an error.
-func (a *Agent) refuse(ctx context.Context, code live.Reason, msg, digest string) error {
-	a.audit(ctx, KindRefused, code, msg, digest)
-	return errors.New(msg)
-}
-
-func (a *Agent) audit(ctx context.Context, kind string, code live.Reason, msg, digest string) {
-	if a.cfg.Audit == nil {
-		return
-	}
-	rec := live.AuditRecord{Time: a.now(), Actor: live.System("plugin", a.cfg.Session), Kind: kind, Outcome: live.OutcomeBlocked,
-		Reason: code, Broker: a.cfg.Broker, Error: msg, Intent: "plugin " + a.cfg.File}
-	if digest != "" {
-		rec.Intent += " sha256 " + digest
-	}
-	if a.man.Name != "" {
-		rec.Actor = live.Agent(a.man.Agent(), a.cfg.Session)
-	}
-	if err := a.cfg.Audit.Record(context.WithoutCancel(ctx), rec); err != nil {
-		a.log().Error("plugin audit write failed", "kind", kind, "err", err)
-	}
+	return nil
 }

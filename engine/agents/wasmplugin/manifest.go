@@ -2,15 +2,18 @@ package wasmplugin
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
 	"cockpit/engine"
+	"cockpit/live/jsonv"
 )
 
 // Manifest is what a plugin asks for (NAME.plugin.toml beside the module). Its grants only
@@ -33,8 +36,34 @@ var ReadTools = []string{"get_quote", "get_bars", "get_positions", "get_open_ord
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
 
-// MaxBudget is the longest time budget a manifest may ask for per tick.
-const MaxBudget = 10 * time.Second
+// MaxBudget is the longest time budget a manifest may ask for per tick, whatever the
+// operator's ceiling; MaxPages is the most memory (64 KiB pages) a 32-bit module can have.
+const (
+	MaxBudget = 10 * time.Second
+	MaxPages  = 65536
+)
+
+// Ceilings are the operator's limits on what a manifest may ask for (config's
+// agents.plugin.max_memory_pages and max_tick_budget). A manifest asking more is refused at
+// load.
+type Ceilings struct {
+	MemoryPages uint32
+	TickBudget  time.Duration
+}
+
+// DefaultCeilings are the ceilings when config sets none: 1,024 pages (64 MiB) and 1 s a tick.
+var DefaultCeilings = Ceilings{MemoryPages: 1024, TickBudget: time.Second}
+
+// orDefault fills a zero ceiling with its default: an unset ceiling is never "no limit".
+func (c Ceilings) orDefault() Ceilings {
+	if c.MemoryPages == 0 {
+		c.MemoryPages = DefaultCeilings.MemoryPages
+	}
+	if c.TickBudget <= 0 {
+		c.TickBudget = DefaultCeilings.TickBudget
+	}
+	return c
+}
 
 // LoadManifest reads and checks a manifest; unknown keys are refused.
 func LoadManifest(path string) (Manifest, error) {
@@ -68,8 +97,8 @@ func (m *Manifest) check() error {
 		return fmt.Errorf("plugin manifest %s: symbols is empty: a plugin must name what it trades", m.Name)
 	case m.CallsPerMinute <= 0:
 		return fmt.Errorf("plugin manifest %s: calls_per_minute = %d: must be positive", m.Name, m.CallsPerMinute)
-	case m.MemoryPages == 0 || m.MemoryPages > 65536:
-		return fmt.Errorf("plugin manifest %s: memory_pages = %d: want 1-65536 (64 KiB pages)", m.Name, m.MemoryPages)
+	case m.MemoryPages == 0 || m.MemoryPages > MaxPages:
+		return fmt.Errorf("plugin manifest %s: memory_pages = %d: want 1-%d (64 KiB pages)", m.Name, m.MemoryPages, MaxPages)
 	}
 	d, err := time.ParseDuration(m.TickBudget)
 	if err != nil || d <= 0 || d > MaxBudget {
@@ -82,25 +111,35 @@ func (m *Manifest) check() error {
 	return nil
 }
 
+// Within reports what the manifest asks beyond the operator's ceilings (nil when nothing).
+func (m Manifest) Within(c Ceilings) error {
+	var over []string
+	if m.MemoryPages > c.MemoryPages {
+		over = append(over, fmt.Sprintf("memory_pages = %d is over the ceiling of %d (agents.plugin.max_memory_pages)", m.MemoryPages, c.MemoryPages))
+	}
+	if m.budget > c.TickBudget {
+		over = append(over, fmt.Sprintf("tick_budget = %q is over the ceiling of %s (agents.plugin.max_tick_budget)", m.TickBudget, c.TickBudget))
+	}
+	if len(over) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(over, "; "))
+}
+
 // Budget is the time budget of one tick.
 func (m Manifest) Budget() time.Duration { return m.budget }
 
 // Agent is the plugin's agent identity: plugin:NAME.
 func (m Manifest) Agent() string { return "plugin:" + m.Name }
 
+// Allowed is every tool the manifest grants: its tools, then the ABI's reads.
+func (m Manifest) Allowed() []string {
+	return append(append([]string{}, m.Tools...), ReadTools...)
+}
+
 // Granted reports whether the manifest grants a tool (its tools, plus the ABI's reads).
 func (m Manifest) Granted(tool string) bool {
-	for _, t := range m.Tools {
-		if t == tool {
-			return true
-		}
-	}
-	for _, t := range ReadTools {
-		if t == tool {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(m.Tools, tool) || slices.Contains(ReadTools, tool)
 }
 
 // GrantSymbol reports whether the manifest grants a symbol.
@@ -113,11 +152,28 @@ func (m Manifest) GrantSymbol(sym string) bool {
 	return false
 }
 
+func (m Manifest) layerName() string { return "grant:" + m.Name }
+
+// Grants are the grants in force as JSON, for the audit: the layer's name, every tool it
+// allows (the ABI's reads included), the symbols, the rate, the memory cap and the budget.
+func (m Manifest) Grants() *jsonv.Object {
+	return jsonv.ObjectOf("layer", m.layerName(), "tools", anys(m.Allowed()), "symbols", anys(m.Symbols),
+		"calls_per_minute", m.CallsPerMinute, "memory_pages", int64(m.MemoryPages), "tick_budget", m.budget.String())
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
 // Layer is the manifest's grants as a policy layer named grant:NAME: the tool allow list,
 // the symbols and the calls per minute. It sets no autonomy, so it can only narrow.
 func (m Manifest) Layer() engine.Layer {
-	l := engine.EmptyLayer("grant:" + m.Name)
-	l.Allow = engine.SetOf(append(append([]string{}, m.Tools...), ReadTools...)...)
+	l := engine.EmptyLayer(m.layerName())
+	l.Allow = engine.SetOf(m.Allowed()...)
 	syms := engine.SetOf(m.Symbols...)
 	l.Symbols = &syms
 	l.Rates.PerMinute = engine.Limit{Set: true, N: m.CallsPerMinute}
