@@ -9,6 +9,7 @@ import (
 
 	"cockpit/engine/agents/wasmplugin"
 	"cockpit/internal/strictmode"
+	"cockpit/live/auditsink"
 )
 
 // TestLoadRefusesFilesOthersCouldChange is issue 27 item 5: a module or manifest someone
@@ -66,7 +67,8 @@ func TestLoadRefusesFilesOthersCouldChange(t *testing.T) {
 			if err := os.Chmod(dir, tc.dirMode); err != nil {
 				t.Fatal(err)
 			}
-			a, err := wasmplugin.Load(context.Background(), wasmplugin.Config{File: paths["module"], SHA256: wasmplugin.Digest(module)})
+			a, err := wasmplugin.Load(context.Background(), wasmplugin.Config{File: paths["module"], SHA256: wasmplugin.Digest(module),
+				ManifestSHA256: wasmplugin.Digest(manifest), Audit: &auditsink.Memory{}})
 			if err == nil {
 				a.Close(context.Background())
 				t.Fatal("Load of a module that is not WASM succeeded")
