@@ -367,6 +367,10 @@ func (c *call) reduces(d gate.Decision) bool {
 	return live.ReducesPosition(d.Read.Positions, *d.Intent)
 }
 
+// lockBusyRetry is the retry hint of an order denied lock_busy: the lock was held by other
+// orders for the gate's whole wait, which says nothing against this one.
+const lockBusyRetry = time.Second
+
 // resultOf turns a gate decision into what the agent sees.
 func resultOf(d gate.Decision) Result {
 	switch {
@@ -375,7 +379,11 @@ func resultOf(d gate.Decision) Result {
 		if d.Breach != nil {
 			code, limit = live.MandateCode(d.Breach.Limit), d.Breach.Limit
 		}
-		return Result{Status: StatusDenied, Decision: live.DecisionDeny, Code: code, Detail: d.Message(), Limit: limit}
+		r := Result{Status: StatusDenied, Decision: live.DecisionDeny, Code: code, Detail: d.Message(), Limit: limit}
+		if d.Reason == live.ReasonLockBusy { // another order held the lock all along: retry
+			r.RetryAfter = lockBusyRetry
+		}
+		return r
 	case d.Verdict == live.PauseForReauth:
 		return Result{Status: StatusDenied, Decision: live.DecisionAsk, Code: live.MandateCode(d.Breach.Limit), Detail: d.Message(), Limit: d.Breach.Limit}
 	case d.Outcome == live.OutcomeAccepted:

@@ -3,6 +3,7 @@ package mcpserve_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -82,5 +83,42 @@ func TestRateLimitPerClient(t *testing.T) {
 	}
 	if res, out := call(t, cs[1], "get_quote", map[string]any{"symbol": "AAPL"}); res.IsError {
 		t.Errorf("B's first call after A's budget ran out: got %v, want ok", out)
+	}
+}
+
+// TestConcurrentHonestClients (issue 27 item 7): 30 clients placing one in-mandate order each
+// at the same time all get their order through: contention for the submit lock is waited
+// out, never turned into a denial (and so never into a cool-down).
+func TestConcurrentHonestClients(t *testing.T) {
+	const n = 30
+	doc := `{"hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000,
+ "max_total_exposure_usd": 100000, "max_leverage": 1, "allowed_instruments": ["equity", "etf"], "max_trades_per_day": 100},
+ "universe": {"asset_classes": ["us_equity", "us_etf"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null,
+ "exclude_symbols": ["GME"]}}`
+	f := enginetest.New(t, enginetest.WithMandate(doc))
+	cs := sessions(t, f, n)
+	outs := make([]map[string]any, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, c := range cs {
+		wg.Go(func() {
+			<-start
+			_, outs[i] = call(t, c, "place_order", enginetest.Buy("AAPL", "100"))
+		})
+	}
+	close(start)
+	wg.Wait()
+	codes := map[string]int{}
+	for _, out := range outs {
+		if out["status"] != "ok" {
+			code, _ := out["reason_code"].(string)
+			codes[code]++
+		}
+	}
+	if len(codes) > 0 {
+		t.Errorf("%d honest clients at once: refused %v, want every order through", n, codes)
+	}
+	if got := f.Placed(); got != n {
+		t.Errorf("placed %d orders, want %d", got, n)
 	}
 }
