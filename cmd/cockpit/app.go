@@ -65,7 +65,7 @@ func verbs() []verb {
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"attach", "attach --vibe DIR [--broker B] [--no-mouse]", "the screen over a Vibe-Trading root (its live/ files and audit_chain.jsonl), read-only: H halts it", (*App).cmdAttach},
 		{"serve-mcp", "serve-mcp [--approvals none|cli] [--live] [--http 127.0.0.1:PORT [--allow-remote] [--allowed-hosts H,…] [--max-conns N]]", "serve the guarded broker tools to an outside agent over MCP (stdio, or streamable HTTP with a bearer token); every call goes through the gate", (*App).cmdServeMCP},
-		{"serve-ssh", "serve-ssh [--listen 127.0.0.1:2222 [--allow-remote]] [--idle-timeout 15m] [--agent A] [--live]", "serve the screen over SSH to the keys in <root>/ssh/authorized_keys, each with a role (viewer, operator, admin)", (*App).cmdServeSSH},
+		{"serve-ssh", "serve-ssh [--listen 127.0.0.1:2222 [--allow-remote]] [--idle-timeout 15m] [--max-conns 32] [--agent A] [--live]", "serve the screen over SSH to the keys in <root>/ssh/authorized_keys, each with a role (viewer, operator, admin)", (*App).cmdServeSSH},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"fleet", "fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]", "a fleet on NATS JetStream: run a one-host server, or show hosts, halts and the day count", (*App).cmdFleet},
 		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},

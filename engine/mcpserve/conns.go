@@ -61,7 +61,7 @@ type capListener struct {
 }
 
 func newCapListener(ln net.Listener, max int, log *slog.Logger) *capListener {
-	body := fmt.Sprintf("cockpit serve-mcp: too many connections (%d open, the limit); close idle ones or try again later\n", max)
+	body := fmt.Sprintf("cockpit serve-mcp: too many connections open (limit %d); close idle ones or try again later\n", max)
 	refusal := fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\n"+
 		"Connection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 	return &capListener{Listener: ln, slots: make(chan struct{}, max), refusing: make(chan struct{}, max),

@@ -114,7 +114,7 @@ func TestConnectionCap(t *testing.T) {
 	addr := serveHTTP(t, mcpserve.ServeOptions{MaxConns: 2, ReadHeaderTimeout: time.Minute, IdleTimeout: time.Minute})
 	held := []net.Conn{dial(t, addr), dial(t, addr)}
 	extra := dial(t, addr)
-	if code, body := noToken(t, extra, bufio.NewReader(extra)); code != http.StatusServiceUnavailable || !strings.Contains(body, "too many connections (2 open, the limit)") {
+	if code, body := noToken(t, extra, bufio.NewReader(extra)); code != http.StatusServiceUnavailable || !strings.Contains(body, "too many connections open (limit 2)") {
 		t.Fatalf("third connection: %d %q, want 503 naming the limit", code, body)
 	}
 	held[0].Close()
