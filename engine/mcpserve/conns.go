@@ -17,8 +17,8 @@ const (
 	DefaultIdleTimeout       = 30 * time.Second
 )
 
-// refuseTimeout bounds the writing of a refusal (and the reading of what the client sent).
-const refuseTimeout = 2 * time.Second
+// refuseTimeout bounds the writing of a refusal and the reading of what the client sent.
+const refuseTimeout = 250 * time.Millisecond
 
 // ServeOptions shape the HTTP server's connections: no client holds one without using it, and
 // no client can open more than the server serves.
@@ -84,29 +84,32 @@ func (l *capListener) Accept() (net.Conn, error) {
 	}
 }
 
-// refuse answers a connection past the cap 503 and closes it, in the background.
+// refuse answers a connection past the cap 503 and closes it. The answer goes at once (a
+// fresh connection's buffer takes it); what the client sent is then read for a moment in the
+// background, so it reads the answer rather than a reset, unless a flood keeps too many such
+// reads going.
 func (l *capListener) refuse(c net.Conn) {
-	if now := time.Now().UnixNano(); now-l.logged.Load() > int64(10*time.Second) {
-		l.logged.Store(now)
+	if now := time.Now().UnixNano(); now-l.logged.Swap(now) > int64(10*time.Second) { // a flood: one line in ten seconds
 		l.log.Warn("serve-mcp: connection refused: too many open", "remote", c.RemoteAddr().String(), "limit", cap(l.slots))
+	}
+	c.SetDeadline(time.Now().Add(refuseTimeout))
+	if _, err := c.Write(l.refusal); err != nil {
+		c.Close()
+		return
+	}
+	if hc, ok := c.(interface{ CloseWrite() error }); ok {
+		hc.CloseWrite()
 	}
 	select {
 	case l.refusing <- struct{}{}:
-	default: // a flood: no answer, no goroutine
+	default:
 		c.Close()
 		return
 	}
 	go func() {
 		defer func() { <-l.refusing }()
 		defer c.Close()
-		c.SetDeadline(time.Now().Add(refuseTimeout))
-		if _, err := c.Write(l.refusal); err != nil {
-			return
-		}
-		if hc, ok := c.(interface{ CloseWrite() error }); ok {
-			hc.CloseWrite()
-		}
-		io.Copy(io.Discard, io.LimitReader(c, MaxBody)) // so the client reads the answer, not a reset
+		io.Copy(io.Discard, io.LimitReader(c, MaxBody))
 	}()
 }
 
