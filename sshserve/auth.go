@@ -2,6 +2,7 @@ package sshserve
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"slices"
 	"strings"
@@ -25,14 +26,35 @@ func (s *Server) connOpened(ctx ssh.Context, c net.Conn) net.Conn {
 	}
 	s.mu.Unlock()
 	if full {
-		if now := time.Now().UnixNano(); now-s.refusedLogged.Swap(now) > int64(10*time.Second) { // a flood: one line in ten seconds
-			s.o.Log.Warn("ssh: connection refused: too many open", "remote", c.RemoteAddr().String(), "limit", 2*s.o.MaxConns)
-		}
-		c.SetWriteDeadline(time.Now().Add(time.Second))
-		fmt.Fprintf(c, "cockpit: too many SSH connections open (limit %d); try again later\r\n", 2*s.o.MaxConns)
+		s.refuseConn(c)
 		return nil
 	}
 	return c
+}
+
+// refuseTimeout bounds the writing of a refusal and the reading of what the client sent.
+const refuseTimeout = 250 * time.Millisecond
+
+// refuseConn tells a connection past the cap why it is closed. What the client sent (its
+// version line) is read for a moment, so it reads the reason rather than a reset, unless a
+// flood keeps too many such reads going.
+func (s *Server) refuseConn(c net.Conn) {
+	if now := time.Now().UnixNano(); now-s.refusedLogged.Swap(now) > int64(10*time.Second) { // a flood: one line in ten seconds
+		s.o.Log.Warn("ssh: connection refused: too many open", "remote", c.RemoteAddr().String(), "limit", 2*s.o.MaxConns)
+	}
+	c.SetDeadline(time.Now().Add(refuseTimeout))
+	if _, err := fmt.Fprintf(c, "cockpit: too many SSH connections open (limit %d); try again later\r\n", 2*s.o.MaxConns); err != nil {
+		return
+	}
+	if hc, ok := c.(interface{ CloseWrite() error }); ok {
+		hc.CloseWrite()
+	}
+	select {
+	case s.refusing <- struct{}{}:
+		io.Copy(io.Discard, io.LimitReader(c, 64<<10)) // on this connection's own goroutine
+		<-s.refusing
+	default:
+	}
 }
 
 // connClosed ends an admitted connection: its slot frees and its attempts are forgotten.

@@ -77,7 +77,8 @@ type Server struct {
 	attempts map[string]*attempt // remote address → a handshake in progress
 	open     int                 // connections admitted and not yet closed
 
-	refusedLogged atomic.Int64 // unix nanos of the last "too many open" refusal (logged one in 10 s)
+	refusedLogged atomic.Int64  // unix nanos of the last "too many open" refusal (logged one in 10 s)
+	refusing      chan struct{} // refusals reading what the client sent (bounded)
 }
 
 // attempt is what one connection tried before it authenticated (or did not).
@@ -109,7 +110,7 @@ func New(o Options) (*Server, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{o: o, lim: newLimiter(o.MaxFailures, o.FailWindow, o.Now), calls: newInflight(), peers: map[*conn]struct{}{},
-		attempts: map[string]*attempt{}}
+		attempts: map[string]*attempt{}, refusing: make(chan struct{}, 2*o.MaxConns)}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.HostSigners = []ssh.Signer{o.HostKey}; return nil },
 		wish.WithPublicKeyAuth(s.publicKey),
