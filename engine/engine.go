@@ -180,9 +180,6 @@ func (e *Engine) NewClientTurn(agent, client string) *Turn {
 	return &Turn{ID: fmt.Sprintf("%s-t%d", e.Session, n), N: n, Agent: agent, engine: e, limits: client}
 }
 
-// Client is the key of the turn's rate limits and denial pacing.
-func (t *Turn) Client() string { return t.limits }
-
 // policyFor resolves the effective policy of an agent calling a tool.
 func (e *Engine) policyFor(agent, tool string) (Policy, error) {
 	profile := e.Profile
