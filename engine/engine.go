@@ -65,10 +65,9 @@ type Engine struct {
 	mu       sync.Mutex
 	blocked  map[string]bool    // the session block list (blocklist.go)
 	cancel   context.CancelFunc // cancels the running turn on a halt or a cool-down
+	running  string             // the limits key of the agent whose turn cancel stops
 	started  time.Time
-	denials  []time.Time // denied write calls in the last minute
-	coolTill time.Time   // the agent is paused until then after too many denials
-	coolWhy  string      // why it is paused until coolTill
+	paces    map[string]*pace // per agent: denied writes in the last minute and the pause (guard.go)
 	refusals map[string]priorDenial
 
 	// placing is held (shared) by each call from its gate submission until its decision is on
@@ -110,10 +109,13 @@ func (e *Engine) SetHalted(halted bool) {
 // Turn is one agent turn: its identity, whether it read flagged content, and the way to call
 // tools.
 type Turn struct {
-	ID      string
-	N       int
-	Agent   string
-	engine  *Engine
+	ID     string
+	N      int
+	Agent  string
+	engine *Engine
+	// limits keys the agent's rate limits and denial pacing: the agent's name, or one MCP
+	// client session (two clients that introduce themselves alike are still two agents).
+	limits  string
 	mu      sync.Mutex
 	tainted bool
 	calls   int
@@ -166,9 +168,16 @@ func (t *Turn) Tools() []*Tool {
 }
 
 // NewTurn starts a turn for agent (used by Run, and by tests driving the engine directly).
-func (e *Engine) NewTurn(agent string) *Turn {
+func (e *Engine) NewTurn(agent string) *Turn { return e.NewClientTurn(agent, agent) }
+
+// NewClientTurn starts a turn for agent whose rate limits and denial pacing are client's own
+// (one MCP client session); an empty client means the agent's name.
+func (e *Engine) NewClientTurn(agent, client string) *Turn {
+	if client == "" {
+		client = agent
+	}
 	n := int(e.turns.Add(1))
-	return &Turn{ID: fmt.Sprintf("%s-t%d", e.Session, n), N: n, Agent: agent, engine: e}
+	return &Turn{ID: fmt.Sprintf("%s-t%d", e.Session, n), N: n, Agent: agent, engine: e, limits: client}
 }
 
 // policyFor resolves the effective policy of an agent calling a tool.
@@ -195,7 +204,7 @@ func (e *Engine) Run(ctx context.Context, agent Agent, interval time.Duration) (
 	defer t.Stop()
 	turns := 0
 	for {
-		if !e.Paused() && e.coolingDown() <= 0 {
+		if !e.Paused() && e.coolingDown(agent.Name()) <= 0 {
 			e.runTurn(ctx, agent)
 			turns++
 		}
@@ -213,11 +222,11 @@ func (e *Engine) Run(ctx context.Context, agent Agent, interval time.Duration) (
 func (e *Engine) runTurn(ctx context.Context, agent Agent) {
 	turnCtx, cancel := context.WithCancel(ctx)
 	e.mu.Lock()
-	e.cancel = cancel
+	e.cancel, e.running = cancel, agent.Name()
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
-		e.cancel = nil
+		e.cancel, e.running = nil, ""
 		e.mu.Unlock()
 		cancel()
 	}()

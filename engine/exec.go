@@ -92,7 +92,7 @@ func (e *Engine) execute(ctx context.Context, t *Turn, name string, args *jsonv.
 	c := &call{e: e, t: t, actor: actor, name: name, args: args, parseErr: parseErr}
 	r := c.execute(ctx)
 	if c.effect != EffectRead && r.Decision == live.DecisionDeny {
-		e.noteDenial(name, r.Code)
+		e.noteDenial(t.limits, name, r.Code)
 	}
 	e.publish(Event{Kind: EvToolCall, Agent: t.Agent, Turn: t.N, Tool: name, Result: &r})
 	return r
@@ -166,14 +166,14 @@ func (c *call) execute(ctx context.Context) Result {
 		if sym, on := e.symbolBlocked(c.args); on {
 			return c.record(ctx, denied(ReasonSymbolBlocked, "%s is blocked for this session by the operator", sym))
 		}
-		if wait := e.coolingDown(); wait > 0 {
+		if wait := e.coolingDown(c.t.limits); wait > 0 {
 			r := denied(live.ReasonCoolingDown, "too many denied orders in a minute; the agent is paused for %s", wait.Round(time.Second))
 			r.RetryAfter = wait
 			return c.record(ctx, r)
 		}
 	}
 	c.check("rate_limits")
-	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, "tool")
+	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, "tool", c.t.limits)
 	if !ok {
 		r := denied(live.RateCode(scope), "rate limit %s reached; retry in %s", scope, retry.Round(100*time.Millisecond))
 		r.RetryAfter = retry
@@ -367,6 +367,10 @@ func (c *call) reduces(d gate.Decision) bool {
 	return live.ReducesPosition(d.Read.Positions, *d.Intent)
 }
 
+// lockBusyRetry is the retry hint of an order denied lock_busy: the lock was held by other
+// orders for the gate's whole wait, which says nothing against this one.
+const lockBusyRetry = time.Second
+
 // resultOf turns a gate decision into what the agent sees.
 func resultOf(d gate.Decision) Result {
 	switch {
@@ -375,7 +379,11 @@ func resultOf(d gate.Decision) Result {
 		if d.Breach != nil {
 			code, limit = live.MandateCode(d.Breach.Limit), d.Breach.Limit
 		}
-		return Result{Status: StatusDenied, Decision: live.DecisionDeny, Code: code, Detail: d.Message(), Limit: limit}
+		r := Result{Status: StatusDenied, Decision: live.DecisionDeny, Code: code, Detail: d.Message(), Limit: limit}
+		if d.Reason == live.ReasonLockBusy { // another order held the lock all along: retry
+			r.RetryAfter = lockBusyRetry
+		}
+		return r
 	case d.Verdict == live.PauseForReauth:
 		return Result{Status: StatusDenied, Decision: live.DecisionAsk, Code: live.MandateCode(d.Breach.Limit), Detail: d.Message(), Limit: d.Breach.Limit}
 	case d.Outcome == live.OutcomeAccepted:

@@ -9,25 +9,32 @@ import (
 	"cockpit/live/money"
 )
 
-// RateLimiter enforces every layer's rate limits against that layer's own counters: sliding
-// one-minute and one-hour windows and a count of calls in flight. Excess is refused with a
-// retry hint, never queued. One limiter is shared by the whole engine.
+// RateLimiter enforces every layer's rate limits against that layer's own counters, kept per
+// agent (one MCP client session is an agent): sliding one-minute and one-hour windows and a
+// count of calls in flight. Excess is refused with a retry hint, never queued. One limiter is
+// shared by the whole engine; one agent using its budget up never refuses another.
 type RateLimiter struct {
 	mu       sync.Mutex
 	calls    map[string][]time.Time
 	inflight map[string]int64
 }
 
-// Acquire admits a call under every scope's limits, or says which scope refuses it and when
-// a retry could pass. On success the caller must call release when the call ends.
-func (r *RateLimiter) Acquire(now time.Time, rates []Rates, kind string) (release func(), scope string, retry time.Duration, ok bool) {
+// maxCounters is how many counters the limiter holds before it sweeps the idle ones.
+const maxCounters = 4096
+
+// Acquire admits a call of agent who under every scope's limits, or says which scope refuses
+// it and when a retry could pass. On success the caller must call release when the call ends.
+func (r *RateLimiter) Acquire(now time.Time, rates []Rates, kind, who string) (release func(), scope string, retry time.Duration, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.calls == nil {
 		r.calls, r.inflight = map[string][]time.Time{}, map[string]int64{}
 	}
+	if len(r.calls) >= maxCounters {
+		r.sweep(now)
+	}
 	for _, rt := range rates {
-		key := kind + "|" + rt.Scope
+		key := counterKey(kind, rt.Scope, who)
 		r.calls[key] = prune(r.calls[key], now.Add(-time.Hour))
 		if rt.MaxConcurrent.Set && r.inflight[key] >= rt.MaxConcurrent.N {
 			return nil, rt.Scope + ".max_concurrent", time.Second, false
@@ -52,7 +59,7 @@ func (r *RateLimiter) Acquire(now time.Time, rates []Rates, kind string) (releas
 	}
 	var keys []string
 	for _, rt := range rates {
-		key := kind + "|" + rt.Scope
+		key := counterKey(kind, rt.Scope, who)
 		r.calls[key] = append(r.calls[key], now)
 		r.inflight[key]++
 		keys = append(keys, key)
@@ -67,6 +74,19 @@ func (r *RateLimiter) Acquire(now time.Time, rates []Rates, kind string) (releas
 			r.mu.Unlock()
 		})
 	}, "", 0, true
+}
+
+// counterKey names one agent's counter of one scope's limits.
+func counterKey(kind, scope, who string) string { return kind + "|" + scope + "|" + who }
+
+// sweep drops the counters with no call in the last hour and none in flight (mu held).
+func (r *RateLimiter) sweep(now time.Time) {
+	for k, ts := range r.calls {
+		if len(prune(ts, now.Add(-time.Hour))) == 0 && r.inflight[k] == 0 {
+			delete(r.calls, k)
+			delete(r.inflight, k)
+		}
+	}
 }
 
 func prune(ts []time.Time, before time.Time) []time.Time {

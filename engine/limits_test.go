@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -19,43 +20,43 @@ func TestRateLimiterWindow(t *testing.T) {
 	var r RateLimiter
 	rates := []Rates{perMinute("tool:place_order", 3)}
 	for i := 0; i < 3; i++ {
-		release, _, _, ok := r.Acquire(t0.Add(time.Duration(i)*10*time.Second), rates, "tool")
+		release, _, _, ok := r.Acquire(t0.Add(time.Duration(i)*10*time.Second), rates, "tool", "a")
 		if !ok {
 			t.Fatalf("call %d refused", i+1)
 		}
 		release()
 	}
-	_, scope, retry, ok := r.Acquire(t0.Add(25*time.Second), rates, "tool")
+	_, scope, retry, ok := r.Acquire(t0.Add(25*time.Second), rates, "tool", "a")
 	if ok {
 		t.Fatal("4th call in a minute admitted")
 	}
 	if scope != "tool:place_order.requests_per_minute" || retry != 35*time.Second {
 		t.Errorf("got %s retry %s, want tool:place_order.requests_per_minute retry 35s", scope, retry)
 	}
-	if _, _, _, ok := r.Acquire(t0.Add(60*time.Second), rates, "tool"); !ok {
+	if _, _, _, ok := r.Acquire(t0.Add(60*time.Second), rates, "tool", "a"); !ok {
 		t.Error("call after the first left the window refused")
 	}
 }
 
 func TestRateLimiterZeroAndConcurrency(t *testing.T) {
 	var r RateLimiter
-	if _, scope, _, ok := r.Acquire(t0, []Rates{perMinute("global", 0)}, "tool"); ok || scope != "global.requests_per_minute" {
+	if _, scope, _, ok := r.Acquire(t0, []Rates{perMinute("global", 0)}, "tool", "a"); ok || scope != "global.requests_per_minute" {
 		t.Errorf("limit 0: ok=%v scope=%s, want refused by global.requests_per_minute", ok, scope)
 	}
 	conc := []Rates{{Scope: "agent:llm", MaxConcurrent: Limit{Set: true, N: 1}}}
-	release, _, _, ok := r.Acquire(t0, conc, "llm")
+	release, _, _, ok := r.Acquire(t0, conc, "llm", "a")
 	if !ok {
 		t.Fatal("first concurrent call refused")
 	}
-	if _, scope, _, ok := r.Acquire(t0, conc, "llm"); ok || scope != "agent:llm.max_concurrent" {
+	if _, scope, _, ok := r.Acquire(t0, conc, "llm", "a"); ok || scope != "agent:llm.max_concurrent" {
 		t.Errorf("second concurrent call: ok=%v scope=%s", ok, scope)
 	}
-	if _, _, _, ok := r.Acquire(t0, conc, "tool"); !ok {
+	if _, _, _, ok := r.Acquire(t0, conc, "tool", "a"); !ok {
 		t.Error("another kind shares the llm counter")
 	}
 	release()
 	release() // idempotent
-	if _, _, _, ok := r.Acquire(t0, conc, "llm"); !ok {
+	if _, _, _, ok := r.Acquire(t0, conc, "llm", "a"); !ok {
 		t.Error("call after release refused")
 	}
 }
@@ -63,14 +64,14 @@ func TestRateLimiterZeroAndConcurrency(t *testing.T) {
 func TestRateLimiterRefusalDoesNotCount(t *testing.T) {
 	var r RateLimiter
 	tight := []Rates{perMinute("global", 5), perMinute("tool:x", 1)}
-	r.Acquire(t0, tight, "tool")
+	r.Acquire(t0, tight, "tool", "a")
 	for i := 0; i < 10; i++ {
-		if _, _, _, ok := r.Acquire(t0.Add(time.Second), tight, "tool"); ok {
+		if _, _, _, ok := r.Acquire(t0.Add(time.Second), tight, "tool", "a"); ok {
 			t.Fatal("tool limit not enforced")
 		}
 	}
 	// The refused calls did not use up the global budget.
-	if _, _, _, ok := r.Acquire(t0.Add(2*time.Second), []Rates{perMinute("global", 5)}, "tool"); !ok {
+	if _, _, _, ok := r.Acquire(t0.Add(2*time.Second), []Rates{perMinute("global", 5)}, "tool", "a"); !ok {
 		t.Error("refused calls consumed the global budget")
 	}
 }
@@ -135,5 +136,30 @@ func TestCostDayBoundary(t *testing.T) {
 	hour := Policy{PerHourUSD: MoneyLimit{Set: true, V: money.MustParse("1")}}
 	if _, _, _, err := c.Reserve(t0, hour, "m", 100_000, 100_000); err != nil {
 		t.Errorf("spend two hours ago counted in the hour window: %v", err)
+	}
+}
+
+// TestRateLimiterPerAgent (issue 27 item 7): every agent has its own counters, so one agent
+// spending a scope's budget leaves another's untouched; the counters of agents long idle are
+// swept once many are held.
+func TestRateLimiterPerAgent(t *testing.T) {
+	var r RateLimiter
+	rates := []Rates{perMinute("global", 1), {Scope: "tool:x", MaxConcurrent: Limit{Set: true, N: 1}}}
+	if _, _, _, ok := r.Acquire(t0, rates, "tool", "mcp:a@1#1"); !ok {
+		t.Fatal("a's first call refused")
+	}
+	if _, scope, _, ok := r.Acquire(t0, rates, "tool", "mcp:a@1#1"); ok || scope != "global.requests_per_minute" {
+		t.Errorf("a's second call: ok=%v scope=%s, want refused by global.requests_per_minute", ok, scope)
+	}
+	if _, _, _, ok := r.Acquire(t0, rates, "tool", "mcp:b@1#2"); !ok {
+		t.Error("b refused by a's budget (per minute and in flight)")
+	}
+	for i := range maxCounters {
+		release, _, _, _ := r.Acquire(t0, []Rates{perMinute("global", 1)}, "tool", fmt.Sprint("c", i))
+		release()
+	}
+	r.Acquire(t0.Add(2*time.Hour), []Rates{perMinute("global", 1)}, "tool", "last")
+	if got := len(r.calls); got != 5 {
+		t.Errorf("counters held after the sweep: got %d, want 5 (a's and b's two scopes each, in flight, and the last)", got)
 	}
 }

@@ -52,7 +52,7 @@ func (e *Engine) CallLLM(ctx context.Context, req LLMRequest, send func(context.
 	if ok, why := pol.Allows(LLMTool); !ok {
 		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: live.ReasonToolNotAllowed, Detail: "LLM requests are not allowed: " + why})
 	}
-	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, LLMTool)
+	release, scope, retry, ok := e.Limiter.Acquire(e.now(), pol.Rates, LLMTool, req.Agent)
 	if !ok {
 		return Usage{}, e.llmRefused(ctx, actor, req, &LLMError{Code: live.RateCode(scope), RetryAfter: retry,
 			Detail: fmt.Sprintf("rate limit %s reached; retry in %s", scope, retry.Round(100*time.Millisecond))})

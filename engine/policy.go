@@ -102,8 +102,9 @@ func meetMoney(a, b MoneyLimit) MoneyLimit {
 	return b
 }
 
-// Rates are the rate limits one layer sets, enforced against that layer's own scope
-// (global counts every call, a tool layer only calls of its tool).
+// Rates are the rate limits one layer sets, enforced against that layer's own scope and for
+// each agent on its own (global counts every call of the agent, a tool layer only its calls of
+// that tool; an MCP client session is an agent).
 type Rates struct {
 	Scope         string
 	PerMinute     Limit

@@ -47,7 +47,7 @@ func connectMCP(rt *Runtime, key string, bc config.BrokerConfig) (*mcpbroker.Bro
 		return nil, err
 	}
 	return mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: mcpbroker.ProfileFor(m.Profile, key),
-		Mode: bc.Mode, Timeout: bc.Timeout.Duration, Now: rt.Now})
+		Mode: bc.Mode, Timeout: bc.Timeout.Duration, Now: rt.Now, Redial: ep.Transport})
 }
 
 // registerMCPTools offers an MCP broker's own tools to the agent: READ ones plain, WRITE and

@@ -149,7 +149,8 @@ func Open(o Options) (*Session, error) {
 	if err := s.openFleet(); err != nil { // before the gate: the audit sink also feeds the fleet
 		return fail(err)
 	}
-	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
+	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true,
+		LockWait: gate.DefaultLockWait}
 	if s.fleet != nil {
 		s.gate.Days = s.fleet.days
 	}

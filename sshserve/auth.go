@@ -2,8 +2,11 @@ package sshserve
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"slices"
 	"strings"
+	"time"
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -11,17 +14,55 @@ import (
 	"cockpit/live"
 )
 
-// connOpened refuses an address past its failed-attempt limit before the handshake, and
+// connOpened admits a connection while fewer than twice MaxConns are open (screens and
+// handshakes under way); past that it is told why, before the SSH banner, and closed. It
 // starts tracking what the connection tries.
 func (s *Server) connOpened(ctx ssh.Context, c net.Conn) net.Conn {
-	if s.lim.Blocked(hostOf(c.RemoteAddr())) {
-		s.o.Log.Warn("ssh: connection refused: too many failed attempts", "remote", c.RemoteAddr().String())
+	s.mu.Lock()
+	full := s.open >= 2*s.o.MaxConns
+	if !full {
+		s.open++
+		s.attempts[c.RemoteAddr().String()] = &attempt{}
+	}
+	s.mu.Unlock()
+	if full {
+		s.refuseConn(c)
 		return nil
 	}
-	s.mu.Lock()
-	s.attempts[c.RemoteAddr().String()] = &attempt{}
-	s.mu.Unlock()
 	return c
+}
+
+// refuseTimeout bounds the writing of a refusal and the reading of what the client sent.
+const refuseTimeout = 250 * time.Millisecond
+
+// refuseConn tells a connection past the cap why it is closed. What the client sent (its
+// version line) is read for a moment, so it reads the reason rather than a reset, unless a
+// flood keeps too many such reads going.
+func (s *Server) refuseConn(c net.Conn) {
+	if now := time.Now().UnixNano(); now-s.refusedLogged.Swap(now) > int64(10*time.Second) { // a flood: one line in ten seconds
+		s.o.Log.Warn("ssh: connection refused: too many open", "remote", c.RemoteAddr().String(), "limit", 2*s.o.MaxConns)
+	}
+	c.SetDeadline(time.Now().Add(refuseTimeout))
+	if _, err := fmt.Fprintf(c, "cockpit: too many SSH connections open (limit %d); try again later\r\n", 2*s.o.MaxConns); err != nil {
+		return
+	}
+	if hc, ok := c.(interface{ CloseWrite() error }); ok {
+		hc.CloseWrite()
+	}
+	select {
+	case s.refusing <- struct{}{}:
+		io.Copy(io.Discard, io.LimitReader(c, 64<<10)) // on this connection's own goroutine
+		<-s.refusing
+	default:
+	}
+}
+
+// connClosed ends an admitted connection: its slot frees and its attempts are forgotten.
+func (s *Server) connClosed(c net.Conn) {
+	s.forget(c.RemoteAddr())
+	s.mu.Lock()
+	s.open--
+	s.mu.Unlock()
 }
 
 // config is each connection's server config: no password, no keyboard-interactive (neither
@@ -43,21 +84,28 @@ func (s *Server) config(ctx ssh.Context) *gossh.ServerConfig {
 	}
 }
 
-// publicKey authorizes a key listed in authorized_keys (read now); an unknown key is
-// refused and audited with its fingerprint (the connection, if nothing gets it in, counts
-// against its address: an agent offering several keys before the right one is not punished).
+// publicKey authorizes a key listed in authorized_keys (read now), unless that key has failed
+// too often from this address (another key's failures never count against it); an unknown
+// key is refused and audited with its fingerprint, unless the address is noisy (its refusals
+// are then logged). A connection that, in the end, gets nothing in counts a failure for each
+// key it offered: an agent offering several keys before the right one is not punished.
 func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	host := hostOf(ctx.RemoteAddr())
-	if s.lim.Blocked(host) {
+	host, fp := hostOf(ctx.RemoteAddr()), gossh.FingerprintSHA256(key)
+	s.offered(ctx.RemoteAddr(), fp)
+	if s.lim.Blocked(host, fp) {
+		s.o.Log.Info("ssh: key refused: too many failed attempts", "fingerprint", fp, "remote", ctx.RemoteAddr().String())
 		return false
 	}
 	if _, ok := s.o.Keys.Lookup(key); ok {
 		return true
 	}
-	fp := gossh.FingerprintSHA256(key)
 	why := "not in authorized_keys"
 	if _, err := s.o.Keys.Load(); err != nil {
 		why = err.Error()
+	}
+	if s.lim.Noisy(host) {
+		s.o.Log.Info("ssh: key refused", "fingerprint", fp, "remote", ctx.RemoteAddr().String(), "why", why)
+		return false
 	}
 	s.record(s.system(), live.AuditRecord{Kind: KindAuthRefused, Outcome: live.OutcomeRejected,
 		Intent: fmt.Sprintf("refused key %s for user %q from %s", fp, ctx.User(), ctx.RemoteAddr()),
@@ -66,9 +114,19 @@ func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	return false
 }
 
-// connFailed counts a connection that ended without authenticating against its address,
-// and audits it unless its keys were all it offered (each was audited already): a password
-// or keyboard-interactive attempt, or no credential at all.
+// offered notes a key a connection offered.
+func (s *Server) offered(addr net.Addr, fp string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.attempts[addr.String()]; a != nil && len(a.keys) < 16 && !slices.Contains(a.keys, fp) {
+		a.keys = append(a.keys, fp)
+	}
+}
+
+// connFailed counts a connection that ended without authenticating: a failure for each key
+// it offered (or, with none, for the address alone). It audits the connection unless its keys
+// were all it offered (each was audited already) or the address is noisy; the failure that
+// makes the address noisy is audited once.
 func (s *Server) connFailed(c net.Conn, err error) {
 	a := s.forget(c.RemoteAddr())
 	if a == nil || a.ok {
@@ -78,18 +136,27 @@ func (s *Server) connFailed(c net.Conn, err error) {
 		s.o.Log.Info("ssh: connection closed before authentication", "remote", c.RemoteAddr().String(), "err", err)
 		return
 	}
-	s.lim.Fail(hostOf(c.RemoteAddr()))
-	keys, other := false, false
+	host := hostOf(c.RemoteAddr())
+	keys, noisy := a.keys, false
+	if len(keys) == 0 {
+		keys = []string{""}
+	}
+	for _, fp := range keys {
+		noisy = s.lim.Fail(host, fp) || noisy
+	}
+	if noisy {
+		s.record(s.system(), live.AuditRecord{Kind: KindAuthRefused, Outcome: live.OutcomeRejected,
+			Intent: fmt.Sprintf("%s: %d failed attempts within %s; its refusals are logged, not audited, until they age out (keys that have not failed still get in)",
+				host, s.o.MaxFailures, s.o.FailWindow),
+			Detail: map[string]any{"remote": host, "failures": s.o.MaxFailures, "window": s.o.FailWindow.String()}})
+	}
+	other := false
 	for _, m := range a.methods {
-		switch m {
-		case "publickey":
-			keys = true
-		case "none":
-		default:
+		if m != "publickey" && m != "none" {
 			other = true
 		}
 	}
-	if keys && !other {
+	if (len(a.keys) > 0 && !other) || (s.lim.Noisy(host) && !noisy) {
 		return
 	}
 	s.record(s.system(), live.AuditRecord{Kind: KindAuthRefused, Outcome: live.OutcomeRejected,

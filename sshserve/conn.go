@@ -31,12 +31,31 @@ type conn struct {
 
 type connKey struct{}
 
+// seat lists c among the peers when fewer than MaxConns screens are open.
+func (s *Server) seat(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.peers) >= s.o.MaxConns {
+		return false
+	}
+	s.peers[c] = struct{}{}
+	return true
+}
+
+// unseat removes c from the peers.
+func (s *Server) unseat(c *conn) {
+	s.mu.Lock()
+	delete(s.peers, c)
+	s.mu.Unlock()
+}
+
 // actor is the principal the connection's own events are audited as.
 func (s *Server) actor(c *conn) live.Principal { return live.Operator(c.id.Actor(), s.o.SessionID) }
 
 // accept admits an authenticated session: its key is looked up again (a key removed since
-// the handshake is refused), the connection is audited (no audit, no screen) and listed
-// among the peers until it ends.
+// the handshake is refused), it takes one of MaxConns seats (none free: refused, audited and
+// told why), the connection is audited (no audit, no screen) and listed among the peers
+// until it ends.
 func (s *Server) accept(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		if !s.calls.enter() {
@@ -51,21 +70,24 @@ func (s *Server) accept(next ssh.Handler) ssh.Handler {
 		}
 		c := &conn{id: id, remote: sess.RemoteAddr().String()}
 		c.last.Store(s.o.Now().UnixNano())
+		if !s.seat(c) {
+			s.record(s.actor(c), live.AuditRecord{Kind: KindRequestRefused, Outcome: live.OutcomeRejected,
+				Intent: fmt.Sprintf("refused a screen to %s: too many screens open (limit %d)", id.Name(), s.o.MaxConns),
+				Detail: map[string]any{"request": "screen", "remote": c.remote, "user": sess.User(), "limit": s.o.MaxConns}})
+			wish.Fatalln(sess, fmt.Sprintf("cockpit: too many screens open (limit %d); try again later", s.o.MaxConns))
+			return
+		}
 		pty, _, _ := sess.Pty()
 		detail := map[string]any{"role": id.Role.String(), "fingerprint": id.Fingerprint, "remote": c.remote, "user": sess.User(),
 			"pty": fmt.Sprintf("%dx%d %s", pty.Window.Width, pty.Window.Height, pty.Term)}
 		if err := s.record(s.actor(c), live.AuditRecord{Kind: KindConnect, Outcome: live.OutcomeAccepted,
 			Intent: fmt.Sprintf("%s connected over SSH as %s from %s (%s)", id.Name(), id.Role, c.remote, id.Fingerprint), Detail: detail}); err != nil {
+			s.unseat(c)
 			wish.Fatalln(sess, "cockpit: the audit trail cannot record this connection, so it is refused")
 			return
 		}
-		s.mu.Lock()
-		s.peers[c] = struct{}{}
-		s.mu.Unlock()
 		defer func() {
-			s.mu.Lock()
-			delete(s.peers, c)
-			s.mu.Unlock()
+			s.unseat(c)
 			why := "disconnected"
 			if c.idle.Load() {
 				why = fmt.Sprintf("closed after %s without a keypress", s.o.IdleTimeout)

@@ -12,6 +12,7 @@ import (
 	"net"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/ssh"
@@ -32,6 +33,9 @@ const (
 	KindRequestRefused = "ssh_request_refused"
 )
 
+// DefaultMaxConns is how many screens serve-ssh serves at once unless told otherwise.
+const DefaultMaxConns = 32
+
 // Options configure a Server.
 type Options struct {
 	HostKey gossh.Signer
@@ -47,11 +51,17 @@ type Options struct {
 	Now       func() time.Time
 	// IdleTimeout closes a connection with no keypress for this long (0: never).
 	IdleTimeout time.Duration
-	// MaxFailures failed attempts from one address within FailWindow refuse its connections
-	// until the window passes (defaults 10 and 1 minute).
+	// MaxFailures failed attempts of one key from one address within FailWindow refuse that
+	// key from that address until the window passes (defaults 10 and 1 minute); other keys
+	// still get in. An address with that many failures of any keys is noisy: its refusals are
+	// logged rather than audited one by one.
 	MaxFailures int
 	FailWindow  time.Duration
-	Log         *slog.Logger
+	// MaxConns is how many screens may be open at once (default 32); the next authenticated
+	// session is told so and closed. Connections still authenticating count too: past twice
+	// MaxConns open connections, the next is told so before the SSH banner and closed.
+	MaxConns int
+	Log      *slog.Logger
 }
 
 // Server is the SSH server.
@@ -65,12 +75,17 @@ type Server struct {
 	mu       sync.Mutex
 	peers    map[*conn]struct{}
 	attempts map[string]*attempt // remote address → a handshake in progress
+	open     int                 // connections admitted and not yet closed
+
+	refusedLogged atomic.Int64  // unix nanos of the last "too many open" refusal (logged one in 10 s)
+	refusing      chan struct{} // refusals reading what the client sent (bounded)
 }
 
 // attempt is what one connection tried before it authenticated (or did not).
 type attempt struct {
 	user    string
 	methods []string
+	keys    []string // fingerprints of the keys offered
 	ok      bool
 }
 
@@ -88,11 +103,14 @@ func New(o Options) (*Server, error) {
 	if o.FailWindow <= 0 {
 		o.FailWindow = time.Minute
 	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{o: o, lim: newLimiter(o.MaxFailures, o.FailWindow, o.Now), calls: newInflight(), peers: map[*conn]struct{}{},
-		attempts: map[string]*attempt{}}
+		attempts: map[string]*attempt{}, refusing: make(chan struct{}, 2*o.MaxConns)}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.HostSigners = []ssh.Signer{o.HostKey}; return nil },
 		wish.WithPublicKeyAuth(s.publicKey),
@@ -107,7 +125,7 @@ func New(o Options) (*Server, error) {
 	srv.ServerConfigCallback = s.config
 	srv.ConnCallback = s.connOpened
 	srv.ConnectionFailedCallback = s.connFailed
-	srv.ConnectionCloseCallback = func(c net.Conn) { s.forget(c.RemoteAddr()) }
+	srv.ConnectionCloseCallback = s.connClosed
 	srv.SessionRequestCallback = s.sessionRequest
 	srv.PtyCallback = func(ssh.Context, ssh.Pty) bool { return true }
 	// Sessions only (agent requests filtered out); a port forward in either direction is

@@ -29,8 +29,12 @@ func (a *App) cmdServeMCP(args []string) int {
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio; the bearer token is <root>/"+mcpserve.TokenFile)
 	allowRemote := fs.Bool("allow-remote", false, "with --http: allow an address that is not loopback")
 	allowedHosts := fs.String("allowed-hosts", "", "with --http: the Host/Origin allow-list, comma-separated (default 127.0.0.1, ::1, localhost)")
+	maxConns := fs.Int("max-conns", mcpserve.DefaultMaxConns, "with --http: connections open at once; the next is refused 503")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
+	}
+	if *maxConns < 1 {
+		return a.usageErr(fs, "--max-conns %d: want at least 1", *maxConns)
 	}
 	if *approvals != "none" && *approvals != "cli" {
 		return a.usageErr(fs, "--approvals %q: want none or cli", *approvals)
@@ -68,7 +72,9 @@ func (a *App) cmdServeMCP(args []string) int {
 		if err != nil {
 			return a.failf("serve-mcp: %v", err)
 		}
-		serve = func(ctx context.Context) error { return mcpserve.ServeHTTP(ctx, ln, h) }
+		serve = func(ctx context.Context) error {
+			return mcpserve.ServeHTTP(ctx, ln, h, mcpserve.ServeOptions{MaxConns: *maxConns, Log: log})
+		}
 		fmt.Fprintf(a.Stderr, "cockpit serve-mcp: streamable HTTP on http://%s (Authorization: Bearer <%s>)\n",
 			ln.Addr(), filepath.Join(s.Runtime().Root.Dir(), mcpserve.TokenFile))
 	}

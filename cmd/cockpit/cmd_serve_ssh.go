@@ -37,11 +37,15 @@ func (a *App) cmdServeSSH(args []string) int {
 	idle := fs.Duration("idle-timeout", 0, "close a session with no keypress for this long (default [ssh] idle_timeout, else 15m)")
 	agent := fs.String("agent", "", "strategy, replay, llm, plugin or none (default: cockpit.agent in config.toml)")
 	liveFlag := fs.Bool("live", false, "allow a broker table with mode = \"live\" (real money); without it such a table is refused")
+	maxConns := fs.Int("max-conns", sshserve.DefaultMaxConns, "screens open at once; the next is refused (connections still authenticating may be twice as many)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
 	if *idle < 0 {
 		return a.usageErr(fs, "--idle-timeout %s: cannot be negative", *idle)
+	}
+	if *maxConns < 1 {
+		return a.usageErr(fs, "--max-conns %d: want at least 1", *maxConns)
 	}
 	a.allowLive = *liveFlag
 	root, code, ok := p.root()
@@ -78,7 +82,7 @@ func (a *App) cmdServeSSH(args []string) int {
 		*idle = t.cfg.SSH.Idle()
 	}
 	srv, err := sshserve.New(sshserve.Options{HostKey: signer, Keys: keys, Backend: t.be, Follow: t.follow,
-		Screen: t.screen(a), Audit: t.audit, SessionID: t.id, Now: a.Now, IdleTimeout: *idle, Log: t.log})
+		Screen: t.screen(a), Audit: t.audit, SessionID: t.id, Now: a.Now, IdleTimeout: *idle, MaxConns: *maxConns, Log: t.log})
 	if err != nil {
 		return a.failf("serve-ssh: %v", err)
 	}

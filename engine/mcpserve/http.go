@@ -26,6 +26,9 @@ const TokenFile = "serve-mcp.token"
 // MaxBody caps an HTTP request body (1 MiB); a larger one is refused 413.
 const MaxBody = 1 << 20
 
+// bodyTimeout bounds the reading of a request body.
+const bodyTimeout = 30 * time.Second
+
 // EnsureToken returns the bearer token in dir/serve-mcp.token, creating it (0600, 32 random
 // bytes in hex) when missing. A token file readable by group or others, or too short, is refused.
 func EnsureToken(dir string) (string, error) { return tokenfile.Ensure(filepath.Join(dir, TokenFile)) }
@@ -76,7 +79,10 @@ func (s *Server) Handler(o HTTPOptions) (http.Handler, error) {
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w) // a body that trickles in does not hold the connection
+			rc.SetReadDeadline(time.Now().Add(bodyTimeout))
 			body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+			rc.SetReadDeadline(time.Time{})
 			if err != nil {
 				http.Error(w, "cannot read the request body", http.StatusBadRequest)
 				return
@@ -119,11 +125,15 @@ func loopbackName(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ServeHTTP serves h on ln until ctx ends, then shuts down.
-func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
+// ServeHTTP serves h on ln until ctx ends, then shuts down. A connection that sends no request
+// headers in time, or sits idle between requests, is closed; past o.MaxConns open connections
+// the next is refused 503 with the reason.
+func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, o ServeOptions) error {
+	o = o.withDefaults()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: o.ReadHeaderTimeout, IdleTimeout: o.IdleTimeout, MaxHeaderBytes: 64 << 10,
+		ErrorLog: slog.NewLogLogger(o.Log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(newCapListener(ln, o.MaxConns, o.Log)) }()
 	select {
 	case err := <-errc:
 		return err

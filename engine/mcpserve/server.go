@@ -25,8 +25,9 @@ type Server struct {
 	eng *engine.Engine
 	mcp *mcp.Server
 
-	mu    sync.Mutex
-	turns map[*mcp.ServerSession]*engine.Turn
+	mu      sync.Mutex
+	turns   map[*mcp.ServerSession]*engine.Turn
+	clients int // client sessions served so far (each one's limits key is numbered)
 }
 
 // New builds the MCP server over the engine's registry (tools registered later are not served).
@@ -69,14 +70,18 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 }
 
 // turn is the session's turn: one per MCP client session, so a scanner finding taints every
-// later call of that client (its context holds the flagged text from then on).
+// later call of that client (its context holds the flagged text from then on). Its rate limits
+// and denial pacing are the session's own (mcp:<name>@<version>#<n>): clients that introduce
+// themselves alike still cannot pause or rate-limit each other.
 func (s *Server) turn(ss *mcp.ServerSession) *engine.Turn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t, ok := s.turns[ss]; ok {
 		return t
 	}
-	t := s.eng.NewTurn(AgentID(ss))
+	s.clients++
+	id := AgentID(ss)
+	t := s.eng.NewClientTurn(id, fmt.Sprintf("%s#%d", id, s.clients))
 	s.turns[ss] = t
 	go func() { // a client that goes away takes its turn with it (a long HTTP run would grow)
 		ss.Wait()

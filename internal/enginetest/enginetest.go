@@ -102,7 +102,10 @@ func New(t testing.TB, opts ...Option) *Fixture {
 	}
 	f.Paper = p
 	f.Broker = &ShiftBroker{Broker: p}
-	f.Gate = &gate.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true}
+	// Contention for the submit lock is waited out as the runtime does; the wait is long so
+	// that a slow machine never turns it into a refusal (it only stops a hung test).
+	f.Gate = &gate.Gate{Root: f.Root, Now: f.Clock.Now, Audit: db, Journal: db, Mandates: livetest.Ledger(f.Root), CountOpenOrders: true,
+		LockWait: time.Minute}
 	reg := &engine.Registry{}
 	engine.BrokerTools(reg, f.Broker, engine.PaperBars(p.Market().History, f.Clock.Now))
 	pol, err := f.Cfg.Policy.Engine()

@@ -46,10 +46,16 @@ type Gate struct {
 	// Days, when set, is the fleet's shared day count: a slot is reserved before the check
 	// and released when the order is not sent or is rejected (nil: the local count alone).
 	Days live.DayReserver
+	// LockWait bounds how long an order waits while another order holds the submit lock
+	// before it is denied lock_busy. 0 does not wait (the reference's non-blocking lock);
+	// otherwise this gate's orders for one broker take turns in arrival order, each running
+	// every step after the one before it forwarded (see DefaultLockWait).
+	LockWait time.Duration
 
 	latch  haltLatch // DV15: set when a journal row or an audit record cannot be written
 	mu     sync.Mutex
-	recent map[string][]forwarded // per broker, for the duplicate window and the rate throttle
+	recent map[string][]forwarded   // per broker, for the duplicate window and the rate throttle
+	turns  map[string]chan struct{} // per broker, the turn of the order submitting (LockWait)
 }
 
 type forwarded struct {
@@ -138,19 +144,20 @@ func (g *Gate) clientOrderID() string {
 
 // run carries one submission through the steps.
 type run struct {
-	g       *Gate
-	s       Submission
-	key     string
-	m       *live.Mandate
-	hash    string // m's verified SHA-256
-	intent  live.OrderIntent
-	req     live.OrderRequest
-	quote   *live.Quote
-	book    live.Book
-	held    live.Book // positions only, before resting orders
-	account live.Account
-	d       Decision
-	slot    string // the UTC day of a fleet slot this run holds ("" none)
+	g        *Gate
+	s        Submission
+	key      string
+	m        *live.Mandate
+	hash     string // m's verified SHA-256
+	intent   live.OrderIntent
+	req      live.OrderRequest
+	quote    *live.Quote
+	book     live.Book
+	held     live.Book // positions only, before resting orders
+	account  live.Account
+	d        Decision
+	slot     string    // the UTC day of a fleet slot this run holds ("" none)
+	deadline time.Time // how long the run may wait for the submit lock (zero: not at all)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -173,7 +180,13 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 		return r.deny(live.NewDenial(live.ReasonInvalidBroker, "broker", r.key))
 	}
 	r.key = key
-	d := r.submit(ctx)
+	var d Decision
+	if release, den := r.waitTurn(ctx); den != nil {
+		d = r.deny(den)
+	} else {
+		d = r.submit(ctx)
+		release()
+	}
 	d.Read = r.snapshot()
 	if g.OnDecision != nil {
 		g.OnDecision(d)
@@ -232,13 +245,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 8: the lock, and everything from the count to the outcome inside it.
 	r.check("daily_order_lock")
-	lock, err := counter.TrySubmitLock(g.Root, r.key)
-	if err != nil {
-		code := live.ReasonLockError
-		if errors.Is(err, counter.ErrLockBusy) {
-			code = live.ReasonLockBusy
-		}
-		return r.deny(live.NewDenial(code, "broker", r.key))
+	lock, den := r.lock(ctx)
+	if den != nil {
+		return r.deny(den)
 	}
 	defer lock.Unlock()
 	r.d.LockedAt = g.now()

@@ -36,7 +36,9 @@ func reportLatency(b *testing.B, samples []time.Duration, unit string) {
 	b.ReportMetric(float64(len(samples))/total.Seconds(), unit)
 }
 
-func benchGate(b *testing.B, notional string) {
+func benchGate(b *testing.B, notional string) { benchGateWait(b, notional, 0) }
+
+func benchGateWait(b *testing.B, notional string, wait time.Duration) {
 	root := livetest.Root(b)
 	doc := strings.Replace(livetest.MandateDoc, `"max_trades_per_day": 20`, `"max_trades_per_day": 1000000`, 1)
 	doc = strings.Replace(doc, `"max_total_exposure_usd": 100000`, `"max_total_exposure_usd": 1000000000`, 1)
@@ -46,7 +48,7 @@ func benchGate(b *testing.B, notional string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := &gate.Gate{Root: root, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root)}
+	g := &gate.Gate{Root: root, Audit: &auditsink.Memory{}, Journal: &live.MemoryJournal{}, Mandates: livetest.Ledger(root), LockWait: wait}
 	ctx := context.Background()
 	in := live.OrderIntent{Symbol: "SPY", Side: live.Buy, InstrumentType: live.ETF, NotionalUSD: amt(notional)}
 	samples := make([]time.Duration, 0, 4096)
@@ -64,6 +66,11 @@ func benchGate(b *testing.B, notional string) {
 // BenchmarkGateAllow: an in-mandate order through the whole gate to the in-process paper
 // broker — lock, journal, forward, fsynced count, audit.
 func BenchmarkGateAllow(b *testing.B) { benchGate(b, "100") }
+
+// BenchmarkGateAllowLockWait: the same order with the runtime's LockWait, which takes the
+// gate's turn for the broker before the run (the cost of waiting out contention when there is
+// none).
+func BenchmarkGateAllowLockWait(b *testing.B) { benchGateWait(b, "100", gate.DefaultLockWait) }
 
 // BenchmarkGatePause: an order over the per-order cap, decided under the lock and paused
 // (no forward, no count).

@@ -18,18 +18,8 @@ const operatorLockWait = 2 * time.Second
 
 // lockPatiently takes the submit lock, retrying briefly while another submission holds it.
 func (g *Gate) lockPatiently(ctx context.Context, key string) (*counter.SubmitLock, error) {
-	deadline := time.Now().Add(operatorLockWait)
-	for {
-		l, err := counter.TrySubmitLock(g.Root, key)
-		if err == nil || !errors.Is(err, counter.ErrLockBusy) || time.Now().After(deadline) {
-			return l, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
+	l, _, err := g.lockBy(ctx, key, time.Now().Add(operatorLockWait))
+	return l, err
 }
 
 // ReduceRequest is a human's order that must shrink a position: a quantity in the position's

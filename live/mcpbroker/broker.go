@@ -20,7 +20,7 @@ import (
 // Broker is a broker's MCP server as a live.Broker: toolbroker.Broker over the client session.
 type Broker struct {
 	*toolbroker.Broker
-	session *mcp.ClientSession
+	link    *link
 	tools   []ToolInfo
 	timeout time.Duration
 	mode    string
@@ -43,6 +43,10 @@ type Options struct {
 	Mode    string        // paper | live, for the screen
 	Timeout time.Duration // per call; 0 = 30s
 	Now     func() time.Time
+	// Redial builds a fresh transport to the same server (Endpoint.Transport): a reply that
+	// breaks the session fails that call and the next call connects again. Nil: a broken
+	// session stays broken.
+	Redial func() (mcp.Transport, error)
 }
 
 // Connect initialises an MCP client session over t and lists the server's tools.
@@ -58,18 +62,21 @@ func Connect(ctx context.Context, t mcp.Transport, o Options) (*Broker, error) {
 	}
 	b := &Broker{timeout: o.Timeout, mode: o.Mode, clock: o.Now}
 	b.Broker = &toolbroker.Broker{Key: o.Key, Profile: o.Profile, Caller: b, Now: o.Now}
-	client := mcp.NewClient(&mcp.Implementation{Name: "cockpit", Version: "1"}, nil)
-	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
+	b.link = &link{key: o.Key, client: mcp.NewClient(&mcp.Implementation{Name: "cockpit", Version: "1"}, nil),
+		redial: o.Redial, timeout: o.Timeout}
 	start := o.Now()
-	cs, err := client.Connect(cctx, t, nil)
+	cs, err := b.link.dial(ctx, t)
 	if err != nil {
 		return nil, fmt.Errorf("mcp broker %s: connect: %w", o.Key, err)
 	}
-	b.session = cs
+	b.link.mu.Lock()
+	b.link.use(cs)
+	b.link.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
 	for tool, err := range cs.Tools(cctx, nil) {
 		if err != nil {
-			cs.Close()
+			b.link.close()
 			return nil, fmt.Errorf("mcp broker %s: list tools: %w", o.Key, err)
 		}
 		b.tools = append(b.tools, toolInfo(tool))
@@ -97,12 +104,13 @@ func toolInfo(t *mcp.Tool) ToolInfo {
 // Tools returns the tools the server listed at connect time.
 func (b *Broker) Tools() []ToolInfo { return b.tools }
 
-// Close ends the session (and, over stdio, the server process).
-func (b *Broker) Close() error { return b.session.Close() }
+// Close ends the session (and, over stdio, the server process) for good.
+func (b *Broker) Close() error { return b.link.close() }
 
-// CallTool implements toolbroker.Caller: a protocol or transport failure is an error; a
-// tool-level error (isError) is an error envelope {"status":"error","error":…}; otherwise the
-// structured content, else the text content decoded as JSON, else the text itself.
+// CallTool implements toolbroker.Caller: a protocol or transport failure is an error (one that
+// broke the session has the next call connect again); a tool-level error (isError) is an error
+// envelope {"status":"error","error":…}; otherwise the structured content, else the text
+// content decoded as JSON, else the text itself.
 func (b *Broker) CallTool(ctx context.Context, name string, args *jsonv.Object) (any, error) {
 	raw, err := jsonv.Marshal(args, jsonv.Compact)
 	if err != nil {
@@ -111,7 +119,13 @@ func (b *Broker) CallTool(ctx context.Context, name string, args *jsonv.Object) 
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	start := b.clock()
-	res, err := b.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(raw)})
+	cs, gen, err := b.link.session(ctx)
+	if err != nil {
+		b.observe(start, err)
+		return nil, err
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(raw)})
+	b.link.failed(gen, err)
 	b.observe(start, err)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package mcpbroker
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"time"
@@ -20,7 +21,15 @@ type Endpoint struct {
 	TokenEnv string
 	Getenv   func(string) string
 	Timeout  time.Duration // HTTP request timeout; 0 = 30s
+	// MaxReply caps one HTTP reply's body (0 = MaxReply); a larger reply fails its call and
+	// breaks the session, which the next call re-establishes. Over stdio the go-sdk caps one
+	// message at the same 16 MiB.
+	MaxReply int64
 }
+
+// MaxReply is the default cap of one reply from a broker's MCP server (the go-sdk's own cap
+// of one stdio message).
+const MaxReply = mcp.DefaultMaxLineLength
 
 // Transport builds the go-sdk transport of the endpoint. A token variable that is named but
 // empty is an error naming the variable (never its value).
@@ -46,7 +55,11 @@ func (e Endpoint) Transport() (mcp.Transport, error) {
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	rt := http.DefaultTransport
+	limit := e.MaxReply
+	if limit <= 0 {
+		limit = MaxReply
+	}
+	var rt http.RoundTripper = capped{next: http.DefaultTransport, max: limit}
 	if e.TokenEnv != "" {
 		tok := getenv(e.TokenEnv)
 		if tok == "" {
@@ -72,3 +85,38 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // String keeps the token out of any %v of the transport.
 func (b bearer) String() string { return "bearer(redacted)" }
+
+// capped fails a reply whose body grows past max bytes.
+type capped struct {
+	next http.RoundTripper
+	max  int64
+}
+
+func (c capped) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if err == nil {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: c.max, max: c.max}
+	}
+	return resp, err
+}
+
+// cappedBody is a reply body that errors once more than max bytes arrive.
+type cappedBody struct {
+	io.ReadCloser
+	left, max int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, fmt.Errorf("the MCP server's reply is over %d bytes", b.max)
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, fmt.Errorf("the MCP server's reply is over %d bytes", b.max)
+	}
+	return n, err
+}

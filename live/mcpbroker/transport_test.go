@@ -35,6 +35,7 @@ func TestHelperProcess(t *testing.T) {
 	if err != nil {
 		os.Exit(2)
 	}
+	helperFault(srv)
 	srv.Run(context.Background(), &mcp.StdioTransport{})
 	os.Exit(0)
 }

@@ -1,0 +1,105 @@
+package mcpbroker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// link is the broker's MCP client session. A reply that breaks it (over the size cap, not
+// JSON, a transport that failed) fails the call under way; the next call connects again
+// through redial, so one bad reply does not cut cockpit off from the broker (flatten included).
+type link struct {
+	key     string
+	client  *mcp.Client
+	redial  func() (mcp.Transport, error) // nil: a broken link stays broken
+	timeout time.Duration
+
+	mu     sync.Mutex
+	cs     *mcp.ClientSession
+	gen    int  // cs's generation, so a failure on a replaced session breaks nothing
+	broken bool // cs is broken: the next call connects again
+	closed bool // Close was called: never connect again
+}
+
+// dial connects one client session over t.
+func (l *link) dial(ctx context.Context, t mcp.Transport) (*mcp.ClientSession, error) {
+	cctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	return l.client.Connect(cctx, t, nil)
+}
+
+// use sets cs as the link's session and watches it: a session that ends by itself (the
+// server went away) marks the link broken (mu held).
+func (l *link) use(cs *mcp.ClientSession) {
+	l.cs, l.broken = cs, false
+	l.gen++
+	gen := l.gen
+	go func() {
+		cs.Wait()
+		l.mu.Lock()
+		if gen == l.gen && !l.closed {
+			l.broken = true
+		}
+		l.mu.Unlock()
+	}()
+}
+
+// session returns the session to call on, connecting again first when the last one broke.
+func (l *link) session(ctx context.Context) (*mcp.ClientSession, int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.broken || l.closed || l.redial == nil {
+		return l.cs, l.gen, nil // a closed or unrecoverable session fails the call itself
+	}
+	t, err := l.redial()
+	if err != nil {
+		return nil, l.gen, fmt.Errorf("mcp broker %s: reconnect: %w", l.key, err)
+	}
+	cs, err := l.dial(ctx, t)
+	if err != nil {
+		return nil, l.gen, fmt.Errorf("mcp broker %s: reconnect: %w", l.key, err)
+	}
+	old := l.cs
+	l.use(cs)
+	go old.Close() // a stdio server may take its terminate grace to go
+	return l.cs, l.gen, nil
+}
+
+// failed notes a call's error on the session of generation gen: an error that says the
+// link itself broke (not the server's error reply, not the caller's deadline) marks it for
+// reconnection.
+func (l *link) failed(gen int, err error) {
+	if !breaksLink(err) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if gen == l.gen && !l.closed {
+		l.broken = true
+	}
+}
+
+// breaksLink reports whether a call's error leaves the session unusable: anything but a
+// JSON-RPC error the server answered with, or the call's own context ending.
+func breaksLink(err error) bool {
+	var wire *jsonrpc.Error
+	switch {
+	case err == nil, errors.As(err, &wire), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	}
+	return true
+}
+
+// close ends the session for good.
+func (l *link) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	return l.cs.Close()
+}
