@@ -62,7 +62,7 @@ func registerMCPTools(rt *Runtime, reg *engine.Registry, b live.Broker, key stri
 	halted := halt.IsHalted(rt.Root, key) || halt.IsGloballyHalted(rt.Root)
 	var tools []engine.RemoteTool
 	for _, w := range mcpbroker.Wrap(key, mcpbroker.Curated(mb.Profile, key), mb.Tools(), halted) {
-		tools = append(tools, engine.RemoteTool{Name: w.Tool.Name, Description: w.Tool.Description, Schema: w.Tool.Schema, Gated: w.Gated})
+		tools = append(tools, engine.RemoteTool{Name: w.Tool.Name, Description: w.Tool.Description, Schema: w.Tool.Schema, Class: w.Class})
 	}
 	if skipped := engine.RemoteTools(reg, mb, mb.Profile, tools); len(skipped) > 0 && rt.Log != nil {
 		rt.Log.Info("mcp broker tools shadowed by cockpit's own", "broker", key, "tools", skipped)
