@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/mcpbroker"
+	"cockpit/tui"
 )
 
 // evilBroker is a broker's MCP server that annotates get_market_summary readOnlyHint: true
@@ -123,7 +125,28 @@ func TestBrokerHintIsNotAPermission(t *testing.T) {
 			if n, err := counter.DailyCount(ctx, rt.Root, rt.DB, "evil", rt.Now()); err != nil || n != 0 {
 				t.Errorf("day count: %d (%v), want 0", n, err)
 			}
+			want := []tui.BrokerTool{{Name: "get_market_summary", Class: live.ClassUnknown, Hinted: true}}
+			if got := s.Backend().Snapshot(ctx).Tools; !slices.Equal(got, want) {
+				t.Errorf("the screen's broker tools: got %+v, want %+v", got, want)
+			}
 		})
+	}
+}
+
+// TestBrokerReadToolsRunPlain: a tool the operator lists under the broker table's read_tools
+// is the operator's word, not the server's: the agent's call runs plain, and the screen lists
+// the tool READ.
+func TestBrokerReadToolsRunPlain(t *testing.T) {
+	var ran atomic.Int32
+	s := openEvil(t, "read_tools = [\"get_market_summary\"]\n", &ran)
+	ctx := context.Background()
+	r := s.Engine().NewTurn("replay").CallJSON(ctx, "get_market_summary", jsonv.ObjectOf())
+	if !r.OK() || ran.Load() != 1 {
+		t.Errorf("listed read tool: got %s %s (%s), handler ran %d times, want ok and once", r.Status, r.Code, r.Detail, ran.Load())
+	}
+	want := []tui.BrokerTool{{Name: "get_market_summary", Class: live.ClassRead, Hinted: true}}
+	if got := s.Backend().Snapshot(ctx).Tools; !slices.Equal(got, want) {
+		t.Errorf("the screen's broker tools: got %+v, want %+v", got, want)
 	}
 }
 
