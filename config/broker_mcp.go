@@ -18,10 +18,14 @@ type MCP struct {
 	Profile  string   `toml:"profile"`   // robinhood | alpaca; default: the broker key's
 	EnvPass  []string `toml:"env_pass"`  // variables passed to the command, by name; nothing else is
 	TokenEnv string   `toml:"token_env"` // variable holding the HTTP bearer token
+	// ReadTools are tools of the server the operator says only read: the agent calls them
+	// without the gate. The server's readOnlyHint never does that (DV17); a tool the profile
+	// names WRITE, or its order or cancel tool, cannot be listed.
+	ReadTools []string `toml:"read_tools"`
 }
 
-// validate checks the MCP fields of [field].
-func (m MCP) validate(field string) error {
+// validate checks the MCP fields of [field], the table of broker key.
+func (m MCP) validate(field, key string) error {
 	if (m.Command == "") == (m.URL == "") {
 		return fmt.Errorf("config: [%s]: an mcp broker needs exactly one of command and url", field)
 	}
@@ -53,6 +57,9 @@ func (m MCP) validate(field string) error {
 			sort.Strings(names)
 			return fmt.Errorf("config: %s.profile = %q: want one of %s", field, m.Profile, strings.Join(names, ", "))
 		}
+	}
+	if err := live.CheckReadTools(live.ProfileFor(m.Profile, key), key, m.ReadTools); err != nil {
+		return fmt.Errorf("config: %s.read_tools: %v", field, err)
 	}
 	return nil
 }

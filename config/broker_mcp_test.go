@@ -24,6 +24,14 @@ profile = "alpaca"`, ""},
 		{"token with a command", "command = \"x\"\ntoken_env = \"T\"", "token_env"},
 		{"bad variable name", "command = \"x\"\nenv_pass = [\"A=B\"]", "not an environment variable name"},
 		{"unknown profile", "command = \"x\"\nprofile = \"ibkr\"", `profile = "ibkr": want one of alpaca, robinhood`},
+		{"read_tools", "command = \"x\"\nprofile = \"robinhood\"\nread_tools = [\"get_market_summary\", \"get_news\"]", ""},
+		{"read_tools naming an order tool", "command = \"x\"\nprofile = \"robinhood\"\nread_tools = [\"place_equity_order\"]",
+			`brokers.rh.read_tools: "place_equity_order" is a write tool of the robinhood profile: it always goes through the gate; remove it`},
+		{"read_tools naming the generic order tool", "command = \"x\"\nread_tools = [\"place_order\"]", `brokers.rh.read_tools: "place_order" is the generic profile's order tool`},
+		{"read_tools with a bad name", "command = \"x\"\nread_tools = [\"get news\"]", `brokers.rh.read_tools: "get news" is not a tool name`},
+		{"read_tools twice", "command = \"x\"\nread_tools = [\"a\", \"a\"]", `brokers.rh.read_tools: "a" is listed twice`},
+		{"read_tools not a list", "command = \"x\"\nread_tools = \"get_news\"", "read_tools"},
+		{"a typo of read_tools", "command = \"x\"\nread_tool = [\"get_news\"]", "read_tool"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,6 +43,14 @@ profile = "alpaca"`, ""},
 				t.Fatalf("Parse: got %v, want an error containing %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestReadToolsOnlyForMCP: an Alpaca table has no server tools to list.
+func TestReadToolsOnlyForMCP(t *testing.T) {
+	_, err := Parse([]byte("[cockpit]\nbroker = \"a\"\n[brokers.a]\nkind = \"alpaca\"\nmode = \"paper\"\nread_tools = [\"get_news\"]\n"), Default())
+	if err == nil || !strings.Contains(err.Error(), `brokers.a.read_tools: read_tools goes with kind = "mcp"`) {
+		t.Fatalf("Parse: got %v, want the read_tools refusal", err)
 	}
 }
 

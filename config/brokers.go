@@ -70,7 +70,7 @@ func (c Config) validateBrokers() error {
 		if b.Timeout.Duration < 0 {
 			return fmt.Errorf("config: %s.timeout = %s: must not be negative", field, b.Timeout.Duration)
 		}
-		if err := b.validateKind(field); err != nil {
+		if err := b.validateKind(field, k); err != nil {
 			return err
 		}
 	}
@@ -81,13 +81,16 @@ func (c Config) validateBrokers() error {
 	return nil
 }
 
-// validateKind checks the fields of the table's kind.
-func (b BrokerConfig) validateKind(field string) error {
+// validateKind checks the fields of the table's kind (key is the broker key).
+func (b BrokerConfig) validateKind(field, key string) error {
 	switch b.Kind {
 	case KindAlpaca:
+		if len(b.ReadTools) > 0 {
+			return fmt.Errorf("config: %s.read_tools: read_tools goes with kind = %q (an Alpaca table has no server tools); remove it", field, KindMCP)
+		}
 		return b.Alpaca.validate(field, b.Mode)
 	case KindMCP:
-		return b.MCP.validate(field)
+		return b.MCP.validate(field, key)
 	}
 	return nil
 }

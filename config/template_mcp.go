@@ -19,4 +19,8 @@ env_pass = []          # variables the command gets, by name, and nothing else, 
                        # ["PATH", "HOME", "ALPACA_API_KEY", "ALPACA_SECRET_KEY"]
 # url = "https://mcp.example.com/mcp"   # streamable HTTP: https, or http on loopback only
 # token_env = "BROKER_MCP_TOKEN"        # bearer token read from this variable; never stored or logged
+# A tool the profile does not name READ goes through the gate, whatever the server annotates
+# (readOnlyHint is the server's word, not a permission). List here the server's tools you know
+# only read, to let the agent call them without the gate (` + "`cockpit status`" + ` lists each tool's class):
+# read_tools = ["get_market_summary"]
 `

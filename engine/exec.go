@@ -125,7 +125,8 @@ func (c *call) execute(ctx context.Context) Result {
 	}
 	c.tool = tool
 	// The classification ladder: the curated map first; a tool it does not know is a write
-	// unless the tool itself declares it reads.
+	// unless its registration declares it reads (a broker server's tool is registered READ
+	// only when its profile or the operator says so, never on the server's hint: DV17).
 	c.effect = tool.Effect
 	if c.effect == EffectUnknown {
 		c.effect = EffectExternal

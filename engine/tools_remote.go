@@ -17,13 +17,15 @@ type RemoteTool struct {
 	Name        string
 	Description string
 	Schema      *jsonv.Object // the server's input schema; nil = an object with any fields
-	Gated       bool          // WRITE or UNKNOWN: sent through the gate
+	// Class is the tool's class as the broker's classification decided it (DV17): only READ
+	// runs plain; WRITE, UNKNOWN and an unset class are sent through the gate.
+	Class live.ToolClass
 }
 
-// RemoteTools registers a broker server's tools: plain ones run through call as reads whose
-// every string is scanned as outside content (news, announcements); gated
-// ones are trade tools the engine sends through the gate, which extracts the order with
-// profile (no intent → deny) and forwards the agent's arguments verbatim. A name already
+// RemoteTools registers a broker server's tools: READ ones run through call as reads whose
+// every string is scanned as outside content (news, announcements); all others are trade
+// tools the engine sends through the gate, which extracts the order with profile (no intent
+// → deny) and forwards the agent's arguments verbatim. A name already
 // registered keeps its tool; the skipped names are returned.
 func RemoteTools(r *Registry, call RemoteCaller, profile *live.Profile, tools []RemoteTool) []string {
 	var skipped []string
@@ -37,7 +39,7 @@ func RemoteTools(r *Registry, call RemoteCaller, profile *live.Profile, tools []
 			schema = jsonv.ObjectOf("type", "object")
 		}
 		t := &Tool{Name: rt.Name, Description: rt.Description, InputSchema: schema}
-		if rt.Gated {
+		if rt.Class != live.ClassRead {
 			t.Effect, t.Profile = EffectTrade, profile
 		} else {
 			name := rt.Name

@@ -6,6 +6,7 @@ import (
 
 	"cockpit/engine"
 	"cockpit/internal/enginetest"
+	"cockpit/live"
 	"cockpit/live/jsonv"
 )
 
@@ -38,7 +39,7 @@ func TestRemoteReadIsScanned(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := enginetest.New(t)
-			engine.RemoteTools(f.Engine.Tools, replyCaller{tt.reply}, nil, []engine.RemoteTool{{Name: "get_news_remote"}})
+			engine.RemoteTools(f.Engine.Tools, replyCaller{tt.reply}, nil, []engine.RemoteTool{{Name: "get_news_remote", Class: live.ClassRead}})
 			turn := f.Engine.NewTurn("strategy")
 			r := turn.Call(context.Background(), "get_news_remote", map[string]any{})
 			if !r.OK() {

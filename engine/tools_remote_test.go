@@ -24,9 +24,9 @@ func remoteFixture(t *testing.T) (*enginetest.Fixture, *echoCaller) {
 	f := enginetest.New(t, enginetest.WithPolicy("[policy.agents.strategy]\nautonomy = \"full\"\n"))
 	c := &echoCaller{}
 	skipped := engine.RemoteTools(f.Engine.Tools, c, live.AlpacaMCP, []engine.RemoteTool{
-		{Name: "get_news", Description: "news"},
-		{Name: "place_stock_order", Gated: true},
-		{Name: "get_quote", Description: "a remote tool named like cockpit's own"},
+		{Name: "get_news", Description: "news", Class: live.ClassRead},
+		{Name: "place_stock_order", Class: live.ClassWrite},
+		{Name: "get_quote", Description: "a remote tool named like cockpit's own", Class: live.ClassRead},
 	})
 	if len(skipped) != 1 || skipped[0] != "get_quote" {
 		t.Fatalf("skipped: got %v, want [get_quote]", skipped)
@@ -68,5 +68,22 @@ func TestRemoteOrderReview(t *testing.T) {
 	items, err := f.DB.Approvals(context.Background(), store.ApprovalApproved, 1)
 	if err != nil || len(items) != 1 {
 		t.Fatalf("approvals: %v %v", items, err)
+	}
+}
+
+// TestRemoteToolWithoutClassIsGated (DV17): a broker server's tool registered without a class
+// is a trade tool: the gate reads no order from it (DENY intent_unparsed) and the server is
+// never called.
+func TestRemoteToolWithoutClassIsGated(t *testing.T) {
+	f := enginetest.New(t, enginetest.WithPolicy("[policy.agents.strategy]\nautonomy = \"full\"\n"))
+	c := &echoCaller{}
+	engine.RemoteTools(f.Engine.Tools, c, live.GenericMCP, []engine.RemoteTool{{Name: "get_market_summary"}, {Name: "other", Class: live.ClassUnknown}})
+	for _, name := range []string{"get_market_summary", "other"} {
+		if r := f.Call(name, map[string]any{"symbol": "AAPL"}); r.Decision != live.DecisionDeny || r.Code != live.ReasonNoIntent {
+			t.Errorf("%s: got %s %s (%s), want deny %s", name, r.Decision, r.Code, r.Detail, live.ReasonNoIntent)
+		}
+	}
+	if len(c.calls) != 0 || f.Placed() != 0 {
+		t.Errorf("server calls %v, placed %d, want none", c.calls, f.Placed())
 	}
 }

@@ -55,10 +55,12 @@ func CuratedTools(broker string) map[string]ToolClass {
 	return curatedTools[key]
 }
 
-// Classify decides a tool's class: the curated map of the broker wins; otherwise an MCP
-// readOnlyHint of exactly JSON true (READ) or false (WRITE) decides; otherwise UNKNOWN.
-// readOnlyHint is the raw annotation value (nil when absent); anything but a bool is ignored,
-// so a truthy 1 does not make a tool read-only.
+// Classify is the reference's rule (registry wrapping): the curated map of the broker wins;
+// otherwise an MCP readOnlyHint of exactly JSON true (READ) or false (WRITE) decides; otherwise
+// UNKNOWN. readOnlyHint is the raw annotation value (nil when absent); anything but a bool is
+// ignored, so a truthy 1 does not make a tool read-only. The hint is the server's word: cockpit
+// lets it demote only tools it does not trade through; a broker server's tools are classified
+// with ClassifyBrokerTool (DV17).
 func Classify(curated map[string]ToolClass, tool string, readOnlyHint any) ToolClass {
 	if c, ok := curated[tool]; ok {
 		return c
@@ -67,6 +69,24 @@ func Classify(curated map[string]ToolClass, tool string, readOnlyHint any) ToolC
 		if hint {
 			return ClassRead
 		}
+		return ClassWrite
+	}
+	return ClassUnknown
+}
+
+// ClassifyBrokerTool decides the class of a broker server's tool (DV17): the curated map wins;
+// a tool the operator lists in read (the broker table's read_tools) is READ; otherwise a
+// readOnlyHint of exactly JSON false makes it WRITE and anything else UNKNOWN. A readOnlyHint
+// of true never makes a broker server's tool READ: the MCP spec says a client must not trust
+// annotations from an untrusted server, and a READ tool runs without the gate.
+func ClassifyBrokerTool(curated map[string]ToolClass, read map[string]bool, tool string, readOnlyHint any) ToolClass {
+	if c, ok := curated[tool]; ok {
+		return c
+	}
+	if read[tool] {
+		return ClassRead
+	}
+	if hint, ok := readOnlyHint.(bool); ok && !hint {
 		return ClassWrite
 	}
 	return ClassUnknown

@@ -144,6 +144,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 	b.mu.Unlock()
 	snap.PauseTill, snap.PauseWhy = s.eng.CoolingDown()
 	b.readBroker(ctx, &snap)
+	snap.Tools = rt.BrokerTools(s.broker, s.key)
 	if items, err := rt.DB.Approvals(ctx, store.ApprovalPending, 200); err == nil {
 		for _, a := range items {
 			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))

@@ -9,6 +9,7 @@ import (
 	"cockpit/live/halt"
 	"cockpit/live/mcpbroker"
 	"cockpit/live/redact"
+	"cockpit/tui"
 )
 
 func init() {
@@ -50,7 +51,8 @@ func connectMCP(rt *Runtime, key string, bc config.BrokerConfig) (*mcpbroker.Bro
 		Mode: bc.Mode, Timeout: bc.Timeout.Duration, Now: rt.Now, Redial: ep.Transport})
 }
 
-// registerMCPTools offers an MCP broker's own tools to the agent: READ ones plain, WRITE and
+// registerMCPTools offers an MCP broker's own tools to the agent: READ ones (the profile's
+// map or the table's read_tools, never the server's readOnlyHint: DV17) plain, WRITE and
 // UNKNOWN ones through the gate, and none of those when the broker is halted now (reference
 // K5; a halt after registration is refused by the gate). Names cockpit's own tools use stay
 // cockpit's.
@@ -61,12 +63,33 @@ func registerMCPTools(rt *Runtime, reg *engine.Registry, b live.Broker, key stri
 	}
 	halted := halt.IsHalted(rt.Root, key) || halt.IsGloballyHalted(rt.Root)
 	var tools []engine.RemoteTool
-	for _, w := range mcpbroker.Wrap(key, mcpbroker.Curated(mb.Profile, key), mb.Tools(), halted) {
-		tools = append(tools, engine.RemoteTool{Name: w.Tool.Name, Description: w.Tool.Description, Schema: w.Tool.Schema, Gated: w.Gated})
+	for _, w := range rt.wrapMCP(mb, key, halted) {
+		tools = append(tools, engine.RemoteTool{Name: w.Tool.Name, Description: w.Tool.Description, Schema: w.Tool.Schema, Class: w.Class})
 	}
 	if skipped := engine.RemoteTools(reg, mb, mb.Profile, tools); len(skipped) > 0 && rt.Log != nil {
 		rt.Log.Info("mcp broker tools shadowed by cockpit's own", "broker", key, "tools", skipped)
 	}
+}
+
+// wrapMCP classifies an MCP broker's tools with its profile's map and the [brokers.<key>]
+// table's read_tools: the one classification the agent's registry, status and the screen use.
+func (rt *Runtime) wrapMCP(mb *mcpbroker.Broker, key string, halted bool) []mcpbroker.Wrapped {
+	bc, _ := rt.Config.Broker(key)
+	return mcpbroker.Wrap(key, mcpbroker.Curated(mb.Profile, key).WithRead(bc.ReadTools), mb.Tools(), halted)
+}
+
+// BrokerTools lists a broker server's own tools with the class they are offered to the agent
+// with (READ: called without the gate), in the server's order; nil when b is not an MCP broker.
+func (rt *Runtime) BrokerTools(b live.Broker, key string) []tui.BrokerTool {
+	mb, ok := b.(*mcpbroker.Broker)
+	if !ok {
+		return nil
+	}
+	out := []tui.BrokerTool{}
+	for _, w := range rt.wrapMCP(mb, key, false) {
+		out = append(out, tui.BrokerTool{Name: w.Tool.Name, Class: w.Class, Hinted: w.Tool.ReadOnlyHint == true})
+	}
+	return out
 }
 
 // mcpBars is the bar source of an MCP broker whose profile reads bars (nil otherwise), so the

@@ -148,6 +148,8 @@ func command(line string, p *paneSet) tea.Msg {
 		return unblock(arg)
 	case "fleet":
 		return openModalMsg{&fleetModal{p.headroom.c}}
+	case "tools":
+		return openModalMsg{newDetails(p.headroom.c, "Broker tools", brokerToolLines(p.headroom.c))}
 	}
 	return flashMsg(fmt.Sprintf("unknown command %q (%s; : lists them, tab completes)", f[0], paletteNames()))
 }

@@ -82,6 +82,7 @@ type Snapshot struct {
 
 	BrokerErr string // the last broker read error, "" when healthy
 	Latency   time.Duration
+	Tools     []BrokerTool // the broker server's own tools and their class; nil unless it is an MCP server
 	Positions []live.Position
 	Orders    []live.Order          // open orders
 	Origins   map[string]string     // client order id → who placed it (agent, operator)
@@ -121,4 +122,11 @@ type AuditFilter struct {
 	Text      string // substring of type, reason, summary or order id
 	BeforeSeq int64  // paging: rows older than this
 	Limit     int
+}
+
+// BrokerTool is one of the broker server's own tools as the agent is offered it (DV17).
+type BrokerTool struct {
+	Name   string         // as the server names it: outside text
+	Class  live.ToolClass // read: the agent calls it without the gate; write and unknown: through the gate
+	Hinted bool           // the server annotates it readOnlyHint: true (a hint, not a permission)
 }

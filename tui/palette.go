@@ -25,6 +25,7 @@ var paletteCommands = []paletteCommand{
 	{"mandate", "", "show the committed mandate"},
 	{"unblock", "SYMBOL", "let the agent trade a blocked symbol again"},
 	{"fleet", "", "list the fleet's hosts"},
+	{"tools", "", "the broker's tools: which run without the gate"},
 }
 
 // paletteNames lists the commands for a message: "halt [reason], halt broker [reason], …".

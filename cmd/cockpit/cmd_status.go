@@ -241,6 +241,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 		if line := linkLine(b); line != "" {
 			fmt.Fprintf(w, "  Link:      %s\n", line)
 		}
+		for _, line := range toolLines(b) {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
 		if h := obj(b, "halt"); h != nil {
 			fmt.Fprintf(w, "  Halt:      %s\n", sentinelLine(b, "halt", "HALTED", ""))
 		}

@@ -51,8 +51,11 @@ func (a *App) addBrokerLinks(home string, r *jsonv.Object) {
 		}
 		link := jsonv.ObjectOf("kind", bc.Kind)
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		h, err := rt.ProbeBroker(ctx, key)
+		h, tools, err := rt.ProbeBroker(ctx, key)
 		cancel()
+		if tools != nil {
+			link.Set("tools", toolsJSON(tools))
+		}
 		switch {
 		case errors.Is(err, session.ErrLiveNotConfirmed):
 			link.Set("checked", false)

@@ -5,7 +5,7 @@
 // It runs every case of every category it finds in DIR/live.json and DIR/security.json and
 // prints one line per category, "<category>: N passed, M failed, K deviations", then
 // "conformance: N passed, M failed". A case may differ from the oracle only where one of the
-// design's deliberate deviations (DV1–DV16) applies; the line names them. Categories cockpit
+// design's deliberate deviations (DV1–DV17) applies; the line names them. Categories cockpit
 // has no counterpart for are listed as skipped with the reason; categories whose feature has
 // not landed yet are listed as pending with the issue that brings them. The exit status is 1
 // when any case fails and 2 when the files cannot be read.

@@ -28,37 +28,48 @@ type Wrapped struct {
 	Broker string
 }
 
-// Classes is the curated map a broker's tools are classified with, and whether it is
-// authoritative (an unmapped tool is then UNKNOWN, its readOnlyHint ignored).
+// Classes is how a broker server's tools are classified (DV17): the curated map, whether it is
+// authoritative (an unmapped tool is then UNKNOWN unless the operator lists it), and the
+// operator's read_tools. The server's readOnlyHint never makes a tool READ.
 type Classes struct {
 	Tools         map[string]live.ToolClass
 	Authoritative bool
+	Read          map[string]bool // the broker table's read_tools
 }
 
-// Classify decides a tool's class: the map wins; an unmapped tool is UNKNOWN under an
-// authoritative map, otherwise the reference rule (live.Classify) applies.
+// Classify decides a tool's class with live.ClassifyBrokerTool; under an authoritative map
+// an unmapped tool the operator does not list is UNKNOWN whatever its hint.
 func (c Classes) Classify(tool string, readOnlyHint any) live.ToolClass {
-	if _, mapped := c.Tools[tool]; !mapped && c.Authoritative {
+	if _, mapped := c.Tools[tool]; !mapped && c.Authoritative && !c.Read[tool] {
 		return live.ClassUnknown
 	}
-	return live.Classify(c.Tools, tool, readOnlyHint)
+	return live.ClassifyBrokerTool(c.Tools, c.Read, tool, readOnlyHint)
+}
+
+// WithRead is c with the operator's read_tools (checked by live.CheckReadTools at config
+// load; a name the map names WRITE stays WRITE here too).
+func (c Classes) WithRead(names []string) Classes {
+	c.Read = make(map[string]bool, len(names))
+	for _, n := range names {
+		c.Read[n] = true
+	}
+	return c
 }
 
 // Curated is how a broker's tools are classified: the profile's map (authoritative when the
-// profile says so), else the broker key's curated map (nil: hints only, everything else
-// UNKNOWN).
+// profile says so), else the broker key's curated map (nil: only the operator's read_tools
+// are READ, everything else is gated).
 func Curated(p *live.Profile, key string) Classes {
+	c := Classes{Tools: p.ToolMap(key)}
 	if p != nil && p.Tools != nil {
-		return Classes{Tools: p.Tools, Authoritative: p.ToolsAuthoritative}
+		c.Authoritative = p.ToolsAuthoritative
 	}
-	return Classes{Tools: live.CuratedTools(key)}
+	return c
 }
 
-// Wrap classifies tools with the curated map first and readOnlyHint only after, unless the
-// map is authoritative (a hint can catch a write the map missed, never demote a mapped one
-// nor promote an unmapped one under an authoritative map). READ tools are
-// offered plain; WRITE and UNKNOWN tools are gated under broker, and left out entirely when
-// the broker is halted at wrap time (reference K5). Order follows tools.
+// Wrap offers a broker server's tools to the agent (DV17): READ tools (the curated map's or
+// the operator's) plain; every other tool, whatever its readOnlyHint, gated under broker, and
+// left out entirely when the broker is halted at wrap time (reference K5). Order follows tools.
 func Wrap(broker string, curated Classes, tools []ToolInfo, halted bool) []Wrapped {
 	out := make([]Wrapped, 0, len(tools))
 	for _, t := range tools {
@@ -94,13 +105,5 @@ func BrokerKey(key, serverURL string) string {
 	return key
 }
 
-// ProfileFor is the profile of a broker: the named one, else the broker key's, else the
-// generic profile (no tool yields an intent; every write is denied).
-func ProfileFor(name, key string) *live.Profile {
-	for _, n := range []string{name, key} {
-		if p, ok := live.Profiles[strings.ToLower(n)]; ok {
-			return p
-		}
-	}
-	return live.GenericMCP
-}
+// ProfileFor is the profile of a broker: live.ProfileFor.
+func ProfileFor(name, key string) *live.Profile { return live.ProfileFor(name, key) }

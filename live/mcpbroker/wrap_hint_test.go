@@ -9,7 +9,8 @@ import (
 
 // TestAuthoritativeMapIgnoresReadOnlyHint: under the Alpaca profile (its map is authoritative,
 // alpaca-mcp.md) an unmapped tool is gated UNKNOWN whatever its readOnlyHint; under Robinhood
-// the reference rule still lets the hint decide (conformance registry_wrapping).
+// too, since a broker server's hint never demotes (DV17; the reference's registry_wrapping
+// lets it).
 func TestAuthoritativeMapIgnoresReadOnlyHint(t *testing.T) {
 	tests := []struct {
 		profile, tool string
@@ -20,7 +21,7 @@ func TestAuthoritativeMapIgnoresReadOnlyHint(t *testing.T) {
 		{"alpaca", "place_stock_order_v2", true, live.ClassUnknown, true},
 		{"alpaca", "place_stock_order_v2", nil, live.ClassUnknown, true},
 		{"alpaca", "get_all_positions", true, live.ClassRead, false},
-		{"robinhood", "get_news", true, live.ClassRead, false},
+		{"robinhood", "get_news", true, live.ClassUnknown, true},
 		{"robinhood", "brand_new_tool", nil, live.ClassUnknown, true},
 	}
 	for _, tt := range tests {

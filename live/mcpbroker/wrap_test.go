@@ -23,7 +23,7 @@ func TestClassification(t *testing.T) {
 		{"alpaca", "brand_new_read", true, live.ClassUnknown},    // the map is authoritative: no hint promotes
 		{"alpaca", "brand_new_write", false, live.ClassUnknown},  // unmapped is UNKNOWN (gated, denied) either way
 		{"alpaca", "Place_Stock_Order", true, live.ClassUnknown}, // names are exact; the hint is ignored
-		{"robinhood", "brand_new_read", true, live.ClassRead},    // reference rule: the hint decides
+		{"robinhood", "brand_new_read", true, live.ClassUnknown}, // DV17: a broker server's hint never demotes
 		{"robinhood", "brand_new_write", false, live.ClassWrite},
 		{"robinhood", "place_equity_order", true, live.ClassWrite},
 		{"robinhood", "get_equity_quotes", nil, live.ClassRead},
