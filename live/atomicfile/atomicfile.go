@@ -41,7 +41,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := f.Chmod(perm); err != nil {
 		return cleanup(err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := writeData(f, data); err != nil {
 		return cleanup(err)
 	}
 	if err := syncFile(f); err != nil {
@@ -82,6 +82,27 @@ func FailSyncs(err error) (restore func()) {
 	return setSync(func(*os.File) error { return err })
 }
 
+// writeHook, when set, replaces the data write of a new file: tests fail it as a full disk does.
+var writeHook atomic.Pointer[func(*os.File, []byte) error]
+
+// writeData writes data to f, or runs the test's hook.
+func writeData(f *os.File, data []byte) error {
+	if h := writeHook.Load(); h != nil {
+		return (*h)(f, data)
+	}
+	_, err := f.Write(data)
+	return err
+}
+
+// FailWrites makes every write of a new file's data here fail with err (nothing is written,
+// the temporary file is removed) until restore is called: a full disk (syscall.ENOSPC) for
+// tests, where creating a file still works but writing its first block does not.
+func FailWrites(err error) (restore func()) {
+	h := func(*os.File, []byte) error { return err }
+	writeHook.Store(&h)
+	return func() { writeHook.Store(nil) }
+}
+
 // Publish writes data to path like WriteFile, but renames the temporary file into place before
 // it fsyncs the file and the directory: the new file is visible a disk flush sooner and as
 // durable when Publish returns, but a crash in between may leave it empty. For files whose
@@ -99,7 +120,7 @@ func Publish(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp := f.Name()
 	if err = f.Chmod(perm); err == nil {
-		_, err = f.Write(data)
+		err = writeData(f, data)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
@@ -158,7 +179,7 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp := f.Name()
 	if err = f.Chmod(perm); err == nil {
-		_, err = f.Write(data)
+		err = writeData(f, data)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
