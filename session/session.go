@@ -103,6 +103,10 @@ func Open(o Options) (*Session, error) {
 		return fail(err)
 	}
 	s.closers = append(s.closers, release)
+	if err := halt.EnsureReserve(rt.Root); err != nil { // a halt on a full disk renames it into place
+		rt.Log.Error("reserve HALT file not made", "err", err)
+		s.notes = append(s.notes, fmt.Sprintf("%s%v: a halt tripped while the disk is full may not survive a restart", tui.WarnNote, err))
+	}
 	if live.IsPaperBroker(key) {
 		if res, err := EnsurePaperMandate(rt); err != nil {
 			return fail(err)

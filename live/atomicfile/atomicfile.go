@@ -143,6 +143,33 @@ func Publish(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
+// PublishReserve puts at path a file created ahead of time (reserve, written and fsynced, so
+// its blocks are allocated), for a disk with no room for a new file: data overwrites its first
+// bytes in place (best effort: a copy-on-write file system needs new blocks for that too, and
+// then the reserve's own content stays), reserve is renamed to path (a rename needs no new
+// block) and the directory fsynced. Like Publish, the file is in place before its fsync; an
+// error that wraps ErrNotDurable says a fsync failed.
+func PublishReserve(reserve, path string, data []byte) error {
+	f, err := os.OpenFile(reserve, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write %s from %s: %w", path, reserve, err)
+	}
+	if _, werr := f.WriteAt(data, 0); werr == nil {
+		err = syncFile(f)
+	}
+	f.Close()
+	if rerr := os.Rename(reserve, path); rerr != nil {
+		return fmt.Errorf("write %s from %s: %w", path, reserve, rerr)
+	}
+	if derr := syncDir(filepath.Dir(path)); err == nil {
+		err = derr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s from %s: %w: %w", path, reserve, ErrNotDurable, err)
+	}
+	return nil
+}
+
 // ErrNotDurable marks a Publish whose file is in place (readers see it) but whose fsync
 // failed: a crash may still lose it.
 var ErrNotDurable = errors.New("in place but not known to be on disk")
