@@ -27,10 +27,11 @@ func ordersScript(t *testing.T, n int) string {
 	return path
 }
 
-// TestRunEndedHaltedExitsNonZero is issue 27 item 6's exit status: a headless run that ends
-// HALTED exits 1 and says why on stderr, whether the halt watcher could not watch (as
-// `chmod 0300 live` makes it for a user; a hook here, root ignores mode bits) or a HALT file
-// stood (today both exit 0). No order is placed either way.
+// TestRunEndedHaltedExitsNonZero is issue 27 item 6's first repro and the exit status: a
+// headless run that ends HALTED exits 1 and says why on stderr, whether the halt watcher
+// could not watch (as `chmod 0300 live` makes it for a user, or every inotify instance taken;
+// hooks here, root ignores mode bits) or a HALT file stood (today each exits 0, and with the
+// watcher failing the first orders were placed). No order is placed in any case.
 func TestRunEndedHaltedExitsNonZero(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -40,6 +41,9 @@ func TestRunEndedHaltedExitsNonZero(t *testing.T) {
 		{"ErrWatcher", func(t *testing.T, home string) func() {
 			return halt.FailWatches(func(string) error { return errors.New("permission denied") })
 		}, "halt watcher error: watch"},
+		{"ErrNoInotify", func(t *testing.T, home string) func() {
+			return halt.FailFileWatcher(errors.New("too many open files"))
+		}, "start file watcher: too many open files"},
 		{"ErrHaltFile", func(t *testing.T, home string) func() {
 			if _, err := halt.Trip(live.Root(home), live.HaltSentinel, live.GlobalScope, "cli", "maintenance", time.Now()); err != nil {
 				t.Fatal(err)

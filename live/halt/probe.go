@@ -27,7 +27,7 @@ const defaultProbeTimeout = 5 * time.Second
 func (w *Watcher) Prove() {
 	w.proveOnce.Do(func() {
 		defer w.markReady()
-		fw, err := fsnotify.NewWatcher()
+		fw, err := newFileWatcher()
 		if err != nil {
 			w.fail(fmt.Errorf("start file watcher: %w", err))
 			return

@@ -38,6 +38,9 @@ func TestWatcherReady(t *testing.T) {
 			return halt.FailWatches(func(string) error { return errors.New("permission denied") })
 		}, "permission denied", true},
 		{"ErrWatchSilent", halt.SilenceWatches, "reported no event", true},
+		{"ErrNoInotify", func() func() {
+			return halt.FailFileWatcher(errors.New("too many open files"))
+		}, "start file watcher: too many open files", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

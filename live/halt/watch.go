@@ -72,10 +72,11 @@ func (h *Actions) Invoke(ctx context.Context, broker string) (result Result, ok 
 
 // Watcher turns the HALT and REDUCE_ONLY sentinels into events: fsnotify on the sentinel
 // directories for speed, plus a stat poll (at most every second) for safety. When a broker
-// becomes halted, its halt action runs once for that trip. A watcher that cannot watch (the
-// file watcher fails, a directory cannot be watched or is removed) trips the global HALT (by
-// "watcher") when the disk allows and sets Latch regardless, so an unknown state is a halt
-// that needs an operator resume.
+// becomes halted, its halt action runs once for that trip. It proves itself before anything
+// trades (Prove: a probe file in each directory must be reported). A watcher that cannot
+// watch (the file watcher fails, a directory cannot be watched or is removed, a probe is not
+// reported) trips the global HALT (by "watcher") when the disk allows and sets Latch
+// regardless, so an unknown state is a halt that needs an operator resume.
 type Watcher struct {
 	Root    live.Root
 	Brokers []string      // normalised keys to watch

@@ -6,6 +6,24 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
+// newHook, when set, stands in for fsnotify.NewWatcher's error: tests fail it.
+var newHook atomic.Pointer[error]
+
+// newFileWatcher starts fsnotify, or fails as the test's hook says.
+func newFileWatcher() (*fsnotify.Watcher, error) {
+	if err := newHook.Load(); err != nil {
+		return nil, *err
+	}
+	return fsnotify.NewWatcher()
+}
+
+// FailFileWatcher makes every file watcher fail to start with err until restore is called (as
+// when every inotify instance of the user is taken, which a test must not do to the machine).
+func FailFileWatcher(err error) (restore func()) {
+	newHook.Store(&err)
+	return func() { newHook.Store(nil) }
+}
+
 // addHook, when set, adds a watch in place of fsnotify: tests make a watch fail or go silent.
 var addHook atomic.Pointer[func(fw *fsnotify.Watcher, dir string) error]
 
