@@ -4,6 +4,7 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 )
 
 // ID is the session's id (its row in the store and the SessionID of its audit records).
@@ -50,3 +51,24 @@ func (s *Session) Notes() []string { return s.notes }
 
 // Latched reports the gate's audit halt (DV15), if it tripped.
 func (s *Session) Latched() (gate.AuditHalt, bool) { return s.gate.Latched() }
+
+// Halted says whether trading on the session's broker is halted now, and why: the gate's
+// audit latch, the watcher's latch, or a HALT file (global or the broker's; one that cannot
+// be read counts). A run asks before on_quit writes its own HALT.
+func (s *Session) Halted() (string, bool) {
+	if h, ok := s.gate.Latched(); ok {
+		return h.Message(), true
+	}
+	if on, why := s.latch.Halted(); on {
+		return "HALTED in memory: " + why, true
+	}
+	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {
+		if a, _ := halt.ReadSentinel(s.rt.Root, live.HaltSentinel, scope); a != nil {
+			return "HALTED " + haltLine(a, scope), true
+		}
+	}
+	if halt.IsHalted(s.rt.Root, s.key) {
+		return "HALTED: a HALT file of " + s.key + " cannot be read", true
+	}
+	return "", false
+}

@@ -344,6 +344,9 @@ func (b *Backend) Resume(ctx context.Context, reason string) error {
 		cleared = append(cleared, "the watcher's halt latch")
 	}
 	b.s.watcher.Recheck()
+	if err := halt.EnsureReserve(root); err != nil { // a trip from the full disk used it
+		b.s.rt.Log.Warn("reserve HALT file not made", "err", err)
+	}
 	if len(cleared) == 0 {
 		return errors.New("nothing to resume: no HALT or REDUCE_ONLY file stops " + b.s.key)
 	}

@@ -177,13 +177,7 @@ func openPaper(cfg config.Config, db *store.DB, now func() time.Time, key string
 		return nil, err
 	}
 	b, err := paper.New(paper.Config{Key: key, Market: mc, Cash: cfg.Paper.Cash, Now: now, State: state, History: 2 * time.Hour,
-		Persist: func(s *paper.State) error {
-			data, err := json.Marshal(s)
-			if err != nil {
-				return err
-			}
-			return db.SavePaperState(ctx, key, data)
-		}})
+		Persist: func(data []byte) error { return db.SavePaperState(ctx, key, data) }})
 	if err != nil {
 		return nil, err
 	}

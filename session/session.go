@@ -73,8 +73,8 @@ type Session struct {
 }
 
 // Open starts everything but the loops: the paper mandate is ensured, review items
-// left by an earlier run are voided, the order journal is reconciled, and the day's LLM
-// spend is restored from the audit trail.
+// left by an earlier run are voided, the order journal is reconciled, the day's LLM
+// spend is restored from the audit trail, and the halt watcher is proven (or has latched).
 func Open(o Options) (*Session, error) {
 	rt, err := OpenRuntime(o.Env, o.Root)
 	if err != nil {
@@ -103,6 +103,10 @@ func Open(o Options) (*Session, error) {
 		return fail(err)
 	}
 	s.closers = append(s.closers, release)
+	if err := halt.EnsureReserve(rt.Root); err != nil { // a halt on a full disk renames it into place
+		rt.Log.Error("reserve HALT file not made", "err", err)
+		s.notes = append(s.notes, fmt.Sprintf("%s%v: a halt tripped while the disk is full may not survive a restart", tui.WarnNote, err))
+	}
 	if live.IsPaperBroker(key) {
 		if res, err := EnsurePaperMandate(rt); err != nil {
 			return fail(err)
@@ -187,6 +191,7 @@ func Open(o Options) (*Session, error) {
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
+	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) halt.Result {
 		s.flattenMu.Lock()
@@ -195,6 +200,10 @@ func Open(o Options) (*Session, error) {
 		s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Report: &rep})
 		return rep
 	})
+	// The watcher is proven (or has latched) before anything can trade: no agent, MCP client
+	// or screen gets an order in before it sees changes.
+	s.closers = append(s.closers, func() { s.watcher.Close() })
+	s.watcher.Prove()
 	if err := s.buildAgent(agentName, o.Script, o.Plugin); err != nil {
 		return fail(err)
 	}
@@ -245,7 +254,8 @@ func (s *Session) buildAgent(name, script, plugin string) error {
 }
 
 // Run starts the loops (the halt watcher, the engine following halts and the broker, the
-// paper market, the agent) and returns the agent's turns when ctx ends or the agent has
+// paper market, the agent; the agent once the watcher has proven it sees changes or has set
+// the latch) and returns the agent's turns when ctx ends or the agent has
 // nothing left to do.
 func (s *Session) Run(ctx context.Context) int {
 	var wg sync.WaitGroup
@@ -273,6 +283,11 @@ func (s *Session) Run(ctx context.Context) int {
 	}
 	if s.agent == nil {
 		<-ctx.Done()
+		return 0
+	}
+	select { // Open proved the watcher: the agent's first turn never comes before that
+	case <-s.watcher.Ready():
+	case <-ctx.Done():
 		return 0
 	}
 	turns, _ := s.eng.Run(ctx, s.agent, s.interval)

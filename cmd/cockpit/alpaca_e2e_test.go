@@ -101,7 +101,7 @@ func TestAlpacaRunHeadless(t *testing.T) {
 	}()
 	out, errOut, code = runLive(t, home, env, "run", "--headless", "--approvals", "cli", "--for", "3s")
 	<-done
-	if code != 0 || !strings.Contains(haltOut, "Trading halted (alpaca)") {
+	if code != exitFailure || !strings.Contains(errOut, "ended HALTED") || !strings.Contains(haltOut, "Trading halted (alpaca)") { // halted mid-run: exit 1 (issue 27)
 		t.Fatalf("run 2: exit %d %s\nhalt: %s\n%s", code, errOut, haltOut, out)
 	}
 	logSummary(t, "run 2 (halted mid-run)", out)

@@ -52,7 +52,7 @@ type verb struct {
 
 func verbs() []verb {
 	return []verb{
-		{"run", "run [--headless] [--live] [--agent strategy|replay|llm|plugin|none] [--for 30s] [--approvals none|cli] [--script FILE] [--plugin FILE.wasm] [--no-mouse]", "the screen (or --headless) over the engine, the broker and the agent; also `cockpit` alone", (*App).cmdRun},
+		{"run", "run [--headless] [--live] [--agent strategy|replay|llm|plugin|none] [--for 30s] [--approvals none|cli] [--script FILE] [--plugin FILE.wasm] [--no-mouse]", "the screen (or --headless) over the engine, the broker and the agent; also `cockpit` alone; exits 1 when it ended HALTED", (*App).cmdRun},
 		{"status", "status [--broker B] [--json]", "halt and reduce-only state, mandates and today's order counts", (*App).cmdStatus},
 		{"halt", "halt [--broker B] [--reason R] [--reduce-only]", "trip the kill switch (global unless --broker)", (*App).cmdHalt},
 		{"resume", "resume [--broker B] --reason R [--reduce-only]", "clear a halt (or reduce-only) sentinel", (*App).cmdResume},

@@ -41,13 +41,7 @@ func (a *App) cmdMCPPaperServer(args []string) int {
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return a.failf("%v", err)
 		}
-		cfg.Persist = func(s *paper.State) error {
-			data, err := json.Marshal(s)
-			if err != nil {
-				return err
-			}
-			return atomicfile.WriteFile(*state, data, 0o600)
-		}
+		cfg.Persist = func(data []byte) error { return atomicfile.WriteFile(*state, data, 0o600) }
 	}
 	b, err := paper.New(cfg)
 	if err != nil {

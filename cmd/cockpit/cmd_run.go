@@ -21,7 +21,7 @@ import (
 
 // cmdRun runs the engine, the broker and the agent. With --headless it prints one line per
 // engine event and a summary at the end; SIGINT (or --for) stops it without asking anything,
-// and on_quit decides what happens to resting orders.
+// and on_quit decides what happens to resting orders. A run that ends HALTED exits 1.
 func (a *App) cmdRun(args []string) int {
 	p, fs := a.preamble("run")
 	headless := fs.Bool("headless", false, "no screen: one log line per event on stdout")
@@ -93,16 +93,24 @@ func (a *App) cmdRun(args []string) int {
 	if h, ok := s.Latched(); ok {
 		why = h.Message()
 	}
+	haltedWhy, endedHalted := s.Halted() // before on_quit writes its own HALT
 	rep, halted := s.Quit("cockpit stopped: " + why)
 	time.Sleep(50 * time.Millisecond) // let the last broker updates reach the bus
 	quiet()
 	<-done
 	a.summary(s, tally, turns, why, a.Now().Sub(started), rep, halted)
-	if h, ok := s.Latched(); ok {
-		fmt.Fprintf(a.Stderr, "cockpit: %s\n", h.Message())
-		return exitFailure
+	return a.endedHalted(haltedWhy, endedHalted)
+}
+
+// endedHalted is a run's exit code: exitFailure, with the reason on stderr, when trading was
+// HALTED as it stopped (audit_unavailable, the halt watcher's latch, or a HALT file): an
+// operator has to look and resume before the next run trades.
+func (a *App) endedHalted(why string, halted bool) int {
+	if !halted {
+		return exitOK
 	}
-	return exitOK
+	fmt.Fprintf(a.Stderr, "cockpit: the run ended %s\n", why)
+	return exitFailure
 }
 
 // openSession opens a session on the runtime root --home (else the environment) names.

@@ -59,6 +59,7 @@ func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 	case tui.QuitLeave:
 		s.SetOnQuit("leave")
 	}
+	haltedWhy, endedHalted := s.Halted() // before on_quit writes its own HALT
 	rep, halted := s.Quit("cockpit quit from the screen")
 	if runErr != nil && runErr != tea.ErrProgramKilled {
 		s.Runtime().Log.Error("screen stopped", "err", runErr)
@@ -69,9 +70,5 @@ func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 	} else if open, err := s.Broker().OpenOrders(context.Background()); err == nil {
 		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.Key())
 	}
-	if h, ok := s.Latched(); ok { // DV15
-		fmt.Fprintf(a.Stderr, "cockpit: %s\n", h.Message())
-		return exitFailure
-	}
-	return exitOK
+	return a.endedHalted(haltedWhy, endedHalted) // DV15's audit_unavailable among them
 }

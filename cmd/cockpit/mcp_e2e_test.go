@@ -80,8 +80,8 @@ func TestRunAgainstMCPPaperServer(t *testing.T) {
 	}
 	r := <-done
 	text := out.String()
-	if r[0].(int) != 0 {
-		t.Fatalf("run: exit %v %v\n%s", r[0], r[1], text)
+	if r[0].(int) != exitFailure || !strings.Contains(fmt.Sprint(r[1]), "ended HALTED e2e") { // halted mid-run: exit 1 (issue 27)
+		t.Fatalf("run: exit %v %v, want %d and the halt named\n%s", r[0], r[1], exitFailure, text)
 	}
 	for _, line := range strings.Split(text, "\n") {
 		t.Log(line)

@@ -41,7 +41,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := f.Chmod(perm); err != nil {
 		return cleanup(err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := writeData(f, data); err != nil {
 		return cleanup(err)
 	}
 	if err := syncFile(f); err != nil {
@@ -82,6 +82,27 @@ func FailSyncs(err error) (restore func()) {
 	return setSync(func(*os.File) error { return err })
 }
 
+// writeHook, when set, replaces the data write of a new file: tests fail it as a full disk does.
+var writeHook atomic.Pointer[func(*os.File, []byte) error]
+
+// writeData writes data to f, or runs the test's hook.
+func writeData(f *os.File, data []byte) error {
+	if h := writeHook.Load(); h != nil {
+		return (*h)(f, data)
+	}
+	_, err := f.Write(data)
+	return err
+}
+
+// FailWrites makes every write of a new file's data here fail with err (nothing is written,
+// the temporary file is removed) until restore is called: a full disk (syscall.ENOSPC) for
+// tests, where creating a file still works but writing its first block does not.
+func FailWrites(err error) (restore func()) {
+	h := func(*os.File, []byte) error { return err }
+	writeHook.Store(&h)
+	return func() { writeHook.Store(nil) }
+}
+
 // Publish writes data to path like WriteFile, but renames the temporary file into place before
 // it fsyncs the file and the directory: the new file is visible a disk flush sooner and as
 // durable when Publish returns, but a crash in between may leave it empty. For files whose
@@ -99,7 +120,7 @@ func Publish(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp := f.Name()
 	if err = f.Chmod(perm); err == nil {
-		_, err = f.Write(data)
+		err = writeData(f, data)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
@@ -118,6 +139,33 @@ func Publish(path string, data []byte, perm os.FileMode) error {
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w: %w", path, ErrNotDurable, err)
+	}
+	return nil
+}
+
+// PublishReserve puts at path a file created ahead of time (reserve, written and fsynced, so
+// its blocks are allocated), for a disk with no room for a new file: data overwrites its first
+// bytes in place (best effort: a copy-on-write file system needs new blocks for that too, and
+// then the reserve's own content stays), reserve is renamed to path (a rename needs no new
+// block) and the directory fsynced. Like Publish, the file is in place before its fsync; an
+// error that wraps ErrNotDurable says a fsync failed.
+func PublishReserve(reserve, path string, data []byte) error {
+	f, err := os.OpenFile(reserve, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("write %s from %s: %w", path, reserve, err)
+	}
+	if _, werr := f.WriteAt(data, 0); werr == nil {
+		err = syncFile(f)
+	}
+	f.Close()
+	if rerr := os.Rename(reserve, path); rerr != nil {
+		return fmt.Errorf("write %s from %s: %w", path, reserve, rerr)
+	}
+	if derr := syncDir(filepath.Dir(path)); err == nil {
+		err = derr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s from %s: %w: %w", path, reserve, ErrNotDurable, err)
 	}
 	return nil
 }
@@ -158,7 +206,7 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp := f.Name()
 	if err = f.Chmod(perm); err == nil {
-		_, err = f.Write(data)
+		err = writeData(f, data)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

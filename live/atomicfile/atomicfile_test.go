@@ -58,3 +58,36 @@ func TestPublishFailedFsync(t *testing.T) {
 		t.Errorf("file: got %v, want it in place", serr)
 	}
 }
+
+// TestFailWritesIsAFullDisk: under FailWrites every writer fails with the error, keeps the
+// file it would have replaced, and leaves no temporary file behind.
+func TestFailWritesIsAFullDisk(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(string, []byte, os.FileMode) error
+	}{
+		{"WriteFile", WriteFile},
+		{"Publish", Publish},
+		{"Replace", Replace},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "trade_counter.json")
+			if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			restore := FailWrites(syscall.ENOSPC)
+			err := tt.write(path, []byte("new"), 0o600)
+			restore()
+			if err == nil || !strings.Contains(err.Error(), "no space left on device") {
+				t.Errorf("error: got %v, want one saying no space left", err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != "old" {
+				t.Errorf("content: got %q, want the old file", got)
+			}
+			if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+				t.Errorf("directory holds %d entries, want 1", len(entries))
+			}
+		})
+	}
+}

@@ -80,5 +80,24 @@ func (g *Gate) haltDenial(key string, kv ...string) *live.Denial {
 	if on, why := g.Latch.Halted(); on {
 		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key, "latched", why}, kv...)...)
 	}
+	if !g.watcherReady() {
+		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key, "latched", notProven}, kv...)...)
+	}
 	return nil
+}
+
+// notProven is why an order is halted before the halt watcher has proven it sees changes.
+const notProven = "the halt watcher has not yet proven it sees changes"
+
+// watcherReady reports whether WatcherReady is closed (or not set).
+func (g *Gate) watcherReady() bool {
+	if g.WatcherReady == nil {
+		return true
+	}
+	select {
+	case <-g.WatcherReady:
+		return true
+	default:
+		return false
+	}
 }

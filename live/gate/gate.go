@@ -41,6 +41,9 @@ type Gate struct {
 	CountOpenOrders bool
 	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
 	Latch *halt.Latch
+	// WatcherReady, when set, is closed once the halt watcher has proven it sees changes (or
+	// has set Latch): until then every order is DENY halted, whoever sends it.
+	WatcherReady <-chan struct{}
 	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
 	OnHalt func(AuditHalt)
 	// Days, when set, is the fleet's shared day count: a slot is reserved before the check

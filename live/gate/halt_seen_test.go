@@ -157,3 +157,19 @@ func waitState(t *testing.T, ch <-chan halt.State, want bool) halt.State {
 	t.Helper()
 	return livetest.WaitFor(t, ch, fmt.Sprintf("state with halted=%v", want), func(s halt.State) bool { return s.Halted == want })
 }
+
+// TestNoOrderBeforeTheWatcherIsProven: with a halt watcher that has not yet proven it sees
+// changes, an order is DENY halted and never forwarded; once it is proven the same order goes.
+func TestNoOrderBeforeTheWatcherIsProven(t *testing.T) {
+	f := newFixture(t, "")
+	w := &halt.Watcher{Root: f.root, Brokers: []string{"paper"}}
+	f.gate.WatcherReady = w.Ready()
+	if d := f.buy("AAPL", "10", ""); d.Reason != live.ReasonHalted || d.Forwarded {
+		t.Fatalf("order before the watcher is proven: %s %s forwarded=%v, want DENY halted", d.Verdict, d.Reason, d.Forwarded)
+	}
+	w.Prove()
+	defer w.Close()
+	if d := f.buy("AAPL", "10", ""); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("order after the watcher is proven: %s %s, want accepted", d.Verdict, d.Reason)
+	}
+}

@@ -17,6 +17,8 @@ import (
 // returns its path. Re-tripping overwrites the attribution; the latest wins. The sentinel is
 // in place (and stops orders) before its fsync, and on disk when Trip returns nil; an error
 // that wraps ErrNotDurable comes with the path of a sentinel that is in force all the same.
+// A global HALT that cannot be written as a new file is the reserve renamed into place
+// (EnsureReserve).
 func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, now time.Time) (string, error) {
 	path, err := root.ScopedSentinelPath(s, scope)
 	if err != nil {
@@ -24,13 +26,23 @@ func Trip(root live.Root, s live.Sentinel, scope live.Scope, by, reason string, 
 	}
 	doc := jsonv.ObjectOf("tripped_at", live.FormatOffsetTimestamp(now), "by", by, "reason", reason)
 	data := jsonv.MustMarshal(doc, jsonv.Python)
-	if err := atomicfile.Publish(path, data, 0o644); err != nil { // seen before its fsync: it only stops more
-		if errors.Is(err, ErrNotDurable) {
-			return path, fmt.Errorf("trip %s: %w", s, err)
+	err = atomicfile.Publish(path, data, 0o644) // seen before its fsync: it only stops more
+	if err != nil && !errors.Is(err, ErrNotDurable) && s == live.HaltSentinel && scope.Global {
+		// No new file (a full disk, say): the reserve made at start is renamed into place.
+		rerr := tripReserve(root, path, by, reason, now)
+		if InForce(rerr) {
+			err = rerr
+		} else {
+			err = fmt.Errorf("%w; %w", err, rerr)
 		}
-		return "", fmt.Errorf("trip %s: %w", s, err)
 	}
-	return path, nil
+	switch {
+	case err == nil:
+		return path, nil
+	case errors.Is(err, ErrNotDurable):
+		return path, fmt.Errorf("trip %s: %w", s, err)
+	}
+	return "", fmt.Errorf("trip %s: %w", s, err)
 }
 
 // ErrNotDurable is in a Trip's error when the sentinel is in place, and stops orders, but

@@ -72,10 +72,11 @@ func (h *Actions) Invoke(ctx context.Context, broker string) (result Result, ok 
 
 // Watcher turns the HALT and REDUCE_ONLY sentinels into events: fsnotify on the sentinel
 // directories for speed, plus a stat poll (at most every second) for safety. When a broker
-// becomes halted, its halt action runs once for that trip. A watcher that cannot watch (the
-// file watcher fails, a directory cannot be watched or is removed) trips the global HALT (by
-// "watcher") when the disk allows and sets Latch regardless, so an unknown state is a halt
-// that needs an operator resume.
+// becomes halted, its halt action runs once for that trip. It proves itself before anything
+// trades (Prove: a probe file in each directory must be reported). A watcher that cannot
+// watch (the file watcher fails, a directory cannot be watched or is removed, a probe is not
+// reported) trips the global HALT (by "watcher") when the disk allows and sets Latch
+// regardless, so an unknown state is a halt that needs an operator resume.
 type Watcher struct {
 	Root    live.Root
 	Brokers []string      // normalised keys to watch
@@ -93,13 +94,20 @@ type Watcher struct {
 	// wait group on its own context, so closing waits for it); nil starts a goroutine on
 	// context.Background().
 	Start func(action func(ctx context.Context))
+	// ProbeTimeout bounds how long the start waits for the file watcher to report the probe
+	// files (default 5 s); a probe not reported by then is a watcher failure.
+	ProbeTimeout time.Duration
 
-	mu      sync.Mutex
-	subs    []chan State
-	state   map[string]State
-	trips   uint64
-	files   map[string]bool // sentinel path → exists, from the last evaluation
-	watched map[string]bool // directories with a live fsnotify watch
+	proveOnce sync.Once
+	readyOnce sync.Once
+	ready     chan struct{}     // Ready
+	fw        *fsnotify.Watcher // started by Prove, until Run (or Close) takes it
+	mu        sync.Mutex
+	subs      []chan State
+	state     map[string]State
+	trips     uint64
+	files     map[string]bool // sentinel path → exists, from the last evaluation
+	watched   map[string]bool // directories with a live fsnotify watch
 }
 
 // SentinelChange is one sentinel file appearing (Exists) or disappearing.
@@ -145,20 +153,20 @@ func (w *Watcher) dirs() []string {
 	return dirs
 }
 
-// Run watches until ctx ends. It creates the sentinel directories, adds the watches, and only
-// then reads the sentinels, so a creation cannot fall between the two.
+// Run watches until ctx ends. It proves the watches first (Prove, unless called already):
+// the directories are watched before the sentinels are read, so a creation cannot fall
+// between the two.
 func (w *Watcher) Run(ctx context.Context) error {
 	poll := w.Poll
 	if poll <= 0 || poll > time.Second {
 		poll = 500 * time.Millisecond
 	}
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		w.watcherFailed(fmt.Errorf("start file watcher: %w", err))
+	w.Prove()
+	fw := w.takeFileWatcher()
+	if fw == nil { // the file watcher did not start (Prove latched), or Close took it
 		return w.pollOnly(ctx, poll)
 	}
 	defer fw.Close()
-	w.ensureWatches(fw)
 	w.evaluate("start")
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -191,8 +199,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 }
 
 // ensureWatches creates and watches every directory not watched yet; a failure is a watcher
-// failure.
-func (w *Watcher) ensureWatches(fw *fsnotify.Watcher) {
+// failure, given to failed.
+func (w *Watcher) ensureWatches(fw *fsnotify.Watcher, failed func(error)) {
 	for _, d := range w.dirs() {
 		w.mu.Lock()
 		done := w.watched[d]
@@ -201,11 +209,11 @@ func (w *Watcher) ensureWatches(fw *fsnotify.Watcher) {
 			continue
 		}
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			w.watcherFailed(fmt.Errorf("create %s: %w", d, err))
+			failed(fmt.Errorf("create %s: %w", d, err))
 			continue
 		}
-		if err := fw.Add(d); err != nil {
-			w.watcherFailed(fmt.Errorf("watch %s: %w", d, err))
+		if err := addWatch(fw, d); err != nil {
+			failed(fmt.Errorf("watch %s: %w", d, err))
 			continue
 		}
 		w.mu.Lock()
@@ -229,7 +237,7 @@ func (w *Watcher) checkWatches(fw *fsnotify.Watcher) {
 			w.lostWatch(d, fmt.Errorf("watched directory %s is gone", d))
 		}
 	}
-	w.ensureWatches(fw)
+	w.ensureWatches(fw, w.watcherFailed)
 }
 
 func (w *Watcher) isWatchedDir(d string) bool {
@@ -260,9 +268,16 @@ func (w *Watcher) pollOnly(ctx context.Context, poll time.Duration) error {
 	}
 }
 
-// watcherFailed records a halt: not knowing is halted. The latch holds it in memory whatever
-// the disk allows; the global HALT file records it when it can be written.
+// watcherFailed records a halt (fail) and publishes it.
 func (w *Watcher) watcherFailed(err error) {
+	w.fail(err)
+	w.evaluate("watcher error: " + err.Error())
+}
+
+// fail records a halt: not knowing is halted. The latch holds it in memory whatever the disk
+// allows; the global HALT file records it when it can be written. Subscribers learn of it at
+// the next evaluation (Prove's failures at Run's first).
+func (w *Watcher) fail(err error) {
 	why := "halt watcher error: " + err.Error()
 	if w.Latch != nil && w.Latch.Set(why) && w.OnLatch != nil {
 		w.OnLatch(why)
@@ -270,7 +285,6 @@ func (w *Watcher) watcherFailed(err error) {
 	if !IsGloballyHalted(w.Root) {
 		_, _ = Trip(w.Root, live.HaltSentinel, live.GlobalScope, "watcher", why, w.now())
 	}
-	w.evaluate("watcher error: " + err.Error())
 }
 
 // sentinelScopes are the sentinel files the watcher reports on.

@@ -49,9 +49,11 @@ type Config struct {
 	// History starts a new account's market this long before Now, so price history exists
 	// from the first moment (bars, signals). Ignored when State is given.
 	History time.Duration
-	// Persist, when set, is called with the account after every change, under the broker's
-	// lock; an error is kept for PersistErr and the change stands in memory.
-	Persist func(*State) error
+	// Persist, when set, is called with the account's JSON after every change, under the
+	// broker's lock. The broker acknowledges only what it saved, as an exchange does: a change
+	// Persist refuses (a full disk) is undone, the call that made it fails (an order is
+	// rejected, a cancel fails, a fill waits), and the error is kept for PersistErr.
+	Persist func(data []byte) error
 }
 
 // Broker is the paper broker. It implements live.Broker.
@@ -60,12 +62,14 @@ type Broker struct {
 	mkt     *Market
 	now     func() time.Time
 	faults  *Faults
-	persist func(*State) error
+	persist func([]byte) error
 
 	mu         sync.Mutex
 	st         *State
+	saved      []byte // the account as Persist last took it: what a refused change goes back to
 	persistErr error
 	updates    uint64
+	pending    []live.OrderUpdate // published once the change is saved
 	subs       []chan live.OrderUpdate
 	// matched is where the last matching pass left nothing marketable: the market step and
 	// how many orders the account had. Until either changes there is nothing to match.
@@ -94,22 +98,20 @@ func New(cfg Config) (*Broker, error) {
 		}
 		st = &State{Seed: cfg.Market.Seed, MarketStart: cfg.Now().UTC().Add(-cfg.History), Cash: cash}
 	}
-	if st.Positions == nil {
-		st.Positions = map[string]*PositionState{}
-	}
-	if st.Orders == nil {
-		st.Orders = map[string]*live.Order{}
-	}
-	if st.ByClient == nil {
-		st.ByClient = map[string]string{}
-	}
+	ensureMaps(st)
 	mc := cfg.Market
 	mc.Seed = st.Seed
 	mkt, err := NewMarket(mc, st.MarketStart)
 	if err != nil {
 		return nil, err
 	}
-	return &Broker{key: cfg.Key, mkt: mkt, now: cfg.Now, faults: cfg.Faults, persist: cfg.Persist, st: st}, nil
+	b := &Broker{key: cfg.Key, mkt: mkt, now: cfg.Now, faults: cfg.Faults, persist: cfg.Persist, st: st}
+	if b.persist != nil {
+		if b.saved, err = json.Marshal(st); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // Name implements live.Broker.
@@ -125,20 +127,60 @@ func (b *Broker) PersistErr() error {
 	return b.persistErr
 }
 
-// changed persists the account after a change. Callers hold b.mu.
-func (b *Broker) changed() {
+// changed persists the account after a change and publishes its updates; a change Persist
+// refuses is undone (the account as last saved, its updates dropped) and reported. Callers
+// hold b.mu.
+func (b *Broker) changed() error {
 	if b.persist != nil {
-		b.persistErr = b.persist(b.st)
+		data, err := json.Marshal(b.st)
+		if err == nil {
+			err = b.persist(data)
+		}
+		if b.persistErr = err; err != nil {
+			b.undo()
+			return fmt.Errorf("the paper account could not be saved, so the change was undone: %w", err)
+		}
+		b.saved = data
+	}
+	for _, u := range b.pending {
+		b.send(u)
+	}
+	b.pending = nil
+	return nil
+}
+
+// undo puts the account back as it was last saved and drops the updates of the change.
+func (b *Broker) undo() {
+	var st State
+	if err := json.Unmarshal(b.saved, &st); err != nil {
+		panic(err) // saved was marshalled from a State
+	}
+	ensureMaps(&st)
+	b.st, b.pending = &st, nil
+	b.matched.ok = false
+}
+
+// ensureMaps gives a restored account its empty maps.
+func ensureMaps(st *State) {
+	if st.Positions == nil {
+		st.Positions = map[string]*PositionState{}
+	}
+	if st.Orders == nil {
+		st.Orders = map[string]*live.Order{}
+	}
+	if st.ByClient == nil {
+		st.ByClient = map[string]string{}
 	}
 }
 
 // tick is the current top of book of sym. Callers hold b.mu.
 func (b *Broker) tick(sym string) (Tick, bool) { return b.mkt.TickAt(sym, b.now()) }
 
-// sync fills resting orders the market has crossed. Callers hold b.mu.
+// sync fills resting orders the market has crossed; fills that cannot be saved wait for a
+// later pass. Callers hold b.mu.
 func (b *Broker) sync() {
 	if b.matchResting() {
-		b.changed()
+		_ = b.changed()
 	}
 }
 
@@ -309,7 +351,9 @@ func (b *Broker) placeLocked(req live.OrderRequest) (live.Order, error) {
 	} else {
 		b.publish(*o, money.Zero, money.Zero)
 	}
-	b.changed()
+	if err := b.changed(); err != nil {
+		return live.Order{}, live.Rejected(err.Error()) // undone: the broker never took it
+	}
 	return *o, nil
 }
 
@@ -474,7 +518,9 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) error {
 	}
 	o.Status, o.UpdatedAt = live.StatusCancelled, b.now()
 	b.publish(*o, money.Zero, money.Zero)
-	b.changed()
+	if err := b.changed(); err != nil {
+		return live.Rejected(err.Error()) // undone: the order still rests
+	}
 	return fault.post()
 }
 
@@ -494,10 +540,15 @@ func (b *Broker) Subscribe(ctx context.Context) <-chan live.OrderUpdate {
 	return fanout.Subscribe(ctx, &b.mu, &b.subs, 1024)
 }
 
-// publish fans an update out without blocking; a full subscriber misses it.
+// publish queues an update of the change under way; changed sends it once the change is saved.
 func (b *Broker) publish(o live.Order, qty, px money.Amount) {
+	b.pending = append(b.pending, live.OrderUpdate{Order: o, FillQty: qty, FillPx: px, Time: b.now()})
+}
+
+// send fans an update out without blocking; a full subscriber misses it.
+func (b *Broker) send(u live.OrderUpdate) {
 	b.updates++
-	u := live.OrderUpdate{Order: o, FillQty: qty, FillPx: px, Time: b.now(), Sequence: b.updates}
+	u.Sequence = b.updates
 	for _, ch := range b.subs {
 		select {
 		case ch <- u:

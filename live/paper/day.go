@@ -23,6 +23,6 @@ func (b *Broker) DayStart(now time.Time, equity money.Amount) money.Amount {
 		return m.Equity
 	}
 	b.st.DayStart = &DayMark{Day: day, Equity: equity}
-	b.changed()
+	_ = b.changed() // a mark that cannot be saved is taken again at the next valuation
 	return equity
 }
