@@ -66,12 +66,13 @@ func TestAlpacaRunHeadless(t *testing.T) {
 	// A broker that echoes the key in a rejection: the audit must not keep it.
 	f.Inject(alpacafake.Fault{Method: "POST", Path: "/v2/orders", Status: 403, Message: "forbidden for key " + e2eKey + " / " + e2eSecret})
 	// 1. Orders placed and filled (fills from the SSE stream), one oversize order reviewed.
-	out, errOut, code := runLive(t, home, env, "run", "--headless", "--for", "2s")
+	wants := []string{"cockpit headless on alpaca", "ALLOW   buy", "fill    buy", "ASK     buy $960", "no_approver", "forbidden for key [redacted]"}
+	out, errOut, code, _ := runLiveUntil(t, home, env, func(out string) bool { return containsAll(out, wants) }, time.Minute, "run", "--headless")
 	if code != 0 {
 		t.Fatalf("run: exit %d %s\n%s", code, errOut, out)
 	}
 	logSummary(t, "run 1 (approvals none)", out)
-	for _, want := range []string{"cockpit headless on alpaca", "ALLOW   buy", "fill    buy", "ASK     buy $960", "no_approver", "forbidden for key [redacted]"} {
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
 			t.Errorf("run 1 lacks %q:\n%s", want, out)
 		}
@@ -84,7 +85,7 @@ func TestAlpacaRunHeadless(t *testing.T) {
 	var haltOut string
 	go func() {
 		defer close(done)
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(50 * time.Second)
 		for time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 			db, err := store.Open(filepath.Join(home, "cockpit.db"))
@@ -99,7 +100,10 @@ func TestAlpacaRunHeadless(t *testing.T) {
 			}
 		}
 	}()
-	out, errOut, code = runLive(t, home, env, "run", "--headless", "--approvals", "cli", "--for", "3s")
+	halted := func(out string) bool {
+		return containsAll(out, []string{"HALT    alpaca is halted", "approval_voided"})
+	}
+	out, errOut, code, _ = runLiveUntil(t, home, env, halted, time.Minute, "run", "--headless", "--approvals", "cli")
 	<-done
 	if code != exitFailure || !strings.Contains(errOut, "ended HALTED") || !strings.Contains(haltOut, "Trading halted (alpaca)") { // halted mid-run: exit 1 (issue 27)
 		t.Fatalf("run 2: exit %d %s\nhalt: %s\n%s", code, errOut, haltOut, out)
@@ -200,6 +204,16 @@ func assertNoSecret(t *testing.T, home string, values ...string) {
 }
 
 // logSummary logs a run's summary block so the lead can quote it.
+// containsAll reports whether out contains every one of wants.
+func containsAll(out string, wants []string) bool {
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			return false
+		}
+	}
+	return true
+}
+
 func logSummary(t *testing.T, what, out string) {
 	t.Helper()
 	if i := strings.Index(out, "── summary"); i >= 0 {

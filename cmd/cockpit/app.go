@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -38,6 +39,16 @@ type App struct {
 	// outcomeWait bounds how long `approvals approve` waits for the re-checked order (0: 10 s).
 	outcomeWait time.Duration
 	allowLive   bool // the run's --live flag
+	// base is the context a run starts from (nil: Background); tests end a run with it.
+	base context.Context
+}
+
+// context is the context a long-running verb starts from.
+func (a *App) context() context.Context {
+	if a.base != nil {
+		return a.base
+	}
+	return context.Background()
 }
 
 // NewApp returns an App on the given streams with the real clock and environment.

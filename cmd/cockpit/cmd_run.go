@@ -50,7 +50,7 @@ func (a *App) cmdRun(args []string) int {
 		return a.failf("%v", err)
 	}
 	defer s.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(a.context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *dur > 0 {
 		var cancel context.CancelFunc

@@ -57,6 +57,46 @@ func runLive(t *testing.T, home string, env map[string]string, args ...string) (
 	return out.String(), errOut.String(), code
 }
 
+// runLiveUntil is runLive for a run that ends when its output satisfies done (polled every
+// 20 ms), or after max: it returns the output, stderr, exit code and whether done was met. A
+// busy machine then takes longer, never fails a wall-clock budget.
+func runLiveUntil(t *testing.T, home string, env map[string]string, done func(out string) bool, max time.Duration, args ...string) (string, string, int, bool) {
+	t.Helper()
+	var out, errOut syncBuffer
+	a := NewApp(strings.NewReader(""), &out, &errOut)
+	a.Getenv = func(k string) string {
+		if k == "COCKPIT_HOME" {
+			return home
+		}
+		return env[k]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), max)
+	defer cancel()
+	a.base = ctx
+	met := make(chan bool, 1)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				met <- false
+				return
+			case <-tick.C:
+				if done(out.String()) {
+					met <- true
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	code := a.Run(args)
+	cancel()
+	ok := <-met || done(out.String())
+	return out.String(), errOut.String(), code, ok
+}
+
 // fastHome is a runtime root whose strategy takes a turn every 50 ms.
 func fastHome(t *testing.T, extra string) string {
 	t.Helper()
