@@ -10,13 +10,16 @@ import (
 	"cockpit/live/money"
 )
 
-// OrderType is market or limit.
+// OrderType is market, limit, stop, stop-limit or trailing stop.
 type OrderType string
 
 // Order types.
 const (
-	Market OrderType = "market"
-	Limit  OrderType = "limit"
+	Market       OrderType = "market"
+	Limit        OrderType = "limit"
+	Stop         OrderType = "stop"          // a market order once the stop price trades
+	StopLimit    OrderType = "stop_limit"    // a limit order once the stop price trades
+	TrailingStop OrderType = "trailing_stop" // a stop that trails the price by an amount or a percent
 )
 
 // OrderStatus is where an order is in its life.
@@ -88,6 +91,9 @@ type OrderRequest struct {
 	Quantity      *money.Amount
 	Notional      *money.Amount
 	LimitPrice    *money.Amount
+	StopPrice     *money.Amount `json:",omitempty"` // stop and stop-limit orders' trigger
+	TrailAmount   *money.Amount `json:",omitempty"` // a trailing stop's trail in price units
+	TrailPercent  *money.Amount `json:",omitempty"` // a trailing stop's trail in percent
 	ReduceOnly    bool
 	Instrument    InstrumentType `json:",omitempty"` // the order's instrument type
 	Legs          []Leg          `json:",omitempty"` // a multi-leg option order's legs

@@ -28,6 +28,10 @@ type OrderIntent struct {
 	InstrumentType InstrumentType // must be valid
 	AssetClass     AssetClass     // "" = use the instrument's default bucket
 	LimitPrice     *money.Amount  // nil for market orders
+	Type           OrderType      // "" when the tool does not say (market, or limit with a limit price)
+	StopPrice      *money.Amount  // stop and stop-limit orders' trigger; nil otherwise
+	TrailAmount    *money.Amount  // a trailing stop's trail in price units; nil otherwise
+	TrailPercent   *money.Amount  // a trailing stop's trail in percent; nil otherwise
 	Legs           []Leg          // a multi-leg option order's legs (see MultiLegIntent); nil otherwise
 	// Invalid, when set, says why the intent's own fields are unusable (for example a
 	// non-finite notional); CheckMandate denies such an intent as instrument/order_intent.
