@@ -255,3 +255,11 @@ func TestCheckBatchKeepsJSONEscapes(t *testing.T) {
 	out, _, _ := run(t, t.TempDir(), `{"id": "x\u009b2J\u001b]0;T\u0007", "intent": {"symbol": "AAPL"}}`+"\n", "check", "--batch", "-")
 	terminalSafe(t, "check --batch", out, `"id":"x\u009b2J\u001b]0;T\u0007"`)
 }
+
+// TestCheckExplainEscapesTheSymbol: `check --explain` names the refused symbol escaped.
+func TestCheckExplainEscapesTheSymbol(t *testing.T) {
+	home := t.TempDir()
+	run(t, home, "", "init")
+	out, errOut, _ := run(t, home, "", "check", "--symbol", "AAPL"+owned, "--side", "buy", "--notional", "100", "--explain")
+	terminalSafe(t, "check --explain", out+errOut, `\x1b]0;OWNED\x07`)
+}
