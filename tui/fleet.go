@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"cockpit/live/termsafe"
 )
 
 // FleetView is the fleet on screen (issue 16): this host's link and every host's heartbeat.
@@ -54,7 +56,7 @@ func (m *fleetModal) View(w, h int) string {
 	if f == nil {
 		return frame(m.c, "Fleet", []string{"No fleet is configured ([fleet] url in config.toml).", "", "esc close"}, 70, w, h)
 	}
-	lines := []string{fmt.Sprintf("this host: %s — %s", f.Host, f.Why), "",
+	lines := []string{termsafe.Text(fmt.Sprintf("this host: %s — %s", f.Host, f.Why)), "",
 		fmt.Sprintf("%-16s %-12s %-10s %6s  %-18s %s", "HOST", "STATE", "BROKER", "ORDERS", "LAST EVENT", "LAG")}
 	for _, h := range f.Hosts {
 		lines = append(lines, fmt.Sprintf("%-16s %-12s %-10s %6d  %-18s %s", untrusted(h.Name, 16), untrusted(h.State, 12),

@@ -17,6 +17,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/redact"
+	"cockpit/live/termsafe"
 	"cockpit/session"
 )
 
@@ -253,23 +254,25 @@ func (a *App) root(home string) (live.Root, error) {
 func (a *App) logger(root live.Root) (*slog.Logger, func()) { return session.OpenLog(root) }
 
 func (a *App) failf(format string, args ...any) int {
-	fmt.Fprintf(a.Stderr, "cockpit: %s\n", redact.Secrets(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.Stderr, "cockpit: %s\n", termsafe.Lines(redact.Secrets(fmt.Sprintf(format, args...))))
 	return exitFailure
 }
 
 func (a *App) usageErr(fs *flag.FlagSet, format string, args ...any) int {
-	fmt.Fprintf(a.Stderr, "cockpit %s: "+format+"\n", append([]any{strings.TrimPrefix(fs.Name(), "cockpit ")}, args...)...)
+	msg := fmt.Sprintf("cockpit %s: "+format, append([]any{strings.TrimPrefix(fs.Name(), "cockpit ")}, args...)...)
+	fmt.Fprintln(a.Stderr, termsafe.Lines(msg))
 	a.shortUsage(fs)
 	return exitUsage
 }
 
-// printJSON writes one JSON document and a newline.
+// printJSON writes one JSON document and a newline; what an encoder leaves raw that a
+// terminal acts on (DEL, C1 controls, invisible characters) is written as JSON escapes.
 func (a *App) printJSON(v any) {
 	b, err := jsonv.Marshal(v, jsonv.Compact)
 	if err != nil {
 		b, _ = jsonv.Marshal(v, jsonv.Python)
 	}
-	a.Stdout.Write(append(b, '\n'))
+	a.Stdout.Write(append(termsafe.JSON(b), '\n'))
 }
 
 // readLine reads one line of operator input (without the newline).

@@ -88,7 +88,7 @@ func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	it, err := rt.DB.Resolve(ctx, id, state, operatorName(), *reason)
 	switch {
 	case errors.Is(err, store.ErrNotPending):
-		fmt.Fprintf(a.Stdout, "%s was already %s (by %s) — nothing changed.\n", id, it.State, orUnknown(it.ResolvedBy))
+		printLine(a.Stdout, "%s was already %s (by %s) — nothing changed.", id, it.State, orUnknown(it.ResolvedBy))
 		return exitFailure
 	case err != nil:
 		return a.failf("%v", err)
@@ -117,7 +117,7 @@ func (a *App) approvalOutcome(rt *runtime, id string) int {
 			return a.failf("%v", err)
 		}
 		if it.Outcome != "" {
-			fmt.Fprintf(a.Stdout, "%s: %s\n", id, it.Outcome)
+			printLine(a.Stdout, "%s: %s", id, it.Outcome)
 			if strings.HasPrefix(it.Outcome, live.OutcomeSent) {
 				return exitOK
 			}

@@ -38,8 +38,8 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 			a.printJSON(map[string]any{"seq": e.Seq, "host": e.Host, "hash": e.Hash, "record": e.Record})
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%6d  %-12s %s  %-8s %-16s %-9s %-24s %s\n", e.Seq, e.Host, r.Time.UTC().Format("2006-01-02 15:04:05"),
-			r.Actor.Kind, r.Kind, r.Outcome, r.Reason, r.Intent)
+		fmt.Fprintf(a.Stdout, "%6d  %-12s %s  %-8s %-16s %-9s %-24s %s\n", e.Seq, cell(e.Host), r.Time.UTC().Format("2006-01-02 15:04:05"),
+			cell(r.Actor.Kind), cell(r.Kind), cell(r.Outcome), cell(r.Reason), cell(r.Intent))
 	}
 	if len(entries) == 0 && !asJSON {
 		fmt.Fprintln(a.Stdout, "no events in the fleet's stream")

@@ -163,8 +163,8 @@ func (a *App) printOrders(bk book, asJSON bool) {
 		if o.LimitPrice != nil {
 			limit = o.LimitPrice.String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(o.ID), cell(o.Symbol), o.Side, o.Type, size, limit,
-			o.FilledQty, o.Status, o.CreatedAt.UTC().Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(o.ID), cell(o.Symbol), cell(o.Side), cell(string(o.Type)), size, limit,
+			o.FilledQty, cell(string(o.Status)), o.CreatedAt.UTC().Format("2006-01-02 15:04:05"))
 	}
 	tw.Flush()
 }

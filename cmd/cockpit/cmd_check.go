@@ -347,7 +347,7 @@ func explain(r live.WhatIfResult) string {
 	b := r.Breach
 	switch r.Verdict {
 	case live.PauseForReauth:
-		return fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message())
+		return cell(fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message()))
 	}
-	return fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message())
+	return cell(fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message()))
 }

@@ -165,14 +165,15 @@ func (a *App) fleetStatus(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	now := a.Now()
-	fmt.Fprintf(a.Stdout, "Fleet %s — this host: %s\n", cfg.Fleet.URL, f.Host())
+	printLine(a.Stdout, "Fleet %s — this host: %s", cfg.Fleet.URL, f.Host())
 	hosts, err := f.Hosts(ctx)
 	if err != nil {
 		return a.failf("hosts: %v", err)
 	}
 	fmt.Fprintf(a.Stdout, "\n%-16s %-12s %-10s %6s  %-18s %s\n", "HOST", "STATE", "BROKER", "ORDERS", "LAST EVENT", "LAG")
 	for _, h := range hosts {
-		fmt.Fprintf(a.Stdout, "%-16s %-12s %-10s %6d  %-18s %s\n", h.Host, h.State, h.Broker, h.Orders, h.LastEvent, h.Lag(now).Round(time.Millisecond))
+		fmt.Fprintf(a.Stdout, "%-16s %-12s %-10s %6d  %-18s %s\n", cell(h.Host), cell(h.State), cell(h.Broker), h.Orders, cell(h.LastEvent),
+			h.Lag(now).Round(time.Millisecond))
 	}
 	if len(hosts) == 0 {
 		fmt.Fprintln(a.Stdout, "(no host has a live heartbeat)")
@@ -186,7 +187,7 @@ func (a *App) fleetStatus(args []string) int {
 	for k, v := range halts {
 		if v.Halted {
 			n++
-			fmt.Fprintf(a.Stdout, "HALTED %s since %s by %s@%s: %s\n", k, v.At.UTC().Format(time.RFC3339), v.By, v.Host, v.Reason)
+			printLine(a.Stdout, "HALTED %s since %s by %s@%s: %s", k, v.At.UTC().Format(time.RFC3339), v.By, v.Host, v.Reason)
 		}
 	}
 	if n == 0 {
@@ -231,7 +232,7 @@ func (a *App) publishFleetHalt(root live.Root, scope live.Scope, halted bool, re
 func (a *App) publishFleetResume(root live.Root, scope live.Scope, author, reason string) {
 	if slices.Contains(fleet.LocalAuthors, author) {
 		if cfg, err := config.Load(root); err == nil && cfg.Fleet.Enabled() {
-			fmt.Fprintf(a.Stdout, "Fleet: not published — that halt was this host's own (by %s); the fleet's halts stand.\n", author)
+			printLine(a.Stdout, "Fleet: not published — that halt was this host's own (by %s); the fleet's halts stand.", author)
 		}
 		return
 	}

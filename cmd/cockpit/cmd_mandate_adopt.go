@@ -64,7 +64,7 @@ func (a *App) mandateAdopt(args []string) int {
 		return a.failf("the adoption could not be recorded, so the gate still refuses every order: %v", err)
 	}
 	rt.Log.Info("mandate adopted", "broker", key, "mandate_id", ad.Mandate.MandateID, "sha256", ad.Result.DocumentSHA256)
-	fmt.Fprintf(a.Stdout, "Adopted mandate %s for %s (expires %s); the gate now verifies the file against sha256 %s.\n",
+	printLine(a.Stdout, "Adopted mandate %s for %s (expires %s); the gate now verifies the file against sha256 %s.",
 		orUnknown(ad.Mandate.MandateID), key, ad.Mandate.Consent.ExpiresAt, ad.Result.DocumentSHA256)
 	return exitOK
 }
