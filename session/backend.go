@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/counter"
@@ -20,7 +22,6 @@ import (
 	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 // Backend is the screen's view of a running session (tui.Backend): it reads the broker, the
@@ -31,7 +32,7 @@ type Backend struct {
 	operator live.Principal
 
 	mu      sync.Mutex
-	tail    []tui.AuditRow // the audit tail as of tailSeq
+	tail    []readmodel.AuditRow // the audit tail as of tailSeq
 	tailSeq int64
 	largest money.Amount      // the largest order accepted today
 	last    money.Amount      // the last order accepted today
@@ -43,8 +44,6 @@ type Backend struct {
 	trails  trailCache        // open orders' decision trails (trail.go)
 	mandate mandateSeen       // the last mandate check and what it read (mandate_cache.go)
 }
-
-var _ tui.Backend = (*Backend)(nil)
 
 // Backend returns the screen's backend over this session, made on first use: its actions
 // are audited as the operator's ("tui:<user>").
@@ -93,10 +92,10 @@ func (b *Backend) noteDecision(d *gate.Decision) {
 }
 
 // Snapshot implements tui.Backend.
-func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
+func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	s, rt := b.s, b.s.rt
 	now := rt.Now()
-	snap := tui.Snapshot{Taken: now, Broker: s.key, Live: rt.IsLive(s.key), Paused: s.eng.Paused(),
+	snap := readmodel.Snapshot{Taken: now, Broker: s.key, Live: rt.IsLive(s.key), Paused: s.eng.Paused(),
 		HaltFile: rt.Root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
 	if s.agent != nil {
 		snap.Agent = s.agent.Name()
@@ -157,7 +156,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 
 // auditTail returns the newest 60 events, leaving out successful reads (the full view, L,
 // has everything); it re-reads only when the chain grew.
-func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
+func (b *Backend) auditTail(ctx context.Context) ([]readmodel.AuditRow, int64) {
 	db := b.s.rt.DB
 	last, err := db.LastSeq(ctx)
 	b.mu.Lock()
@@ -169,7 +168,7 @@ func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 	if err != nil {
 		return b.tail, b.tailSeq
 	}
-	rows := make([]tui.AuditRow, 0, 60) // non-nil even when every event is a read: the cache holds
+	rows := make([]readmodel.AuditRow, 0, 60) // non-nil even when every event is a read: the cache holds
 	for _, e := range evs {
 		if e.Type == live.KindToolCall && e.Outcome == live.OutcomeAccepted {
 			continue
@@ -183,7 +182,7 @@ func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 }
 
 // readBroker reads positions, open orders, the account and quotes, timing the round trip.
-func (b *Backend) readBroker(ctx context.Context, snap *tui.Snapshot) {
+func (b *Backend) readBroker(ctx context.Context, snap *readmodel.Snapshot) {
 	br := b.s.broker
 	start := time.Now()
 	pos, err := br.Positions(ctx)
@@ -251,8 +250,8 @@ func (b *Backend) originsFor(ctx context.Context, orders []live.Order) map[strin
 	return out
 }
 
-func auditRow(e store.Event) tui.AuditRow {
-	return tui.AuditRow{Seq: e.Seq, Time: e.Time, Actor: e.ActorKind + ":" + e.ActorID, Type: e.Type, Outcome: e.Outcome,
+func auditRow(e store.Event) readmodel.AuditRow {
+	return readmodel.AuditRow{Seq: e.Seq, Time: e.Time, Actor: e.ActorKind + ":" + e.ActorID, Type: e.Type, Outcome: e.Outcome,
 		Reason: e.Reason, Tool: e.Tool, OrderID: e.OrderID, Summary: e.Summary}
 }
 
@@ -449,12 +448,12 @@ func (b *Backend) Unblock(ctx context.Context, symbol, reason string) error {
 }
 
 // Audit implements tui.Backend.
-func (b *Backend) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
+func (b *Backend) Audit(ctx context.Context, f readmodel.AuditFilter) ([]readmodel.AuditRow, error) {
 	evs, err := b.s.rt.DB.Events(ctx, store.Filter{Text: f.Text, BeforeSeq: f.BeforeSeq, Limit: f.Limit})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.AuditRow, len(evs))
+	out := make([]readmodel.AuditRow, len(evs))
 	for i, e := range evs {
 		out[i] = auditRow(e)
 	}
@@ -487,14 +486,14 @@ func (b *Backend) CommitMandate(ctx context.Context, doc []byte, days int, typed
 	return CommitMandate(b.s.rt, b.s.key, doc, "screen", days, "", b.op(ctx))
 }
 
-// Follow feeds engine events to the screen (send is tea.Program.Send) and keeps the day's
-// largest order, until ctx ends.
-func (b *Backend) Follow(ctx context.Context, send func(any)) {
+// Follow yields the engine's events to a window (the caller adapts them to its own messages)
+// and keeps the day's largest order, until ctx ends.
+func (b *Backend) Follow(ctx context.Context, send func(engine.Event)) {
 	for ev := range b.s.eng.Bus.Subscribe(ctx, 1024) {
 		if ev.Kind == engine.EvDecision {
 			b.noteDecision(ev.Decision)
 		}
-		send(tui.EventMsg{Event: ev})
+		send(ev)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"cockpit/readmodel"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cockpit/config"
@@ -17,7 +19,6 @@ import (
 	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/mcpbroker"
-	"cockpit/tui"
 )
 
 // evilBroker is a broker's MCP server that annotates get_market_summary readOnlyHint: true
@@ -125,7 +126,7 @@ func TestBrokerHintIsNotAPermission(t *testing.T) {
 			if n, err := counter.DailyCount(ctx, rt.Root, rt.DB, "evil", rt.Now()); err != nil || n != 0 {
 				t.Errorf("day count: %d (%v), want 0", n, err)
 			}
-			want := []tui.BrokerTool{{Name: "get_market_summary", Class: live.ClassUnknown, Hinted: true}}
+			want := []readmodel.BrokerTool{{Name: "get_market_summary", Class: live.ClassUnknown, Hinted: true}}
 			if got := s.Backend().Snapshot(ctx).Tools; !slices.Equal(got, want) {
 				t.Errorf("the screen's broker tools: got %+v, want %+v", got, want)
 			}
@@ -144,7 +145,7 @@ func TestBrokerReadToolsRunPlain(t *testing.T) {
 	if !r.OK() || ran.Load() != 1 {
 		t.Errorf("listed read tool: got %s %s (%s), handler ran %d times, want ok and once", r.Status, r.Code, r.Detail, ran.Load())
 	}
-	want := []tui.BrokerTool{{Name: "get_market_summary", Class: live.ClassRead, Hinted: true}}
+	want := []readmodel.BrokerTool{{Name: "get_market_summary", Class: live.ClassRead, Hinted: true}}
 	if got := s.Backend().Snapshot(ctx).Tools; !slices.Equal(got, want) {
 		t.Errorf("the screen's broker tools: got %+v, want %+v", got, want)
 	}

@@ -3,13 +3,14 @@ package session
 import (
 	"context"
 
+	"cockpit/readmodel"
+
 	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/halt"
 	"cockpit/live/mcpbroker"
 	"cockpit/live/redact"
-	"cockpit/tui"
 )
 
 func init() {
@@ -80,14 +81,14 @@ func (rt *Runtime) wrapMCP(mb *mcpbroker.Broker, key string, halted bool) []mcpb
 
 // BrokerTools lists a broker server's own tools with the class they are offered to the agent
 // with (READ: called without the gate), in the server's order; nil when b is not an MCP broker.
-func (rt *Runtime) BrokerTools(b live.Broker, key string) []tui.BrokerTool {
+func (rt *Runtime) BrokerTools(b live.Broker, key string) []readmodel.BrokerTool {
 	mb, ok := b.(*mcpbroker.Broker)
 	if !ok {
 		return nil
 	}
-	out := []tui.BrokerTool{}
+	out := []readmodel.BrokerTool{}
 	for _, w := range rt.wrapMCP(mb, key, false) {
-		out = append(out, tui.BrokerTool{Name: w.Tool.Name, Class: w.Class, Hinted: w.Tool.ReadOnlyHint == true})
+		out = append(out, readmodel.BrokerTool{Name: w.Tool.Name, Class: w.Class, Hinted: w.Tool.ReadOnlyHint == true})
 	}
 	return out
 }

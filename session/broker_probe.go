@@ -5,8 +5,9 @@ import (
 	"errors"
 	"io"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
-	"cockpit/tui"
 )
 
 // ErrNoHealth reports a connector that cannot say how its link is.
@@ -16,7 +17,7 @@ var ErrNoHealth = errors.New("the connector reports no link health")
 // its account once and returns the connector's link health and, for an MCP server, its tools
 // with the class the agent is offered them with (BrokerTools). A live table without the run's
 // --live flag is refused like any other open.
-func (rt *Runtime) ProbeBroker(ctx context.Context, key string) (live.BrokerHealth, []tui.BrokerTool, error) {
+func (rt *Runtime) ProbeBroker(ctx context.Context, key string) (live.BrokerHealth, []readmodel.BrokerTool, error) {
 	b, err := rt.openConfigured(key)
 	if err != nil {
 		return live.BrokerHealth{}, nil, err

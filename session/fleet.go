@@ -10,12 +10,13 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/config"
 	"cockpit/fleet"
 	"cockpit/live"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
-	"cockpit/tui"
 )
 
 // DialFleet connects root to the configured fleet (nil, nil when none is configured). The
@@ -159,12 +160,12 @@ func (l *fleetLink) beat(s *Session) fleet.Beat {
 }
 
 // view is the fleet as the screen shows it (nil: no fleet).
-func (l *fleetLink) view(ctx context.Context, now time.Time) *tui.FleetView {
+func (l *fleetLink) view(ctx context.Context, now time.Time) *readmodel.FleetView {
 	if l == nil {
 		return nil
 	}
 	ok, why := l.f.Health()
-	v := &tui.FleetView{Host: l.f.Host(), OK: ok, Why: why}
+	v := &readmodel.FleetView{Host: l.f.Host(), OK: ok, Why: why}
 	ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	if !ok {
@@ -176,7 +177,7 @@ func (l *fleetLink) view(ctx context.Context, now time.Time) *tui.FleetView {
 		return v
 	}
 	for _, h := range hosts {
-		v.Hosts = append(v.Hosts, tui.FleetHost{Name: h.Host, State: h.State, Broker: h.Broker, Orders: h.Orders,
+		v.Hosts = append(v.Hosts, readmodel.FleetHost{Name: h.Host, State: h.State, Broker: h.Broker, Orders: h.Orders,
 			LastEvent: h.LastEvent, Lag: h.Lag(now)})
 	}
 	return v

@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/fleet"
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/money"
-	"cockpit/tui"
 )
 
 func fleetPort(t *testing.T) int {
@@ -94,7 +95,7 @@ func TestSessionFleet(t *testing.T) {
 		t.Fatalf("host b after H on host a: got %s %s, want halted", d.Outcome, d.Reason)
 	}
 	for time.Now().Before(deadline) {
-		if rows, _ := b.Backend().Audit(context.Background(), tui.AuditFilter{Text: "fleet HALT", Limit: 5}); len(rows) > 0 {
+		if rows, _ := b.Backend().Audit(context.Background(), readmodel.AuditFilter{Text: "fleet HALT", Limit: 5}); len(rows) > 0 {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -7,12 +7,13 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/money"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 // Owner loop cadences (issue 14): the heartbeat and live state every second, the command
@@ -27,27 +28,27 @@ const (
 // LiveState is what only the owning process can read (the broker, its engine), published in
 // the store for supervisors; it is written only when it changed.
 type LiveState struct {
-	Agent        string                    `json:"agent,omitempty"`
-	Clients      []string                  `json:"clients,omitempty"` // MCP client sessions, mcp:<name>@<version>
-	Paused       bool                      `json:"paused,omitempty"`
-	PauseWhy     string                    `json:"pause_why,omitempty"`
-	PauseTill    time.Time                 `json:"pause_till"`
-	Blocked      []string                  `json:"blocked,omitempty"`
-	OwnerHalt    string                    `json:"owner_halt,omitempty"` // the owner's in-memory halt (watcher or audit latch)
-	BrokerErr    string                    `json:"broker_err,omitempty"`
-	Latency      time.Duration             `json:"latency"`
-	Positions    []live.Position           `json:"positions"`
-	Orders       []live.Order              `json:"orders"`
-	Account      live.Account              `json:"account"`
-	Quotes       map[string]live.Quote     `json:"quotes"`
-	Origins      map[string]string         `json:"origins,omitempty"`
-	Trails       map[string]tui.OrderTrail `json:"trails,omitempty"`
-	LargestOrder money.Amount              `json:"largest_order"`
-	LastOrder    money.Amount              `json:"last_order"`
-	Breaches     int                       `json:"breaches,omitempty"`
-	StartEquity  money.Amount              `json:"start_equity"`
-	DayEquity    money.Amount              `json:"day_equity"`
-	Realized     money.Amount              `json:"realized"`
+	Agent        string                          `json:"agent,omitempty"`
+	Clients      []string                        `json:"clients,omitempty"` // MCP client sessions, mcp:<name>@<version>
+	Paused       bool                            `json:"paused,omitempty"`
+	PauseWhy     string                          `json:"pause_why,omitempty"`
+	PauseTill    time.Time                       `json:"pause_till"`
+	Blocked      []string                        `json:"blocked,omitempty"`
+	OwnerHalt    string                          `json:"owner_halt,omitempty"` // the owner's in-memory halt (watcher or audit latch)
+	BrokerErr    string                          `json:"broker_err,omitempty"`
+	Latency      time.Duration                   `json:"latency"`
+	Positions    []live.Position                 `json:"positions"`
+	Orders       []live.Order                    `json:"orders"`
+	Account      live.Account                    `json:"account"`
+	Quotes       map[string]live.Quote           `json:"quotes"`
+	Origins      map[string]string               `json:"origins,omitempty"`
+	Trails       map[string]readmodel.OrderTrail `json:"trails,omitempty"`
+	LargestOrder money.Amount                    `json:"largest_order"`
+	LastOrder    money.Amount                    `json:"last_order"`
+	Breaches     int                             `json:"breaches,omitempty"`
+	StartEquity  money.Amount                    `json:"start_equity"`
+	DayEquity    money.Amount                    `json:"day_equity"`
+	Realized     money.Amount                    `json:"realized"`
 }
 
 // ownerState is the session's owner role: its kind, the MCP clients it serves and the screen's
@@ -56,7 +57,7 @@ type ownerState struct {
 	kind    string
 	mu      sync.Mutex
 	clients func() []string
-	last    tui.Snapshot
+	last    readmodel.Snapshot
 	lastAt  time.Time
 }
 
@@ -79,7 +80,7 @@ func (s *Session) SetClients(fn func() []string) {
 }
 
 // noteSnapshot keeps the screen's last snapshot for the owner's live state.
-func (o *ownerState) noteSnapshot(snap tui.Snapshot) {
+func (o *ownerState) noteSnapshot(snap readmodel.Snapshot) {
 	o.mu.Lock()
 	o.last, o.lastAt = snap, time.Now()
 	o.mu.Unlock()

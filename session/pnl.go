@@ -3,8 +3,9 @@ package session
 import (
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/live/money"
-	"cockpit/tui"
 )
 
 // dayMark is the equity at the first snapshot of a UTC day (2006-01-02).
@@ -21,7 +22,7 @@ type dayMark struct {
 // broker keeps it in its persisted account, so a restart on the same day keeps it; another
 // broker's is kept in memory, from the first snapshot this process took that day. An equity
 // that could not be read (zero) sets no baseline: the day P&L then shows as unknown.
-func (b *Backend) pnl(snap *tui.Snapshot) {
+func (b *Backend) pnl(snap *readmodel.Snapshot) {
 	eq := snap.Account.Equity
 	now := b.s.rt.Now()
 	b.mu.Lock()

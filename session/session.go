@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/config"
 	"cockpit/engine"
 	"cockpit/engine/agents/llm"
@@ -21,7 +23,6 @@ import (
 	"cockpit/live/money"
 	"cockpit/live/paper"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 // Options shape one run of the engine.
@@ -105,7 +106,7 @@ func Open(o Options) (*Session, error) {
 	s.closers = append(s.closers, release)
 	if err := halt.EnsureReserve(rt.Root); err != nil { // a halt on a full disk renames it into place
 		rt.Log.Error("reserve HALT file not made", "err", err)
-		s.notes = append(s.notes, fmt.Sprintf("%s%v: a halt tripped while the disk is full may not survive a restart", tui.WarnNote, err))
+		s.notes = append(s.notes, fmt.Sprintf("%s%v: a halt tripped while the disk is full may not survive a restart", readmodel.WarnNote, err))
 	}
 	if live.IsPaperBroker(key) {
 		if res, err := EnsurePaperMandate(rt); err != nil {
@@ -115,7 +116,7 @@ func Open(o Options) (*Session, error) {
 		}
 	}
 	if c := mandatefile.Read(context.Background(), rt.Root, rt.DB, key); c.State == live.MandateTampered || c.State == live.MandateUnverified {
-		s.notes = append(s.notes, fmt.Sprintf("%sthe %s mandate is %s", tui.WarnNote, key, c.Describe())) // DV13: said at start, on screen too
+		s.notes = append(s.notes, fmt.Sprintf("%sthe %s mandate is %s", readmodel.WarnNote, key, c.Describe())) // DV13: said at start, on screen too
 	}
 	s.onQuit = cfg.Cockpit.OnQuit
 	if s.onQuit == "" {

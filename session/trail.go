@@ -5,21 +5,22 @@ import (
 	"encoding/json"
 	"strings"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 // trailCache keeps the trails read so far and how often an order's read found no event.
 type trailCache struct {
-	got    map[string]tui.OrderTrail
+	got    map[string]readmodel.OrderTrail
 	misses map[string]int
 }
 
 // trailsFor gives each open order the audited trail that placed it (the agent's reason, the
 // policy call, each gate step, a breach and its approval), read once per order and cached.
-func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]tui.OrderTrail {
-	out := make(map[string]tui.OrderTrail, len(orders))
+func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]readmodel.OrderTrail {
+	out := make(map[string]readmodel.OrderTrail, len(orders))
 	reads := 0 // at most 20 store reads per snapshot; an order with no event yet is read again later
 	for _, o := range orders {
 		if o.ClientOrderID == "" {
@@ -40,7 +41,7 @@ func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string
 			b.mu.Lock()
 			c := &b.trails
 			if c.got == nil {
-				c.got, c.misses = map[string]tui.OrderTrail{}, map[string]int{}
+				c.got, c.misses = map[string]readmodel.OrderTrail{}, map[string]int{}
 			}
 			// An order with no event yet (its record may be a moment behind) is read again on
 			// the next two snapshots, then taken as having none (placed outside the cockpit).
@@ -71,8 +72,8 @@ type trailPayload struct {
 }
 
 // trailOf turns an order's audit events, oldest first, into its trail.
-func trailOf(events []store.Event) tui.OrderTrail {
-	var t tui.OrderTrail
+func trailOf(events []store.Event) readmodel.OrderTrail {
+	var t readmodel.OrderTrail
 	policy := false
 	for _, e := range events {
 		var p trailPayload
@@ -84,7 +85,7 @@ func trailOf(events []store.Event) tui.OrderTrail {
 		}
 		if !policy {
 			if s, ok := policyStep(e, p.Detail); ok { // the engine's policy, before the gate: first
-				t.Steps, policy = append([]tui.TrailStep{s}, t.Steps...), true
+				t.Steps, policy = append([]readmodel.TrailStep{s}, t.Steps...), true
 			}
 		}
 		if t.Reason == "" {
@@ -95,7 +96,7 @@ func trailOf(events []store.Event) tui.OrderTrail {
 			what += " " + e.Tool
 		}
 		outcome := strings.TrimSpace(e.Outcome + " " + e.Reason)
-		s := tui.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: what, Outcome: outcome, Approve: e.ApprovalID}
+		s := readmodel.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: what, Outcome: outcome, Approve: e.ApprovalID}
 		if d := p.Decision; d != nil {
 			s.Outcome = strings.TrimSpace(d.Decision + " " + outcome)
 			s.Checked = d.Checked
@@ -113,11 +114,11 @@ func trailOf(events []store.Event) tui.OrderTrail {
 
 // policyStep is the engine's policy decision the gate's record carries (detail.policy: the
 // steps passed and the autonomy); ok is false when the record has none.
-func policyStep(e store.Event, detail any) (tui.TrailStep, bool) {
+func policyStep(e store.Event, detail any) (readmodel.TrailStep, bool) {
 	m, _ := detail.(map[string]any)
 	p, ok := m["policy"].(map[string]any)
 	if !ok {
-		return tui.TrailStep{}, false
+		return readmodel.TrailStep{}, false
 	}
 	var checked []string
 	steps, _ := p["checked"].([]any)
@@ -133,7 +134,7 @@ func policyStep(e store.Event, detail any) (tui.TrailStep, bool) {
 	if tainted, _ := p["tainted"].(bool); tainted {
 		outcome += ", the turn read flagged content"
 	}
-	return tui.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: "policy " + e.Tool, Outcome: outcome, Checked: checked}, true
+	return readmodel.TrailStep{Time: e.Time.UTC().Format("15:04:05"), What: "policy " + e.Tool, Outcome: outcome, Checked: checked}, true
 }
 
 // amountText is an encoded amount as text ("?" when absent).

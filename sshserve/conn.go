@@ -1,6 +1,7 @@
 package sshserve
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"fmt"
 	"io"
@@ -128,7 +129,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.o.Follow != nil {
 		go func() {
 			defer s.recovered("following engine events", c)
-			s.o.Follow(ctx, func(m any) { p.Send(m) })
+			s.o.Follow(ctx, tui.SendEvents(p.Send))
 		}()
 	}
 	if s.o.IdleTimeout > 0 {
@@ -147,7 +148,7 @@ func (s *Server) afterScreen(next ssh.Handler) ssh.Handler {
 		if c != nil && c.stop != nil {
 			c.stop()
 		}
-		if c != nil && c.model != nil && c.model.QuitChoice() == tui.QuitHalt {
+		if c != nil && c.model != nil && c.model.QuitChoice() == readmodel.QuitHalt {
 			if err := c.guard.Halt(context.Background(), "quit over SSH choosing halt"); err != nil {
 				s.o.Log.Warn("ssh: halt on quit", "who", c.id.Name(), "err", err)
 			}

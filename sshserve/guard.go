@@ -1,6 +1,7 @@
 package sshserve
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"errors"
 	"fmt"
@@ -120,9 +121,9 @@ func (g *guarded) begin(ctx context.Context, action, subject string) (done func(
 	return g.calls.leave, nil
 }
 
-func (g *guarded) Snapshot(ctx context.Context) tui.Snapshot {
+func (g *guarded) Snapshot(ctx context.Context) readmodel.Snapshot {
 	if !g.calls.enter() {
-		return tui.Snapshot{Taken: time.Now(), BrokerErr: errClosed.Error()}
+		return readmodel.Snapshot{Taken: time.Now(), BrokerErr: errClosed.Error()}
 	}
 	defer g.calls.leave()
 	s := g.be.Snapshot(g.ctx(ctx))
@@ -237,7 +238,7 @@ func (g *guarded) Unblock(ctx context.Context, symbol, reason string) error {
 	return g.be.Unblock(g.ctx(ctx), symbol, reason)
 }
 
-func (g *guarded) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
+func (g *guarded) Audit(ctx context.Context, f readmodel.AuditFilter) ([]readmodel.AuditRow, error) {
 	if !g.calls.enter() {
 		return nil, errClosed
 	}

@@ -21,6 +21,7 @@ import (
 	"charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
 
+	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/tui"
 )
@@ -44,8 +45,8 @@ type Options struct {
 	Backend tui.Backend
 	// Screen builds one connection's screen over its guarded backend.
 	Screen func(be tui.Backend) (*tui.Model, error)
-	// Follow feeds engine events to a screen (send is its program's Send) until ctx ends.
-	Follow    func(ctx context.Context, send func(any))
+	// Follow yields the engine's events to a screen until ctx ends.
+	Follow    func(ctx context.Context, send func(engine.Event))
 	Audit     live.AuditSink
 	SessionID string // the cockpit session the audit rows belong to
 	Now       func() time.Time

@@ -1,6 +1,7 @@
 package sshserve
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"errors"
 	"io"
@@ -302,7 +303,7 @@ func TestPeersOnScreen(t *testing.T) {
 // panicky panics on Snapshot: a screen bug in one connection.
 type panicky struct{ tui.Backend }
 
-func (panicky) Snapshot(context.Context) tui.Snapshot { panic("screen bug") }
+func (panicky) Snapshot(context.Context) readmodel.Snapshot { panic("screen bug") }
 
 // TestPanicContained: a panic building one connection's screen, or in its program, ends that
 // connection only; the next one is served and halts.

@@ -11,12 +11,12 @@ import (
 // finding, which read as one row "×40".
 func TestAlertsCollapseAndPin(t *testing.T) {
 	m, _, clock := newTestModel(t, 120, 40)
-	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvToolCall, Agent: "strategy", Tool: "place_order",
-		Result: &engine.Result{Status: engine.StatusDenied, Decision: "deny", Code: "mandate:exclude_symbols", Detail: "GME is on the mandate exclude list"}}})
+	m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvToolCall, Agent: "strategy", Tool: "place_order",
+		Result: &engine.Result{Status: engine.StatusDenied, Decision: "deny", Code: "mandate:exclude_symbols", Detail: "GME is on the mandate exclude list"}}))
 	for range 40 {
 		clock.Advance(10e9)
-		m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvFinding, Tool: "get_news",
-			Finding: &engine.Finding{RuleID: "ignore_previous", Severity: "high", Match: "ignore previous instructions"}}})
+		m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvFinding, Tool: "get_news",
+			Finding: &engine.Finding{RuleID: "ignore_previous", Severity: "high", Match: "ignore previous instructions"}}))
 	}
 	out := screen(m)
 	if !strings.Contains(out, "DENIED strategy place_order") {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"fmt"
 	"strings"
@@ -26,7 +28,7 @@ type (
 		run  func(ctx context.Context, be Backend) (info string, err error)
 	}
 	// quitMsg quits with the operator's choice for resting orders.
-	quitMsg struct{ choice QuitChoice }
+	quitMsg struct{ choice readmodel.QuitChoice }
 	// filterMsg sets a pane's filter.
 	filterMsg struct {
 		pane int
@@ -46,7 +48,7 @@ type (
 	// openFormMsg opens the mandate form on the mandate in force.
 	openFormMsg struct{}
 	// auditQueryMsg reads a page of the audit trail for the audit view.
-	auditQueryMsg struct{ filter AuditFilter }
+	auditQueryMsg struct{ filter readmodel.AuditFilter }
 	// themeMsg switches the theme.
 	themeMsg struct{ name string }
 	// refreshMsg reads a snapshot now.

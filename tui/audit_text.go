@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"regexp"
 
 	"cockpit/live/money"
@@ -21,7 +23,7 @@ func roundDollars(s string) string {
 }
 
 // auditWhat is an audit row's type with the tool it concerns ("tool_call get_quote").
-func auditWhat(e AuditRow) string {
+func auditWhat(e readmodel.AuditRow) string {
 	if e.Tool != "" {
 		return e.Type + " " + e.Tool
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 )
@@ -8,12 +10,12 @@ import (
 // TestAuditLineToolAndCents: a tool_call row names its tool and dollar figures read in cents.
 func TestAuditLineToolAndCents(t *testing.T) {
 	tests := []struct {
-		row  AuditRow
+		row  readmodel.AuditRow
 		want string
 	}{
-		{AuditRow{Seq: 7, Actor: "agent:strategy", Type: "tool_call", Tool: "get_quote", Outcome: "ok"}, "tool_call get_quote ok"},
-		{AuditRow{Seq: 8, Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy $2055.49439243 AAPL"}, "buy $2055.49 AAPL"},
-		{AuditRow{Seq: 9, Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy $0.995 X, $12.5 Y"}, "buy $1.00 X, $12.5 Y"},
+		{readmodel.AuditRow{Seq: 7, Actor: "agent:strategy", Type: "tool_call", Tool: "get_quote", Outcome: "ok"}, "tool_call get_quote ok"},
+		{readmodel.AuditRow{Seq: 8, Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy $2055.49439243 AAPL"}, "buy $2055.49 AAPL"},
+		{readmodel.AuditRow{Seq: 9, Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy $0.995 X, $12.5 Y"}, "buy $1.00 X, $12.5 Y"},
 	}
 	for _, tt := range tests {
 		if got := auditLine(tt.row, false); !strings.Contains(got, tt.want) {
@@ -26,7 +28,7 @@ func TestAuditLineToolAndCents(t *testing.T) {
 // audit drawer instead of running past its column.
 func TestAuditDetailsWrapLongWords(t *testing.T) {
 	word := strings.Repeat("abcdefghij", 15)
-	lines := auditDetails(AuditRow{Seq: 1, Type: "tool_call", Summary: "see " + word + " end"})
+	lines := auditDetails(readmodel.AuditRow{Seq: 1, Type: "tool_call", Summary: "see " + word + " end"})
 	if joined := strings.Join(lines, "\n"); !strings.Contains(joined, "abcdefghij") || !strings.Contains(joined, "end") {
 		t.Fatalf("summary lost:\n%s", joined)
 	}

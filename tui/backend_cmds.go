@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"time"
 
@@ -93,7 +95,7 @@ func (m *Model) halt(reason string, broker bool) tea.Cmd {
 	return m.act(ActHalt, "", func(ctx context.Context) (string, error) { return "", be.Halt(ctx, reason) })
 }
 
-func (m *Model) loadAudit(f AuditFilter) tea.Cmd {
+func (m *Model) loadAudit(f readmodel.AuditFilter) tea.Cmd {
 	if m.be == nil {
 		return nil
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"fmt"
 	"testing"
 	"time"
@@ -12,7 +14,7 @@ import (
 )
 
 // bigSnapshot has 500 resting orders, 200 positions, 50 review items and 60 audit rows.
-func bigSnapshot(t testing.TB) Snapshot {
+func bigSnapshot(t testing.TB) readmodel.Snapshot {
 	s := sampleSnapshot(t)
 	s.Orders, s.Positions, s.Reviews = nil, nil, nil
 	s.Origins = map[string]string{}
@@ -34,7 +36,7 @@ func bigSnapshot(t testing.TB) Snapshot {
 			LimitValue: "5000", Attempted: "6000", Created: s.Taken.Add(time.Duration(i) * time.Second), Deadline: s.Taken.Add(5 * time.Minute)})
 	}
 	for i := 0; i < 60; i++ {
-		s.Audit = append(s.Audit, AuditRow{Seq: int64(1_000_000 - i), Time: s.Taken, Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy $1000 S001 (equity)"})
+		s.Audit = append(s.Audit, readmodel.AuditRow{Seq: int64(1_000_000 - i), Time: s.Taken, Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy $1000 S001 (equity)"})
 	}
 	return s
 }
@@ -72,6 +74,6 @@ func BenchmarkEvent(b *testing.B) {
 		Result: &engine.Result{Status: engine.StatusDenied, Decision: "deny", Code: "mandate:exclude_symbols", Detail: "GME is excluded"}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m.Update(EventMsg{Event: ev})
+		m.Update(EngineMsg(ev))
 	}
 }

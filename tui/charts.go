@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"fmt"
 	"strings"
 	"time"
@@ -34,7 +36,7 @@ type fillMark struct {
 
 func newSeries(n int) series { return series{cap: n, prices: map[string][]point{}} }
 
-func (s *series) sample(snap Snapshot, gross money.Amount) {
+func (s *series) sample(snap readmodel.Snapshot, gross money.Amount) {
 	if snap.Taken.IsZero() || snap.BrokerErr != "" {
 		return
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"strings"
 
@@ -54,7 +56,7 @@ func unblock(arg string) tea.Msg {
 }
 
 // blockedSeg is the status bar's block list segment, "" when nothing is blocked.
-func blockedSeg(s *Snapshot) string {
+func blockedSeg(s *readmodel.Snapshot) string {
 	if len(s.Blocked) == 0 {
 		return ""
 	}

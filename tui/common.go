@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"time"
 
 	"cockpit/live"
@@ -35,10 +37,10 @@ func (c *Common) amt(a money.Amount, compact bool) string {
 // Data is the state the screen shows: the root folds snapshots and engine events into it
 // (data.go), the components read it.
 type Data struct {
-	Snap   Snapshot
-	Frozen *Snapshot    // tables shown while frozen
-	Ready  bool         // the first snapshot arrived
-	Gross  money.Amount // the snapshot's gross exposure as the gate counts it
+	Snap   readmodel.Snapshot
+	Frozen *readmodel.Snapshot // tables shown while frozen
+	Ready  bool                // the first snapshot arrived
+	Gross  money.Amount        // the snapshot's gross exposure as the gate counts it
 	Series series
 	Agent  agentStatus
 	Alerts alertLog
@@ -60,7 +62,7 @@ type agentStatus struct {
 }
 
 // View returns the snapshot the tables show (frozen or live).
-func (d *Data) View() *Snapshot {
+func (d *Data) View() *readmodel.Snapshot {
 	if d.Frozen != nil {
 		return d.Frozen
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"errors"
 	"fmt"
 	"maps"
@@ -75,7 +77,7 @@ func (d *Data) once(key string, window time.Duration, a Alert) {
 }
 
 // onSnapshot takes a new snapshot: series samples, stale-data alerts.
-func (d *Data) onSnapshot(s Snapshot) {
+func (d *Data) onSnapshot(s readmodel.Snapshot) {
 	prev := d.Snap.State
 	d.Snap, d.Ready = s, true
 	d.noteStateChange(prev, s.State, s.HaltReason)
@@ -104,58 +106,61 @@ func (d *Data) onSnapshot(s Snapshot) {
 	}
 }
 
-// onEvent folds an engine event into the screen state; events of an older generation (an
+// onEngine folds an engine event into the screen state; events of an older generation (an
 // earlier engine run) are dropped.
-func (d *Data) onEvent(ev engine.Event) (refresh bool) {
-	switch {
-	case ev.Gen < d.gen:
+func (d *Data) onEngine(msg engineMsg) (refresh bool) {
+	switch g := msg.generation(); {
+	case g < d.gen:
 		return false
-	case ev.Gen > d.gen:
-		d.gen, d.Agent = ev.Gen, agentStatus{}
+	case g > d.gen:
+		d.gen, d.Agent = g, agentStatus{}
 	}
-	switch ev.Kind {
-	case engine.EvTurnStarted:
-		d.Agent.turn, d.Agent.last = ev.Turn, "thinking"
-	case engine.EvTurnEnded:
-		d.Agent.last = ev.Message
-	case engine.EvToolCall:
-		d.onToolCall(ev)
-	case engine.EvDecision:
-		d.onDecision(ev.Decision)
-	case engine.EvOrderUpdate:
-		return d.onOrderUpdate(ev.Order)
-	case engine.EvReviewCreated:
-		if it := ev.Review; it != nil {
-			d.alert(Alert{Level: levelWarn, Kind: "REVIEW", Source: it.ID, Text: reviewLine(it, d.c.Privacy)})
+	switch m := msg.(type) {
+	case TurnMsg:
+		if m.Started {
+			d.Agent.turn, d.Agent.last = m.Turn, "thinking"
+		} else {
+			d.Agent.last = m.Message
 		}
-		return true
-	case engine.EvReviewResolved:
-		return true
-	case engine.EvReviewOutcome:
-		if it := ev.Review; it != nil {
-			d.onReviewOutcome(it)
-		}
-		return true
-	case engine.EvHalt:
-		return d.onHalt(ev.Halt)
-	case engine.EvFlatten:
-		if ev.Report != nil {
-			d.alert(Alert{Level: flattenLevel(*ev.Report), Kind: "FLATTEN", Source: "halt action", Text: ev.Report.Summary()})
-		}
-	case engine.EvFinding:
-		if f := ev.Finding; f != nil {
-			d.alert(Alert{Level: levelCrit, Kind: "INJECTION", Source: ev.Tool, Untrusted: true,
+	case ToolCallMsg:
+		d.onToolCall(m)
+	case DecisionMsg:
+		d.onDecision(m.Decision)
+	case OrderUpdateMsg:
+		return d.onOrderUpdate(m.Update)
+	case ReviewMsg:
+		return d.onReview(m)
+	case HaltMsg:
+		return d.onHalt(m.State)
+	case FlattenReportMsg:
+		d.alert(Alert{Level: flattenLevel(m.Report), Kind: "FLATTEN", Source: "halt action", Text: m.Report.Summary()})
+	case FindingMsg:
+		if f := m.Finding; f != nil {
+			d.alert(Alert{Level: levelCrit, Kind: "INJECTION", Source: m.Tool, Untrusted: true,
 				Text: fmt.Sprintf("%s %s: %s", f.Severity, f.RuleID, f.Match)})
 		}
-	case engine.EvError:
-		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: ev.Agent, Text: ev.Message})
-	case engine.EvNote:
-		d.Agent.last = "said: " + untrusted(ev.Message, 60)
+	case ErrorMsg:
+		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: m.Agent, Text: m.Message})
+	case NoteMsg:
+		d.Agent.last = "said: " + untrusted(m.Message, 60)
 	}
 	return false
 }
 
-func (d *Data) onToolCall(ev engine.Event) {
+// onReview raises a waiting review and re-reads the queue on every review event.
+func (d *Data) onReview(m ReviewMsg) (refresh bool) {
+	it := m.Item
+	switch {
+	case it == nil:
+	case m.Kind == engine.EvReviewCreated:
+		d.alert(Alert{Level: levelWarn, Kind: "REVIEW", Source: it.ID, Text: reviewLine(it, d.c.Privacy)})
+	case m.Kind == engine.EvReviewOutcome:
+		d.onReviewOutcome(it)
+	}
+	return true
+}
+
+func (d *Data) onToolCall(ev ToolCallMsg) {
 	r := ev.Result
 	if r == nil {
 		return
@@ -225,7 +230,7 @@ func (d *Data) onHalt(h *halt.State) (refresh bool) {
 
 // headroomGross is the gross exposure the gate would count: positions plus resting orders in
 // their worst direction, valued at the snapshot's quotes.
-func headroomGross(s *Snapshot) money.Amount {
+func headroomGross(s *readmodel.Snapshot) money.Amount {
 	rows := make([]live.Exposure, len(s.Positions))
 	for i, p := range s.Positions {
 		rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}

@@ -27,7 +27,7 @@ func TestDetailsDrawer(t *testing.T) {
 // keeps its key line on screen.
 func TestDetailsDrawerScrolls(t *testing.T) {
 	m, _, _ := newTestModel(t, 100, 24)
-	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvError, Agent: "strategy", Message: strings.Repeat("0123456789", 150)}})
+	m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvError, Agent: "strategy", Message: strings.Repeat("0123456789", 150)}))
 	press(m, "5", "enter")
 	out := screen(m)
 	if !strings.Contains(out, "Time:") || !strings.Contains(out, "j/k scroll · esc close") {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"bytes"
 	"strings"
 	"testing"
@@ -39,7 +41,7 @@ func TestE2EHaltThenQuit(t *testing.T) {
 	waitFor(t, tm, "Quit cockpit")
 	tm.Send(tea.KeyPressMsg{Code: 'h', Text: "h"})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if fm.QuitChoice() != QuitHalt {
+	if fm.QuitChoice() != readmodel.QuitHalt {
 		t.Errorf("quit choice %v", fm.QuitChoice())
 	}
 	if got := strings.Join(be.Calls(), ","); got != "halt key H" {
@@ -60,7 +62,7 @@ func TestE2EFlatten(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if fm.QuitChoice() != QuitLeave || !strings.Contains(strings.Join(be.Calls(), ","), "flatten") {
+	if fm.QuitChoice() != readmodel.QuitLeave || !strings.Contains(strings.Join(be.Calls(), ","), "flatten") {
 		t.Errorf("choice %v calls %v", fm.QuitChoice(), be.Calls())
 	}
 	golden.RequireEqual(t, screen(fm))

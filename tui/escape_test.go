@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,7 +32,7 @@ func TestScreenEscapesOutsideText(t *testing.T) {
 	s.Audit[0].Summary, s.Audit[0].Actor = "buy $6000 "+owned, "ssh:"+osc52
 	s.Blocked = []string{owned}
 	s.Warnings = []string{"sentinel by " + owned}
-	s.Fleet = &FleetView{Host: "h1", OK: true, Why: "fleet ok", Hosts: []FleetHost{{Name: owned, State: osc52, Broker: "paper", LastEvent: owned}}}
+	s.Fleet = &readmodel.FleetView{Host: "h1", OK: true, Why: "fleet ok", Hosts: []readmodel.FleetHost{{Name: owned, State: osc52, Broker: "paper", LastEvent: owned}}}
 	be.snap = s
 	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 	views := map[string][]string{"orders": {"2"}, "order details": {"2", "enter"}, "positions": {"3"}, "position details": {"3", "enter"},

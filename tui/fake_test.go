@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"fmt"
 	"strings"
@@ -22,10 +24,10 @@ import (
 // fakeBackend records actions and serves a fixed snapshot.
 type fakeBackend struct {
 	mu      sync.Mutex
-	snap    Snapshot
+	snap    readmodel.Snapshot
 	calls   []string
 	flatten func(progress func(gate.FlattenProgress)) gate.FlattenReport
-	audit   []AuditRow
+	audit   []readmodel.AuditRow
 	denyWhy []string // the reasons given to Deny
 }
 
@@ -41,7 +43,7 @@ func (f *fakeBackend) Calls() []string {
 	return append([]string(nil), f.calls...)
 }
 
-func (f *fakeBackend) Snapshot(context.Context) Snapshot {
+func (f *fakeBackend) Snapshot(context.Context) readmodel.Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.snap
@@ -108,8 +110,8 @@ func (f *fakeBackend) Unblock(_ context.Context, s, r string) error {
 	f.record("unblock " + s + " " + r)
 	return nil
 }
-func (f *fakeBackend) Audit(_ context.Context, fl AuditFilter) ([]AuditRow, error) {
-	var out []AuditRow
+func (f *fakeBackend) Audit(_ context.Context, fl readmodel.AuditFilter) ([]readmodel.AuditRow, error) {
+	var out []readmodel.AuditRow
 	for _, r := range f.audit {
 		if fl.Text == "" || strings.Contains(r.Type+r.Summary, fl.Text) {
 			out = append(out, r)
@@ -130,7 +132,7 @@ func amtp(s string) *money.Amount { a := money.MustParse(s); return &a }
 
 // sampleSnapshot is a paper session mid-day: two positions, three resting orders, two
 // reviews, a mandate at 40 of its orders.
-func sampleSnapshot(t testing.TB) Snapshot {
+func sampleSnapshot(t testing.TB) readmodel.Snapshot {
 	t.Helper()
 	root := livetest.Root(t)
 	md := livetest.Commit(t, root, live.PaperBroker, "", livetest.Epoch.Add(-24*time.Hour))
@@ -148,7 +150,7 @@ func sampleSnapshot(t testing.TB) Snapshot {
 		return live.ReviewItem{ID: id, Broker: "paper", Order: v.(*jsonv.Object), Digest: "9f2c…", Why: "breach", Limit: limit,
 			LimitValue: lv, Attempted: att, AgentReason: "momentum: fast over slow", Created: now.Add(-time.Minute), Deadline: now.Add(left), State: live.ReviewPending}
 	}
-	return Snapshot{
+	return readmodel.Snapshot{
 		Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
 		Agent: "strategy", Mandate: md, Committed: now.Add(-24 * time.Hour), Expires: now.Add(29 * 24 * time.Hour),
 		OrdersToday: 14, LargestOrder: money.MustParse("3400"), LastOrder: money.MustParse("1205"), Latency: 3 * time.Millisecond,
@@ -167,7 +169,7 @@ func sampleSnapshot(t testing.TB) Snapshot {
 			review("ap_0001", `{"side":"buy","notional":"6000","symbol":"AAPL"}`, "max_order_notional_usd", "5000", "6000", 4*time.Minute+31*time.Second),
 			review("ap_0002", `{"side":"sell","quantity":"50","symbol":"TSLA","limit_price":"245"}`, "max_trades_per_day", "20", "21", 9*time.Minute+12*time.Second),
 		},
-		Audit: []AuditRow{
+		Audit: []readmodel.AuditRow{
 			{Seq: 212, Time: now.Add(-2 * time.Second), Actor: "agent:strategy", Type: "breach", Outcome: "blocked", Reason: "max_order_notional_usd", Summary: "buy $6000 AAPL (equity)"},
 			{Seq: 211, Time: now.Add(-20 * time.Second), Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy 10 units NVDA (equity)"},
 			{Seq: 210, Time: now.Add(-31 * time.Second), Actor: "operator:alice", Type: "halt_cleared", Outcome: "accepted", Summary: "resume paper"},

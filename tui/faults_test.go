@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 )
@@ -25,11 +27,11 @@ func TestSnapshotFaultsAreCriticalAlerts(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d alerts for the fault, want 1", n)
 	}
-	row := AuditRow{Seq: 7, Actor: "vibe", Type: "order_placed", Unverified: true}
+	row := readmodel.AuditRow{Seq: 7, Actor: "vibe", Type: "order_placed", Unverified: true}
 	if got := auditLine(row, false); !strings.Contains(got, "#7 ✖UNVERIFIED vibe") {
 		t.Errorf("audit line %q, want it marked UNVERIFIED", got)
 	}
-	if got := auditLine(AuditRow{Seq: 7, Actor: "vibe"}, false); strings.Contains(got, "UNVERIFIED") {
+	if got := auditLine(readmodel.AuditRow{Seq: 7, Actor: "vibe"}, false); strings.Contains(got, "UNVERIFIED") {
 		t.Errorf("verified row %q marked UNVERIFIED", got)
 	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"fmt"
 	"time"
 
@@ -8,22 +10,6 @@ import (
 
 	"cockpit/live/termsafe"
 )
-
-// FleetView is the fleet on screen (issue 16): this host's link and every host's heartbeat.
-type FleetView struct {
-	Host  string
-	OK    bool   // connected and the last call worked
-	Why   string // "fleet ok", or what is wrong
-	Hosts []FleetHost
-}
-
-// FleetHost is one host's heartbeat.
-type FleetHost struct {
-	Name, State, Broker string
-	Orders              int
-	LastEvent           string
-	Lag                 time.Duration
-}
 
 // fleetSeg is the status bar's fleet segment ("" without a fleet) and its priority: a down
 // fleet is kept on a narrow line like the orders, a healthy one goes early.
@@ -39,7 +25,7 @@ func fleetSeg(c *Common) (string, int) {
 }
 
 // fleetAlert raises an alert while the fleet is down: new orders are denied.
-func (d *Data) fleetAlert(s Snapshot) {
+func (d *Data) fleetAlert(s readmodel.Snapshot) {
 	if s.Fleet != nil && !s.Fleet.OK {
 		d.once("fleet", 30*time.Second, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host,
 			Text: "orders DENY fleet_unavailable: " + s.Fleet.Why + " (halts and flatten work locally)"})

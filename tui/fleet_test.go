@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +18,7 @@ func TestFleetOnScreen(t *testing.T) {
 	if s := screen(m); strings.Contains(s, "fleet") {
 		t.Fatalf("no fleet configured, but the screen mentions one:\n%s", s)
 	}
-	be.snap.Fleet = &FleetView{Host: "desk1", OK: true, Why: "fleet ok", Hosts: []FleetHost{
+	be.snap.Fleet = &readmodel.FleetView{Host: "desk1", OK: true, Why: "fleet ok", Hosts: []readmodel.FleetHost{
 		{Name: "desk1", State: "ACTIVE", Broker: "paper", Orders: 3, LastEvent: "order_placed", Lag: 40 * time.Millisecond},
 		{Name: "desk2", State: "HALTED", Broker: "paper", Orders: 7, LastEvent: "halt_tripped", Lag: 1200 * time.Millisecond}}}
 	m.Update(SnapshotMsg{Snapshot: be.snap, OneOff: true})
@@ -39,7 +41,7 @@ func TestFleetOnScreen(t *testing.T) {
 		t.Fatalf("esc left %T open", m.modal)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40}) // narrower: a down fleet still shows
-	be.snap.Fleet = &FleetView{Host: "desk1", Why: "fleet RECONNECTING"}
+	be.snap.Fleet = &readmodel.FleetView{Host: "desk1", Why: "fleet RECONNECTING"}
 	m.Update(SnapshotMsg{Snapshot: be.snap, OneOff: true})
 	s = screen(m)
 	if !strings.Contains(s, "fleet DOWN") || !strings.Contains(s, "fleet_unavailable") {

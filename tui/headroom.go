@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"fmt"
 	"maps"
 	"slices"
@@ -229,7 +231,7 @@ func (p *headroomPane) perOrderLines(w int) []string {
 
 // largestResting is the largest notional among the open orders, valued at the order's own
 // notional or limit price, else at the snapshot's quote (zero when it cannot be priced).
-func largestResting(s *Snapshot) money.Amount {
+func largestResting(s *readmodel.Snapshot) money.Amount {
 	top := money.Zero
 	for _, o := range s.Orders {
 		n := money.Zero

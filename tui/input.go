@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -41,7 +43,7 @@ func (m *Model) toModal(msg tea.Msg) tea.Cmd {
 // the safe choice (halt and cancel, then quit).
 func (m *Model) onCtrlC() tea.Cmd {
 	if _, open := m.modal.(*quitModal); open && m.now().Sub(m.lastCtrlC) < 2*time.Second {
-		return m.answer(quitMsg{QuitHalt})
+		return m.answer(quitMsg{readmodel.QuitHalt})
 	}
 	m.lastCtrlC = m.now()
 	m.modal = &quitModal{m.c}
@@ -76,7 +78,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, keys.Mandate):
 		a = openModalMsg{mandateModal{c}}
 	case key.Matches(k, keys.Audit):
-		a = answers{openModalMsg{&auditModal{c: c}}, auditQueryMsg{AuditFilter{Limit: 500}}}
+		a = answers{openModalMsg{&auditModal{c: c}}, auditQueryMsg{readmodel.AuditFilter{Limit: 500}}}
 	case key.Matches(k, keys.Filter):
 		pane := m.focus
 		a = openModalMsg{newInput(c, "filter "+paneNames[pane], focused.base().filter, func(v string) tea.Msg { return filterMsg{pane, v} })}

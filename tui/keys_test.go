@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +68,7 @@ func TestEnterAndEscNeverConfirm(t *testing.T) {
 				t.Fatalf("%v opened nothing", open)
 			}
 			run(m, press(m, k))
-			if len(be.Calls()) != 0 || m.quit != QuitNotYet {
+			if len(be.Calls()) != 0 || m.quit != readmodel.QuitNotYet {
 				t.Errorf("%v then %s ran %v (quit %v)", open, k, be.Calls(), m.quit)
 			}
 			if k == "esc" && m.modal != nil {
@@ -75,7 +77,7 @@ func TestEnterAndEscNeverConfirm(t *testing.T) {
 		}
 	}
 	m, _, _ := newTestModel(t, 120, 40)
-	if cmd := press(m, "esc"); cmd != nil || m.quit != QuitNotYet {
+	if cmd := press(m, "esc"); cmd != nil || m.quit != readmodel.QuitNotYet {
 		t.Error("esc on the main screen did something")
 	}
 }
@@ -177,12 +179,12 @@ func TestFlattenNeverFlatEarly(t *testing.T) {
 func TestQuit(t *testing.T) {
 	tests := []struct {
 		keys []string
-		want QuitChoice
+		want readmodel.QuitChoice
 	}{
-		{[]string{"q", "h"}, QuitHalt},
-		{[]string{"q", "y"}, QuitLeave},
-		{[]string{"q", "n"}, QuitNotYet},
-		{[]string{"ctrl+c", "ctrl+c"}, QuitHalt},
+		{[]string{"q", "h"}, readmodel.QuitHalt},
+		{[]string{"q", "y"}, readmodel.QuitLeave},
+		{[]string{"q", "n"}, readmodel.QuitNotYet},
+		{[]string{"ctrl+c", "ctrl+c"}, readmodel.QuitHalt},
 	}
 	for _, tt := range tests {
 		m, _, _ := newTestModel(t, 120, 40)
@@ -193,7 +195,7 @@ func TestQuit(t *testing.T) {
 		if m.quit != tt.want {
 			t.Errorf("%v: choice %v, want %v", tt.keys, m.quit, tt.want)
 		}
-		if quits := cmd != nil && isQuit(cmd()); quits != (tt.want != QuitNotYet) {
+		if quits := cmd != nil && isQuit(cmd()); quits != (tt.want != readmodel.QuitNotYet) {
 			t.Errorf("%v: quit command %v", tt.keys, quits)
 		}
 	}
@@ -201,7 +203,7 @@ func TestQuit(t *testing.T) {
 	press(m, "ctrl+c")
 	clock.Advance(3 * time.Second)
 	press(m, "ctrl+c")
-	if m.quit != QuitNotYet {
+	if m.quit != readmodel.QuitNotYet {
 		t.Error("two ctrl+c 3 s apart quit")
 	}
 }
@@ -341,8 +343,8 @@ func TestFilterMatchesTheFullRow(t *testing.T) {
 func TestStaleGenerationDropped(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
 	m.data.gen = 3
-	m.Update(EventMsg{Event: engine.Event{Gen: 2, Kind: engine.EvError, Message: "old run"}})
-	m.Update(EventMsg{Event: engine.Event{Gen: 3, Kind: engine.EvError, Message: "this run"}})
+	m.Update(EngineMsg(engine.Event{Gen: 2, Kind: engine.EvError, Message: "old run"}))
+	m.Update(EngineMsg(engine.Event{Gen: 3, Kind: engine.EvError, Message: "this run"}))
 	m.Update(TickMsg{})
 	out := screen(m)
 	if strings.Contains(out, "old run") || !strings.Contains(out, "this run") {
@@ -354,7 +356,7 @@ func TestStaleGenerationDropped(t *testing.T) {
 // snapshot.
 func TestHaltEventShowsAtOnce(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "fsnotify"}}})
+	m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "fsnotify"}}))
 	m.Update(TickMsg{})
 	if out := screen(m); !strings.Contains(out, "■ HALTED") {
 		t.Errorf("not halted on screen:\n%s", out)

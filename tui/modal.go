@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"fmt"
 	"strings"
@@ -127,9 +129,9 @@ func (q *quitModal) View(w, h int) string {
 func (q *quitModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	switch {
 	case keyString(msg) == "h":
-		return quitMsg{QuitHalt}, nil
+		return quitMsg{readmodel.QuitHalt}, nil
 	case isYes(q.c, msg):
-		return quitMsg{QuitLeave}, nil
+		return quitMsg{readmodel.QuitLeave}, nil
 	case isNo(q.c, msg):
 		return closeMsg{}, nil
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"fmt"
 	"strings"
 
@@ -120,9 +122,9 @@ func (mm mandateModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 // auditModal is the full audit view: the newest 500 matching rows, filterable.
 type auditModal struct {
 	c      *Common
-	rows   []AuditRow
+	rows   []readmodel.AuditRow
 	err    error
-	filter AuditFilter
+	filter readmodel.AuditFilter
 	pos    int
 	in     *textField
 }
@@ -158,7 +160,7 @@ func (a *auditModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 		case cancelled:
 			a.in = nil
 		case done:
-			f := AuditFilter{Text: strings.TrimSpace(a.in.Value()), Limit: 500}
+			f := readmodel.AuditFilter{Text: strings.TrimSpace(a.in.Value()), Limit: 500}
 			a.in = nil
 			return auditQueryMsg{f}, nil
 		}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -30,16 +32,6 @@ type Options struct {
 // changes at most once per render tick, and each flush timer wakes the idle process.
 const FPS = 10
 
-// QuitChoice is what the operator chose for resting orders when quitting.
-type QuitChoice int
-
-// Quit choices.
-const (
-	QuitNotYet QuitChoice = iota
-	QuitHalt              // halt and cancel resting orders, then quit
-	QuitLeave             // quit and leave resting orders at the broker
-)
-
 // Model is the root model of the screen: it owns the shared Common and Data, hands keys to
 // the open modal or the focused pane, acts on their answers (answers.go) and composes the
 // frame (layout.go).
@@ -59,7 +51,7 @@ type Model struct {
 	modal       modal
 	flat        *flattenRun // the flatten the operator started, if any
 
-	quit      QuitChoice
+	quit      readmodel.QuitChoice
 	lastCtrlC time.Time
 	frame     string
 	dirty     bool  // state changed since the frame was drawn
@@ -128,7 +120,7 @@ func New(o Options) (*Model, error) {
 }
 
 // QuitChoice reports what the operator chose when quitting.
-func (m *Model) QuitChoice() QuitChoice { return m.quit }
+func (m *Model) QuitChoice() readmodel.QuitChoice { return m.quit }
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
@@ -156,7 +148,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		fast := m.busy
 		m.busy = false
 		return m, m.tick(fast)
-	case SnapshotMsg, EventMsg:
+	case SnapshotMsg, engineMsg:
 		m.dirty = true
 		if s, ok := msg.(SnapshotMsg); !ok || s.OneOff {
 			m.busy = true // events and refreshes after actions: the fast ticks until quiet
@@ -225,8 +217,8 @@ func (m *Model) fold(msg tea.Msg) tea.Cmd {
 		if !msg.OneOff {
 			return m.poll(m.opts.Poll)
 		}
-	case EventMsg:
-		if m.data.onEvent(msg.Event) {
+	case engineMsg:
+		if m.data.onEngine(msg) {
 			return m.refresh()
 		}
 	}

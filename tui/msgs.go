@@ -1,7 +1,8 @@
 package tui
 
 import (
-	"cockpit/engine"
+	"cockpit/readmodel"
+
 	"cockpit/live/gate"
 	"cockpit/live/mandatefile"
 )
@@ -12,12 +13,9 @@ type TickMsg struct{}
 // SnapshotMsg carries a fresh snapshot; a one-off refresh (after an action) does not
 // schedule the next poll.
 type SnapshotMsg struct {
-	Snapshot Snapshot
+	Snapshot readmodel.Snapshot
 	OneOff   bool
 }
-
-// EventMsg carries one engine event (sent with Program.Send by the engine's follower).
-type EventMsg struct{ Event engine.Event }
 
 // FlattenProgressMsg is one step of a flatten the operator started.
 type FlattenProgressMsg struct{ Progress gate.FlattenProgress }
@@ -35,8 +33,8 @@ type ActionDoneMsg struct {
 
 // AuditPageMsg carries rows for the full audit view.
 type AuditPageMsg struct {
-	Rows   []AuditRow
-	Filter AuditFilter
+	Rows   []readmodel.AuditRow
+	Filter readmodel.AuditFilter
 	Err    error
 }
 

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -116,7 +118,7 @@ func (p *auditPane) Details() tea.Msg {
 	return p.detailsOf(id, lines)
 }
 
-func auditLine(e AuditRow, privacy bool) string {
+func auditLine(e readmodel.AuditRow, privacy bool) string {
 	reason := ""
 	if e.Reason != "" {
 		reason = " " + e.Reason
@@ -133,7 +135,7 @@ func auditLine(e AuditRow, privacy bool) string {
 		termsafe.Text(auditWhat(e)), termsafe.Text(e.Outcome), termsafe.Text(reason), summary)
 }
 
-func auditDetails(e AuditRow) []string {
+func auditDetails(e readmodel.AuditRow) []string {
 	lines := []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
 		"Actor:   " + termsafe.Text(e.Actor), "Type:    " + termsafe.Text(e.Type), "Outcome: " + termsafe.Text(e.Outcome),
 		"Reason:  " + termsafe.Text(e.Reason), "Tool:    " + termsafe.Text(e.Tool), "Order:   " + termsafe.Text(e.OrderID)}

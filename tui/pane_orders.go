@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"fmt"
 	"sort"
@@ -68,7 +70,7 @@ func (p *ordersPane) orderRows() []row {
 	return out
 }
 
-func (p *ordersPane) orderLine(o live.Order, v *Snapshot, compact bool) string {
+func (p *ordersPane) orderLine(o live.Order, v *readmodel.Snapshot, compact bool) string {
 	c := p.c
 	px, notional := "mkt", "—"
 	if o.LimitPrice != nil {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"context"
 	"fmt"
 	"sort"
@@ -68,7 +70,7 @@ func (p *positionsPane) positionRows() []row {
 	return out
 }
 
-func (p *positionsPane) positionLine(pos live.Position, v *Snapshot, compact bool) string {
+func (p *positionsPane) positionLine(pos live.Position, v *readmodel.Snapshot, compact bool) string {
 	c := p.c
 	last := "—"
 	if q, ok := v.Quotes[pos.Symbol]; ok && q.Last.Sign() > 0 {

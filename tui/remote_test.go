@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 )
@@ -33,7 +35,7 @@ func TestRemoteQuitSaysDisconnect(t *testing.T) {
 		t.Fatalf("remote quit question:\n%s", got)
 	}
 	press(m, "y")
-	if m.QuitChoice() != QuitLeave {
+	if m.QuitChoice() != readmodel.QuitLeave {
 		t.Fatalf("y: choice %v, want QuitLeave", m.QuitChoice())
 	}
 }

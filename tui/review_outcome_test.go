@@ -34,7 +34,7 @@ func TestApprovalCardAndOutcome(t *testing.T) {
 	}
 	out := *it
 	out.State, out.Outcome = live.ReviewApproved, "approval did not go through: max_trades_per_day 40/40 used today"
-	m.Update(EventMsg{Event: engine.Event{Kind: engine.EvReviewOutcome, Review: &out, Gen: m.data.gen}})
+	m.Update(EngineMsg(engine.Event{Kind: engine.EvReviewOutcome, Review: &out, Gen: m.data.gen}))
 	got := screen(m)
 	if !strings.Contains(got, "approval did not go through: max_trades_per_day 40/40") {
 		t.Errorf("the screen does not say the approval did not go through:\n%s", got)

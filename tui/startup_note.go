@@ -1,15 +1,13 @@
 package tui
 
-import "strings"
+import "cockpit/readmodel"
 
-// WarnNote starts a start-up note that is a warning (a tampered or unverified mandate, DV13):
-// the screen shows it as a critical alert, pinned with the halts and denials.
-const WarnNote = "warning: "
+import "strings"
 
 // Note shows a start-up note (what cockpit did before the screen came up, e.g. the default
 // paper mandate it committed) as an info alert, or a warning (WarnNote) as a critical one.
 func (m *Model) Note(text string) {
-	if w, ok := strings.CutPrefix(text, WarnNote); ok {
+	if w, ok := strings.CutPrefix(text, readmodel.WarnNote); ok {
 		m.data.alert(Alert{Level: levelCrit, Kind: "WARN", Source: "start-up", Text: w})
 		return
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 )
@@ -23,7 +25,7 @@ func TestStartupNoteIsAnInfoAlert(t *testing.T) {
 // alert on screen, pinned above the repeating ones.
 func TestStartupWarningIsCritical(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.Note(WarnNote + "the paper mandate is TAMPERED: every order is denied")
+	m.Note(readmodel.WarnNote + "the paper mandate is TAMPERED: every order is denied")
 	if got := screen(m); !strings.Contains(got, "start-up the paper mandate is TAMPERED") {
 		t.Errorf("the screen lacks the warning:\n%s", got)
 	}

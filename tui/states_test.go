@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +14,7 @@ import (
 )
 
 // pausedSnap is the sample with no review waiting and the agent auto-paused for a minute.
-func pausedSnap(m *Model) Snapshot {
+func pausedSnap(m *Model) readmodel.Snapshot {
 	s := m.data.Snap
 	s.Reviews = nil
 	s.PauseWhy, s.PauseTill = "5 denied writes within a minute", livetestEpoch().Add(time.Minute)
@@ -30,23 +32,23 @@ func TestAgentStatesOfTheirOwn(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		mod     func(s *Snapshot)
+		mod     func(s *readmodel.Snapshot)
 		want    string
 		notWant string
 	}{
-		{"two reviews", func(*Snapshot) {}, "⏳ WAITING FOR YOU (2 reviews)", "ACTIVE"},
-		{"one review", func(s *Snapshot) { s.Reviews = s.Reviews[:1] }, "⏳ WAITING FOR YOU (1 review)", "ACTIVE"},
-		{"nothing waiting", func(s *Snapshot) { s.Reviews = nil }, "● ACTIVE", "WAITING"},
-		{"auto-paused", func(s *Snapshot) {
+		{"two reviews", func(*readmodel.Snapshot) {}, "⏳ WAITING FOR YOU (2 reviews)", "ACTIVE"},
+		{"one review", func(s *readmodel.Snapshot) { s.Reviews = s.Reviews[:1] }, "⏳ WAITING FOR YOU (1 review)", "ACTIVE"},
+		{"nothing waiting", func(s *readmodel.Snapshot) { s.Reviews = nil }, "● ACTIVE", "WAITING"},
+		{"auto-paused", func(s *readmodel.Snapshot) {
 			s.PauseWhy, s.PauseTill = "5 denied writes within a minute", clock.Now().Add(time.Minute)
 		}, "⏸ PAUSED (5 denied writes within a minute, until 15:01:00 UTC)", "ACTIVE"},
-		{"pause over", func(s *Snapshot) {
+		{"pause over", func(s *readmodel.Snapshot) {
 			s.Reviews, s.PauseWhy, s.PauseTill = nil, "5 denied writes within a minute", clock.Now().Add(-time.Second)
 		}, "● ACTIVE", "PAUSED"},
-		{"reduce-only and paused", func(s *Snapshot) {
+		{"reduce-only and paused", func(s *readmodel.Snapshot) {
 			s.State, s.PauseWhy, s.PauseTill = live.ReduceOnly, "5 denied writes within a minute", clock.Now().Add(time.Minute)
 		}, "◐ REDUCE-ONLY  ⏸ PAUSED (5 denied", "ACTIVE"},
-		{"halted wins", func(s *Snapshot) {
+		{"halted wins", func(s *readmodel.Snapshot) {
 			s.State, s.PauseWhy, s.PauseTill = live.Halted, "5 denied writes within a minute", clock.Now().Add(time.Minute)
 		}, "■ HALTED", "WAITING"},
 	}
@@ -76,7 +78,7 @@ func TestStaleFlashReplaced(t *testing.T) {
 	if !strings.Contains(out, "resumed: trading is ACTIVE") {
 		t.Fatalf("after U the footer should say resumed:\n%s", out)
 	}
-	m.Update(EventMsg{Event: engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "HALT file written by cli:bob"}}})
+	m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true, Cause: "HALT file written by cli:bob"}}))
 	out = screen(m)
 	if !strings.Contains(out, "■ HALTED") {
 		t.Fatalf("header not halted:\n%s", out)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 	"testing"
 
@@ -20,7 +22,7 @@ func TestBrokerToolsOnScreen(t *testing.T) {
 		t.Errorf("no broker tools: the list should say so:\n%s", s)
 	}
 	press(m, "esc")
-	be.snap.Tools = []BrokerTool{{Name: "get_equity_positions", Class: live.ClassRead},
+	be.snap.Tools = []readmodel.BrokerTool{{Name: "get_equity_positions", Class: live.ClassRead},
 		{Name: "place_equity_order", Class: live.ClassWrite},
 		{Name: "get_market_summary", Class: live.ClassUnknown, Hinted: true},
 		{Name: "evil\x1b[2Jname", Class: live.ClassUnknown}}

@@ -1,30 +1,15 @@
 package tui
 
 import (
+	"cockpit/readmodel"
+
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// OrderTrail is how an order came to be placed: the agent's own reason (untrusted text) and
-// every audited step, oldest first.
-type OrderTrail struct {
-	Reason string      // the agent's stated reason, as the agent wrote it
-	Steps  []TrailStep // policy, gate, breach, approval and broker events, oldest first
-}
-
-// TrailStep is one audited event of an order's trail.
-type TrailStep struct {
-	Time    string   // HH:MM:SS
-	What    string   // e.g. "tool_call place_order", "gate allow"
-	Outcome string   // the event's outcome and reason
-	Checked []string // the gate's steps, in order, for a gate decision
-	Breach  string   // the limit breached and by how much, "" for none
-	Approve string   // the approval that let the breach through, "" for none
-}
-
 // trailLines renders a trail for the order details drawer, wrapped to width w.
-func (c *Common) trailLines(t OrderTrail, w int) []string {
+func (c *Common) trailLines(t readmodel.OrderTrail, w int) []string {
 	reason := untrusted(t.Reason, 600)
 	if reason == "" {
 		reason = "(none given)"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -18,10 +19,10 @@ import (
 // snapshotBackend is a screen backend that only answers Snapshot (View never calls the rest).
 type snapshotBackend struct {
 	tui.Backend
-	snap tui.Snapshot
+	snap readmodel.Snapshot
 }
 
-func (b snapshotBackend) Snapshot(context.Context) tui.Snapshot { return b.snap }
+func (b snapshotBackend) Snapshot(context.Context) readmodel.Snapshot { return b.snap }
 
 // figView: one frame of the screen at 120×40 with 500 resting orders, 200 positions and 50
 // review items: what View() shows each render tick (Render draws it).
@@ -46,18 +47,18 @@ func figView(c config) ([]Figure, error) {
 	return []Figure{{Name: "View(), 120×40, 500 orders, 200 positions, 50 reviews", Value: us / 1000, Unit: "ms"}}, bad
 }
 
-func bigSnapshot(c config) (tui.Snapshot, error) {
+func bigSnapshot(c config) (readmodel.Snapshot, error) {
 	root, err := live.NewRoot(filepath.Join(c.tmp, "view"))
 	if err != nil {
-		return tui.Snapshot{}, err
+		return readmodel.Snapshot{}, err
 	}
 	now := time.Now().UTC()
 	res, err := mandatefile.CommitFile(mandatefile.FileCommit{Root: root, Broker: live.PaperBroker, Document: []byte(benchMandate),
 		Source: "cockpit-bench", ConsentAck: true, Now: now, SessionID: "bench"})
 	if err != nil {
-		return tui.Snapshot{}, err
+		return readmodel.Snapshot{}, err
 	}
-	s := tui.Snapshot{Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
+	s := readmodel.Snapshot{Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
 		Agent: "strategy", Mandate: res.Mandate, Committed: now, Expires: now.Add(29 * 24 * time.Hour), OrdersToday: 14,
 		Quotes: map[string]live.Quote{}, Origins: map[string]string{},
 		Account: live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")}}

@@ -14,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"cockpit/config"
+	"cockpit/engine"
 	"cockpit/internal/strictmode"
 	"cockpit/live"
 	"cockpit/session"
@@ -111,7 +112,7 @@ func (a *App) cmdServeSSH(args []string) int {
 // the loops to run and how to stop.
 type sshTarget struct {
 	be     tui.Backend
-	follow func(ctx context.Context, send func(any))
+	follow func(ctx context.Context, send func(engine.Event))
 	audit  live.AuditSink
 	id     string
 	cfg    config.Config

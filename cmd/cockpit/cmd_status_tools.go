@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"cockpit/readmodel"
+
 	"cockpit/live/jsonv"
-	"cockpit/tui"
 )
 
 // toolsJSON is the status view of a broker server's tools: name, class, whether the agent's
 // call goes through the gate, and whether the server hints it read-only (DV17: not trusted).
-func toolsJSON(tools []tui.BrokerTool) []any {
+func toolsJSON(tools []readmodel.BrokerTool) []any {
 	out := make([]any, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, jsonv.ObjectOf("name", t.Name, "class", string(t.Class), "gated", t.Class.IsWrite(),

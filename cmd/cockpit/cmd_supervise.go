@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"fmt"
 	"io"
@@ -54,7 +55,7 @@ func (a *App) superviseScreen(home string, out *os.File, noMouse bool) int {
 		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 		return exitFailure
 	}
-	if model.QuitChoice() == tui.QuitHalt { // h on quit: as the owner's own screen would, halt and cancel
+	if model.QuitChoice() == readmodel.QuitHalt { // h on quit: as the owner's own screen would, halt and cancel
 		m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, sup.Key())
 		rep := sup.FlattenWith(context.Background(), gate.FlattenAllowed(nil, m), nil)
 		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", sup.Key(), cell(rep.Summary()), sup.Key())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"errors"
 	"fmt"
@@ -48,15 +49,15 @@ func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(out), tea.WithFPS(tui.FPS))
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); be.Follow(ctx, func(m any) { p.Send(m) }) }()
+	go func() { defer wg.Done(); be.Follow(ctx, tui.SendEvents(p.Send)) }()
 	go func() { defer wg.Done(); s.Run(ctx) }()
 	_, runErr := p.Run()
 	cancel()
 	wg.Wait()
 	switch model.QuitChoice() {
-	case tui.QuitHalt:
+	case readmodel.QuitHalt:
 		s.SetOnQuit("halt")
-	case tui.QuitLeave:
+	case readmodel.QuitLeave:
 		s.SetOnQuit("leave")
 	}
 	haltedWhy, endedHalted := s.Halted() // before on_quit writes its own HALT

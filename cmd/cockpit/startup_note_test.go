@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"cockpit/readmodel"
+
 	"cockpit/session"
-	"cockpit/tui"
 )
 
 // TestHeadlessSaysTheDefaultMandateAtStart: the default paper mandate a first run commits is
@@ -64,7 +65,7 @@ func TestTamperedMandateWarnedAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if n := s.Notes(); len(n) != 1 || !strings.HasPrefix(n[0], tui.WarnNote+"the paper mandate is TAMPERED") {
+	if n := s.Notes(); len(n) != 1 || !strings.HasPrefix(n[0], readmodel.WarnNote+"the paper mandate is TAMPERED") {
 		t.Errorf("got the notes %q, want the screen's warning", n)
 	}
 }

@@ -4,15 +4,16 @@ import (
 	"strings"
 	"testing"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/jsonv"
-	"cockpit/tui"
 )
 
 // TestStatusToolLines: status lists the tools the agent calls without the gate apart from the
 // gated ones, names the server's untrusted hint, and quotes a name that is not plain text.
 func TestStatusToolLines(t *testing.T) {
-	b := jsonv.ObjectOf("link", jsonv.ObjectOf("kind", "mcp", "tools", toolsJSON([]tui.BrokerTool{
+	b := jsonv.ObjectOf("link", jsonv.ObjectOf("kind", "mcp", "tools", toolsJSON([]readmodel.BrokerTool{
 		{Name: "get_equity_quotes", Class: live.ClassRead},
 		{Name: "place_equity_order", Class: live.ClassWrite},
 		{Name: "get_market_summary", Class: live.ClassUnknown, Hinted: true},

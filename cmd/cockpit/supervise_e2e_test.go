@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -78,7 +79,7 @@ func TestSuperviseServeMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("SUPERVISING serve-mcp pid %d (mcp:claude-desktop@1.2)", cmd.Process.Pid)
-	snap := waitSnap(t, sup, "the MCP client's order", func(s tui.Snapshot) bool {
+	snap := waitSnap(t, sup, "the MCP client's order", func(s readmodel.Snapshot) bool {
 		return s.Supervising == want && len(s.Orders) == 1 && len(s.Positions) == 1
 	})
 	if o := snap.Orders[0]; snap.Origins[o.ClientOrderID] != "agent:mcp:claude-desktop@1.2" {
@@ -110,7 +111,7 @@ func TestSuperviseServeMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	order(buy("101"))
-	waitSnap(t, sup, "the new position", func(s tui.Snapshot) bool { return len(s.Positions) == 1 })
+	waitSnap(t, sup, "the new position", func(s readmodel.Snapshot) bool { return len(s.Positions) == 1 })
 	out, errOut, code := runLive(t, home, nil, "flatten", "--close-positions", "--reason", "from another terminal")
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("serve-mcp pid %d owns paper", cmd.Process.Pid)) || !strings.Contains(out, "Result: FLAT (verified ") {
 		t.Fatalf("cockpit flatten: exit %d\n%s%s", code, out, errOut)
@@ -121,7 +122,7 @@ func TestSuperviseServeMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	order(buy("102"))
-	waitSnap(t, sup, "the new position", func(s tui.Snapshot) bool { return len(s.Positions) == 1 })
+	waitSnap(t, sup, "the new position", func(s readmodel.Snapshot) bool { return len(s.Positions) == 1 })
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func restingBuy(t *testing.T, cs *mcp.ClientSession, sym string) string {
 
 // supervisedView renders the screen over the supervisor at 80×24, as `cockpit` attached from a
 // second terminal draws it.
-func supervisedView(t *testing.T, sup *supervise.Backend, snap tui.Snapshot) string {
+func supervisedView(t *testing.T, sup *supervise.Backend, snap readmodel.Snapshot) string {
 	t.Helper()
 	m := supervisedModel(t, sup, snap)
 	m.Update(tui.TickMsg{})
@@ -181,7 +182,7 @@ func supervisedView(t *testing.T, sup *supervise.Backend, snap tui.Snapshot) str
 }
 
 // supervisedModel is the screen's model over the supervisor at 80×24, showing snap.
-func supervisedModel(t *testing.T, sup *supervise.Backend, snap tui.Snapshot) *tui.Model {
+func supervisedModel(t *testing.T, sup *supervise.Backend, snap readmodel.Snapshot) *tui.Model {
 	t.Helper()
 	m, err := tui.New(tui.Options{Backend: sup, Now: time.Now, Theme: "no-color"})
 	if err != nil {
@@ -224,9 +225,9 @@ func pressAndRun(t *testing.T, m *tui.Model, keys ...string) string {
 	return ansi.Strip(m.View().Content)
 }
 
-func waitSnap(t *testing.T, b *supervise.Backend, what string, ok func(tui.Snapshot) bool) tui.Snapshot {
+func waitSnap(t *testing.T, b *supervise.Backend, what string, ok func(readmodel.Snapshot) bool) readmodel.Snapshot {
 	t.Helper()
-	var s tui.Snapshot
+	var s readmodel.Snapshot
 	for i := 0; i < 1000; i++ {
 		if s = b.Snapshot(context.Background()); ok(s) {
 			return s
@@ -238,7 +239,7 @@ func waitSnap(t *testing.T, b *supervise.Backend, what string, ok func(tui.Snaps
 	return s
 }
 
-func hasRow(rows []tui.AuditRow, actor, tool string) bool {
+func hasRow(rows []readmodel.AuditRow, actor, tool string) bool {
 	for _, r := range rows {
 		if r.Actor == actor && r.Tool == tool {
 			return true

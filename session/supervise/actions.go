@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
@@ -18,7 +20,6 @@ import (
 	"cockpit/live/mandatefile"
 	"cockpit/session"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 // record audits an operator action taken from the supervising screen.
@@ -271,12 +272,12 @@ func (b *Backend) resolve(ctx context.Context, id string, state store.ApprovalSt
 }
 
 // Audit implements tui.Backend.
-func (b *Backend) Audit(ctx context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
+func (b *Backend) Audit(ctx context.Context, f readmodel.AuditFilter) ([]readmodel.AuditRow, error) {
 	evs, err := b.rt.DB.Events(ctx, store.Filter{Text: f.Text, BeforeSeq: f.BeforeSeq, Limit: f.Limit})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tui.AuditRow, len(evs))
+	out := make([]readmodel.AuditRow, len(evs))
 	for i, e := range evs {
 		out[i] = session.AuditRow(e)
 	}

@@ -5,10 +5,11 @@ import (
 	"syscall"
 	"testing"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/halt"
-	"cockpit/tui"
 )
 
 // TestFlattenOwnerGoneHaltNotDurable: a supervisor's flatten with the owner gone halts
@@ -19,7 +20,7 @@ func TestFlattenOwnerGoneHaltNotDurable(t *testing.T) {
 	home := t.TempDir()
 	_, stop := owner(t, home)
 	sup := supervisor(t, home)
-	eventually(t, sup, "the owner", func(s tui.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
+	eventually(t, sup, "the owner", func(s readmodel.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
 	stop()
 	// (With a healthy disk the same call returns a verified report: the owner-gone path works.)
 	restore := atomicfile.FailSyncs(syscall.EIO)

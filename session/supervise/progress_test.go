@@ -5,9 +5,10 @@ import (
 	"sync"
 	"testing"
 
+	"cockpit/readmodel"
+
 	"cockpit/live/gate"
 	"cockpit/session"
-	"cockpit/tui"
 )
 
 // TestSupervisorSeesEveryFlattenStep: a flatten run by the owner hands the supervisor every
@@ -26,7 +27,7 @@ func TestSupervisorSeesEveryFlattenStep(t *testing.T) {
 		}
 	}
 	sup := supervisor(t, home)
-	eventually(t, sup, "the owner", func(s tui.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
+	eventually(t, sup, "the owner", func(s readmodel.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
 	var mu sync.Mutex
 	closed := map[string]bool{}
 	var phases []gate.FlattenPhase

@@ -14,13 +14,14 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/mandatefile"
 	"cockpit/session"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 // Backend supervises the owner of one broker account (tui.Backend).
@@ -33,7 +34,7 @@ type Backend struct {
 	operator string // "tui:<user>", when the ctx names no operator
 
 	mu      sync.Mutex
-	tail    []tui.AuditRow // the audit tail as of tailSeq
+	tail    []readmodel.AuditRow // the audit tail as of tailSeq
 	tailSeq int64
 	lsVer   int64     // the live state version read
 	lsAt    time.Time // when the owner last published it
@@ -45,8 +46,6 @@ type Backend struct {
 
 	flattenMu sync.Mutex
 }
-
-var _ tui.Backend = (*Backend)(nil)
 
 // ErrOwnerGone reports an owner with no heartbeat for session.OwnerStale, or no owner.
 var ErrOwnerGone = errors.New("owner gone")
@@ -83,10 +82,10 @@ func (b *Backend) op(ctx context.Context) live.Principal {
 
 // Snapshot implements tui.Backend: sentinels, mandate and store read here, the broker's
 // state from the owner's live state, the audit tail read incrementally.
-func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
+func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	rt, key := b.rt, b.key
 	now := b.Now()
-	snap := tui.Snapshot{Taken: now, Broker: key, Live: rt.IsLive(key), HaltFile: rt.Root.SentinelPath(live.HaltSentinel, key),
+	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: rt.IsLive(key), HaltFile: rt.Root.SentinelPath(live.HaltSentinel, key),
 		HaltFileOK: true, Quotes: map[string]live.Quote{}}
 	snap.State = halt.StateOf(rt.Root, key)
 	snap.Warnings = session.SentinelWarnings(rt.Root)
@@ -120,7 +119,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 }
 
 // ownerView fills what the owner publishes, and says who owns the account or that it is gone.
-func (b *Backend) ownerView(ctx context.Context, snap *tui.Snapshot) {
+func (b *Backend) ownerView(ctx context.Context, snap *readmodel.Snapshot) {
 	o, alive, err := b.Owner(ctx)
 	if err != nil {
 		snap.BrokerErr = "owner unreadable: " + err.Error()
@@ -164,7 +163,7 @@ func (b *Backend) ownerView(ctx context.Context, snap *tui.Snapshot) {
 }
 
 // fill copies the owner's live state into the snapshot.
-func (b *Backend) fill(snap *tui.Snapshot, ls session.LiveState) {
+func (b *Backend) fill(snap *readmodel.Snapshot, ls session.LiveState) {
 	snap.Agent, snap.Paused, snap.PauseWhy, snap.PauseTill, snap.Blocked = ls.Agent, ls.Paused, ls.PauseWhy, ls.PauseTill, ls.Blocked
 	if len(ls.Clients) > 0 {
 		snap.Agent = strings.Join(ls.Clients, ", ")
@@ -236,7 +235,7 @@ func (b *Backend) watch(ctx context.Context, now time.Time) time.Time {
 
 // auditTail keeps the newest 60 events (successful reads left out), reading only the rows
 // appended since the last call.
-func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
+func (b *Backend) auditTail(ctx context.Context) ([]readmodel.AuditRow, int64) {
 	db := b.rt.DB
 	last, err := db.LastSeq(ctx)
 	b.mu.Lock()
@@ -248,7 +247,7 @@ func (b *Backend) auditTail(ctx context.Context) ([]tui.AuditRow, int64) {
 	if err != nil {
 		return b.tail, b.tailSeq
 	}
-	rows := make([]tui.AuditRow, 0, 60)
+	rows := make([]readmodel.AuditRow, 0, 60)
 	for _, e := range evs {
 		if e.Type == live.KindToolCall && e.Outcome == live.OutcomeAccepted {
 			continue

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/session"
 	"cockpit/store"
-	"cockpit/tui"
 )
 
 func env() session.Env {
@@ -54,9 +55,9 @@ func supervisor(t testing.TB, home string) *Backend {
 
 // eventually polls the supervisor's snapshot until ok holds (no timing is asserted: the wait
 // is only bounded so a broken feed fails instead of hanging).
-func eventually(t *testing.T, b *Backend, what string, ok func(tui.Snapshot) bool) tui.Snapshot {
+func eventually(t *testing.T, b *Backend, what string, ok func(readmodel.Snapshot) bool) readmodel.Snapshot {
 	t.Helper()
-	var snap tui.Snapshot
+	var snap readmodel.Snapshot
 	for i := 0; i < 1500; i++ {
 		if snap = b.Snapshot(context.Background()); ok(snap) {
 			return snap
@@ -76,7 +77,7 @@ func TestSupervisorSeesOwner(t *testing.T) {
 	s, _ := owner(t, home)
 	s.SetClients(func() []string { return []string{"mcp:claude-desktop@1.2"} })
 	sup := supervisor(t, home)
-	snap := eventually(t, sup, "the owner and its MCP client", func(s tui.Snapshot) bool {
+	snap := eventually(t, sup, "the owner and its MCP client", func(s readmodel.Snapshot) bool {
 		return strings.HasPrefix(s.Supervising, "SUPERVISING serve-mcp pid") && strings.HasSuffix(s.Supervising, "(mcp:claude-desktop@1.2)")
 	})
 	if snap.OwnerGone {
@@ -88,7 +89,7 @@ func TestSupervisorSeesOwner(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("place_order: %+v", r)
 	}
-	snap = eventually(t, sup, "the order", func(s tui.Snapshot) bool {
+	snap = eventually(t, sup, "the order", func(s readmodel.Snapshot) bool {
 		return len(s.Positions) == 1 && s.AuditTotal > before && s.Agent == "mcp:claude-desktop@1.2"
 	})
 	found := false
@@ -104,7 +105,7 @@ func TestSupervisorSeesOwner(t *testing.T) {
 		t.Errorf("positions %+v, want AAPL", snap.Positions)
 	}
 	// the tail is incremental: rows appended later come first, older ones are kept
-	again := eventually(t, sup, "a later row", func(s tui.Snapshot) bool {
+	again := eventually(t, sup, "a later row", func(s readmodel.Snapshot) bool {
 		sup.HaltBroker(context.Background(), "test")
 		return s.AuditTotal > snap.AuditTotal
 	})
@@ -120,7 +121,7 @@ func TestSupervisorOwnerStale(t *testing.T) {
 	home := t.TempDir()
 	owner(t, home)
 	sup := supervisor(t, home)
-	eventually(t, sup, "the owner", func(s tui.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
+	eventually(t, sup, "the owner", func(s readmodel.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
 	o, alive, err := sup.Owner(context.Background())
 	if err != nil || !alive {
 		t.Fatalf("owner %+v alive %v %v", o, alive, err)
@@ -141,7 +142,7 @@ func TestSupervisorCommands(t *testing.T) {
 	home := t.TempDir()
 	s, _ := owner(t, home)
 	sup := supervisor(t, home)
-	eventually(t, sup, "the owner", func(s tui.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
+	eventually(t, sup, "the owner", func(s readmodel.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
 	ctx := session.WithOperator(context.Background(), "tui:sup-tester")
 	if err := sup.Block(ctx, "TSLA", "no more"); err != nil {
 		t.Fatalf("block: %v", err)

@@ -1,6 +1,7 @@
 package vibeattach
 
 import (
+	"cockpit/readmodel"
 	"context"
 	"errors"
 	"fmt"
@@ -361,10 +362,10 @@ func TestQuitHaltWritesSentinel(t *testing.T) {
 	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	m.Update(ctrlC)
 	m.Update(ctrlC)
-	if got := m.QuitChoice(); got != tui.QuitHalt {
+	if got := m.QuitChoice(); got != readmodel.QuitHalt {
 		t.Fatalf("quit choice %v, want QuitHalt", got)
 	}
-	if msg, err := be.OnQuit(context.Background(), tui.QuitLeave); err != nil || msg != "" || halt.IsHalted(root, broker) {
+	if msg, err := be.OnQuit(context.Background(), readmodel.QuitLeave); err != nil || msg != "" || halt.IsHalted(root, broker) {
 		t.Fatalf("quit and leave: %q %v halted %v, want nothing done", msg, err, halt.IsHalted(root, broker))
 	}
 	msg, err := be.OnQuit(context.Background(), m.QuitChoice())

@@ -10,11 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/redact"
 	"cockpit/live/vibe"
-	"cockpit/tui"
 )
 
 // tailRows is how many audit rows the snapshot carries (the L view reads all kept records).
@@ -22,7 +23,7 @@ const tailRows = 60
 
 // auditTail advances the chain follower and returns the newest rows, newest first; a break or
 // an unreadable file is a fault on the snapshot.
-func (b *Backend) auditTail(snap *tui.Snapshot) ([]tui.AuditRow, int64) {
+func (b *Backend) auditTail(snap *readmodel.Snapshot) ([]readmodel.AuditRow, int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if err := b.tail.Advance(); err != nil {
@@ -38,7 +39,7 @@ func (b *Backend) auditTail(snap *tui.Snapshot) ([]tui.AuditRow, int64) {
 }
 
 // Audit implements tui.Backend over the kept records (newest first), filtered by text.
-func (b *Backend) Audit(_ context.Context, f tui.AuditFilter) ([]tui.AuditRow, error) {
+func (b *Backend) Audit(_ context.Context, f readmodel.AuditFilter) ([]readmodel.AuditRow, error) {
 	b.mu.Lock()
 	err := b.tail.Advance()
 	rows := rowsOf(b.tail.Recent())
@@ -46,7 +47,7 @@ func (b *Backend) Audit(_ context.Context, f tui.AuditFilter) ([]tui.AuditRow, e
 	if err != nil {
 		return nil, err
 	}
-	var out []tui.AuditRow
+	var out []readmodel.AuditRow
 	needle := strings.ToLower(f.Text)
 	for _, r := range rows {
 		if f.BeforeSeq > 0 && r.Seq >= f.BeforeSeq {
@@ -64,8 +65,8 @@ func (b *Backend) Audit(_ context.Context, f tui.AuditFilter) ([]tui.AuditRow, e
 }
 
 // rowsOf turns chained records (oldest first) into screen rows, newest first.
-func rowsOf(recs []vibe.TailRecord) []tui.AuditRow {
-	out := make([]tui.AuditRow, 0, len(recs))
+func rowsOf(recs []vibe.TailRecord) []readmodel.AuditRow {
+	out := make([]readmodel.AuditRow, 0, len(recs))
 	for i := len(recs) - 1; i >= 0; i-- {
 		out = append(out, auditRow(recs[i]))
 	}
@@ -73,8 +74,8 @@ func rowsOf(recs []vibe.TailRecord) []tui.AuditRow {
 }
 
 // auditRow is one Vibe-Trading audit record (A1) as a screen row; every text is redacted.
-func auditRow(r vibe.TailRecord) tui.AuditRow {
-	row := tui.AuditRow{Seq: r.Seq, Unverified: !r.Verified, Actor: "vibe", Type: "unreadable line"}
+func auditRow(r vibe.TailRecord) readmodel.AuditRow {
+	row := readmodel.AuditRow{Seq: r.Seq, Unverified: !r.Verified, Actor: "vibe", Type: "unreadable line"}
 	o := r.Record
 	if o == nil {
 		row.Summary = fmt.Sprintf("line %d is not a JSON object", r.Index+1)
@@ -110,7 +111,7 @@ func auditRow(r vibe.TailRecord) tui.AuditRow {
 // positions reads the broker's last reconciled positions (runtime_state.json, written by
 // Vibe-Trading's runner on a clean reconcile): cockpit has no broker access here, so without
 // that file the exposure is unknown and shown as a broker error, never as zero.
-func (b *Backend) positions(snap *tui.Snapshot) {
+func (b *Backend) positions(snap *readmodel.Snapshot) {
 	path := filepath.Join(b.o.Root.BrokerDir(b.o.Broker), "runtime_state.json")
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/counter"
 	"cockpit/live/gate"
@@ -20,7 +22,6 @@ import (
 	"cockpit/live/mandatefile"
 	"cockpit/live/vibe"
 	"cockpit/session"
-	"cockpit/tui"
 )
 
 // ErrNoQueue is every action but halt and resume on an attached Vibe-Trading root.
@@ -46,8 +47,6 @@ type Backend struct {
 	tail *vibe.ChainTail
 }
 
-var _ tui.Backend = (*Backend)(nil)
-
 // New returns the backend; the audit chain is verified in full on the first Snapshot.
 func New(o Options) *Backend {
 	if o.Now == nil {
@@ -67,9 +66,9 @@ func ChainPath(root live.Root) string { return filepath.Join(root.LiveDir(), "au
 
 // Snapshot implements tui.Backend: sentinels, mandate, day count, last reconciled positions
 // and the audit tail, each failing closed.
-func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
+func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	root, key, now := b.o.Root, b.o.Broker, b.o.Now()
-	snap := tui.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key), Agent: "Vibe-Trading (attached)",
+	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key), Agent: "Vibe-Trading (attached)",
 		HaltFile: root.SentinelPath(live.HaltSentinel, key), HaltFileOK: true, State: live.Active}
 	b.sentinels(&snap)
 	b.mandate(&snap)
@@ -85,7 +84,7 @@ func (b *Backend) Snapshot(ctx context.Context) tui.Snapshot {
 }
 
 // sentinels reads the HALT files Vibe-Trading's gate checks: global, then the broker's.
-func (b *Backend) sentinels(snap *tui.Snapshot) {
+func (b *Backend) sentinels(snap *readmodel.Snapshot) {
 	root, key := b.o.Root, b.o.Broker
 	snap.Warnings = session.SentinelWarnings(root)
 	if halt.IsHalted(root, key) {
@@ -107,7 +106,7 @@ func (b *Backend) sentinels(snap *tui.Snapshot) {
 // mandate is the broker's mandate.json under cockpit's strict rules: an unreadable or invalid
 // file is shown as an error, never as limits. Vibe-Trading records no commit hash cockpit could
 // check, so a valid file is shown as unverified.
-func (b *Backend) mandate(snap *tui.Snapshot) {
+func (b *Backend) mandate(snap *readmodel.Snapshot) {
 	m, err := mandatefile.Load(b.o.Root, b.o.Broker)
 	switch {
 	case errors.Is(err, live.ErrNoMandate):
@@ -205,8 +204,8 @@ func (b *Backend) CommitMandate(context.Context, []byte, int, string) (*mandatef
 
 // OnQuit carries out the operator's quit choice: "halt, then quit" (h, or ctrl+c twice)
 // writes the global HALT file, as H does. It returns what to print after the screen.
-func (b *Backend) OnQuit(ctx context.Context, choice tui.QuitChoice) (string, error) {
-	if choice != tui.QuitHalt {
+func (b *Backend) OnQuit(ctx context.Context, choice readmodel.QuitChoice) (string, error) {
+	if choice != readmodel.QuitHalt {
 		return "", nil
 	}
 	err := b.Halt(ctx, "quit from the attached screen: halt")

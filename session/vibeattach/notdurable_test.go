@@ -6,10 +6,11 @@ import (
 	"syscall"
 	"testing"
 
+	"cockpit/readmodel"
+
 	"cockpit/live"
 	"cockpit/live/atomicfile"
 	"cockpit/live/halt"
-	"cockpit/tui"
 )
 
 // TestQuitHaltNotDurableSaysHalted: quitting with halt when the HALT file's fsync fails
@@ -19,7 +20,7 @@ func TestQuitHaltNotDurableSaysHalted(t *testing.T) {
 	root, clock := fixture(t)
 	be := newBackend(root, clock)
 	restore := atomicfile.FailSyncs(syscall.EIO)
-	msg, err := be.OnQuit(context.Background(), tui.QuitHalt)
+	msg, err := be.OnQuit(context.Background(), readmodel.QuitHalt)
 	restore()
 	if err != nil {
 		t.Fatalf("quit halt: got error %v, want the halt reported", err)
