@@ -7,27 +7,25 @@ import (
 	"cockpit/live/money"
 )
 
-// Snapshot is the state on screen at one moment.
+// Snapshot is the state of one broker account at one moment, as every window shows it.
 type Snapshot struct {
 	Taken  time.Time
 	Broker string
 	Live   bool // a live broker (the LIVE badge), else paper
 
-	State      live.TradingState // from the sentinels
-	HaltReason string            // who, why and when, from the sentinel, when halted
+	State      live.TradingState // from the sentinels and the latches
+	HaltReason string            // who, why and when, from the sentinel or the latch, when halted
 	HaltFile   string            // the sentinel path shown in the status bar
 	HaltFileOK bool              // false: the sentinel could not be read (shown as ERROR, and halted)
-	Paused     bool              // the agent loop is paused
-	PauseWhy   string            // why the agent is auto-paused until PauseTill ("5 denied writes within a minute")
-	PauseTill  time.Time         // the end of an auto-pause, zero when none
-	Agent      string            // the agent's name, "" when none runs
 	Warnings   []string          // conditions to raise as alerts (a sentinel nobody acts on)
 	Faults     []string          // data that cannot be trusted, raised as critical alerts (a broken audit chain)
-	Blocked    []string          // symbols on the session block list, sorted
 	// Supervising says another process owns the account ("SUPERVISING serve-mcp pid 1234
 	// (mcp:…)", issue 14); OwnerGone: that owner has no heartbeat.
 	Supervising string
 	OwnerGone   bool
+	// Attached says the screen shows a root whose trading runs elsewhere and what it can do
+	// there ("ATTACHED to Vibe-Trading: H and U write its HALT file; nothing else acts").
+	Attached string
 
 	Mandate      *live.Mandate
 	MandateErr   string
@@ -35,24 +33,13 @@ type Snapshot struct {
 	Committed    time.Time         // when the mandate was committed (start of the expiry gauge)
 	Expires      time.Time
 
-	OrdersToday  int
-	LargestOrder money.Amount // the largest order notional accepted today
-	LastOrder    money.Amount // the notional of the last order accepted today
-	Breaches     int          // orders accepted today over a cap on a human's approval
+	OrdersToday int  // the day's count as the gate counts it: the fleet's when FleetOrders
+	FleetOrders bool // OrdersToday is the fleet's count; HostOrders is this root's share
+	HostOrders  int
 
-	BrokerErr string // the last broker read error, "" when healthy
-	Latency   time.Duration
-	Tools     []BrokerTool // the broker server's own tools and their class; nil unless it is an MCP server
-	Positions []live.Position
-	Orders    []live.Order          // open orders
-	Origins   map[string]string     // client order id → who placed it (agent, operator)
-	Trails    map[string]OrderTrail // client order id → the decision that placed it
-	Account   live.Account
-	Quotes    map[string]live.Quote
+	Tools []BrokerTool // the broker server's own tools and their class; nil unless it is an MCP server
 
-	StartEquity money.Amount // the equity at the session's first account read
-	DayEquity   money.Amount // the equity at the first snapshot of the UTC day (0: none read today)
-	Realized    money.Amount // realised P&L, closed positions included
+	Owned // what only the account's owner reads: its broker and its engine
 
 	Remote []string   // who is connected over SSH ("alice@laptop (operator)"), empty when nobody
 	Fleet  *FleetView // the fleet's health and hosts; nil without a fleet
@@ -60,6 +47,39 @@ type Snapshot struct {
 	Reviews    []live.ReviewItem // pending
 	Audit      []AuditRow        // the newest events, newest first
 	AuditTotal int64
+}
+
+// Owned is the part of a snapshot only the process that owns the account can read (its broker
+// and its engine). The owner publishes it in the store while a supervisor watches, so a
+// supervising screen shows the owner's own numbers, not numbers of its own.
+type Owned struct {
+	Agent     string    `json:"agent,omitempty"`   // the agent's name (or the MCP clients served), "" when none runs
+	Clients   []string  `json:"clients,omitempty"` // MCP client sessions, mcp:<name>@<version>
+	Paused    bool      `json:"paused,omitempty"`  // the agent loop is paused
+	PauseWhy  string    `json:"pause_why,omitempty"`
+	PauseTill time.Time `json:"pause_till"` // the end of an auto-pause, zero when none
+	Blocked   []string  `json:"blocked,omitempty"`
+	// OwnerHalt is the owner's in-memory halt (its watcher's or its audit latch), "" when none.
+	OwnerHalt string `json:"owner_halt,omitempty"`
+
+	BrokerErr string                `json:"broker_err,omitempty"` // the last broker read error, "" when healthy
+	Latency   time.Duration         `json:"latency"`
+	Positions []live.Position       `json:"positions"`
+	Orders    []live.Order          `json:"orders"`            // open orders
+	Origins   map[string]string     `json:"origins,omitempty"` // client order id → who placed it (agent, operator)
+	Trails    map[string]OrderTrail `json:"trails,omitempty"`  // client order id → the decision that placed it
+	Account   live.Account          `json:"account"`
+	Quotes    map[string]live.Quote `json:"quotes"`
+	// BookAt is when the owner read the broker: the age of the positions and orders shown.
+	BookAt time.Time `json:"book_at"`
+
+	LargestOrder money.Amount `json:"largest_order"` // the largest order notional accepted today
+	LastOrder    money.Amount `json:"last_order"`    // the notional of the last order accepted today
+	Breaches     int          `json:"breaches,omitempty"`
+
+	StartEquity money.Amount `json:"start_equity"` // the equity at the session's first account read
+	DayEquity   money.Amount `json:"day_equity"`   // the equity at the UTC day's baseline (0: none read today)
+	Realized    money.Amount `json:"realized"`     // realised P&L, closed positions included
 }
 
 // AuditRow is one audit event as the screen lists it.

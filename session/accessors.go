@@ -5,6 +5,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
+	"cockpit/readmodel"
 )
 
 // ID is the session's id (its row in the store and the SessionID of its audit records).
@@ -64,7 +65,7 @@ func (s *Session) Halted() (string, bool) {
 	}
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {
 		if a, _ := halt.ReadSentinel(s.rt.Root, live.HaltSentinel, scope); a != nil {
-			return "HALTED " + haltLine(a, scope), true
+			return "HALTED " + readmodel.HaltLine(a, scope), true
 		}
 	}
 	if halt.IsHalted(s.rt.Root, s.key) {
@@ -72,3 +73,6 @@ func (s *Session) Halted() (string, bool) {
 	}
 	return "", false
 }
+
+// Reader is the account's read model: what every window of this session shows.
+func (s *Session) Reader() *readmodel.Reader { return s.reader }

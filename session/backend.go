@@ -4,45 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
 	"cockpit/readmodel"
 
 	"cockpit/engine"
 	"cockpit/live"
-	"cockpit/live/counter"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
 	"cockpit/live/mandatefile"
-	"cockpit/live/money"
 	"cockpit/store"
 )
 
-// Backend is the screen's view of a running session (tui.Backend): it reads the broker, the
-// sentinels, the mandate and the store, and carries out the operator's actions, each audited
-// as the operator's.
+// Backend is the screen's view of a running session (tui.Backend): it reads the session's read
+// model and carries out the operator's actions, each audited as the operator's.
 type Backend struct {
 	s        *Session
 	operator live.Principal
-
-	mu      sync.Mutex
-	tail    []readmodel.AuditRow // the audit tail as of tailSeq
-	tailSeq int64
-	largest money.Amount      // the largest order accepted today
-	last    money.Amount      // the last order accepted today
-	breach  int               // orders accepted today on an approved breach
-	day     string            // the UTC day largest belongs to
-	origins map[string]string // client order id → who placed it
-	start   *money.Amount     // the equity at the first account read of the session
-	dayEq   dayMark           // the day P&L's baseline when the broker keeps none (not paper)
-	trails  trailCache        // open orders' decision trails (trail.go)
-	mandate mandateSeen       // the last mandate check and what it read (mandate_cache.go)
 }
 
 // Backend returns the screen's backend over this session, made on first use: its actions
@@ -53,206 +34,14 @@ func (s *Session) Backend() *Backend {
 }
 
 func newBackend(s *Session) *Backend {
-	b := &Backend{s: s, operator: live.Operator(strings.Replace(OperatorName(), "cli", "tui", 1), s.id), origins: map[string]string{}}
-	b.scanLargest(context.Background())
-	return b
+	return &Backend{s: s, operator: live.Operator(strings.Replace(OperatorName(), "cli", "tui", 1), s.id)}
 }
 
-// scanLargest seeds today's largest accepted order from the store's typed notional column.
-func (b *Backend) scanLargest(ctx context.Context) {
-	now := b.s.rt.Now().UTC()
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	largest, err := b.s.rt.DB.LargestNotional(ctx, b.s.key, day)
-	if err != nil {
-		largest = money.Zero
-	}
-	b.mu.Lock()
-	b.largest, b.day = largest, day.Format("2006-01-02")
-	b.mu.Unlock()
-}
-
-// noteDecision keeps the largest accepted order of the day current from engine events.
-func (b *Backend) noteDecision(d *gate.Decision) {
-	if d == nil || d.Verdict != live.Allow || d.Outcome != live.OutcomeAccepted || d.Intent == nil || d.Intent.NotionalUSD == nil {
-		return
-	}
-	today := b.s.rt.Now().UTC().Format("2006-01-02")
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.day != today {
-		b.largest, b.last, b.breach, b.day = money.Zero, money.Zero, 0, today
-	}
-	b.last = *d.Intent.NotionalUSD
-	if d.ApprovalID != "" {
-		b.breach++
-	}
-	if d.Intent.NotionalUSD.GreaterThan(b.largest) {
-		b.largest = *d.Intent.NotionalUSD
-	}
-}
-
-// Snapshot implements tui.Backend.
+// Snapshot implements tui.Backend: the session's read model.
 func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
-	s, rt := b.s, b.s.rt
-	now := rt.Now()
-	snap := readmodel.Snapshot{Taken: now, Broker: s.key, Live: rt.IsLive(s.key), Paused: s.eng.Paused(),
-		HaltFile: rt.Root.SentinelPath(live.HaltSentinel, s.key), HaltFileOK: true, Quotes: map[string]live.Quote{}}
-	if s.agent != nil {
-		snap.Agent = s.agent.Name()
-		if st, ok := s.agent.(interface{ Status() string }); ok {
-			snap.Agent = st.Status() // a plugin: its grants and usage, or why it is disabled
-		}
-	}
-	snap.State = halt.StateOf(rt.Root, s.key)
-	snap.Warnings = SentinelWarnings(rt.Root)
-	snap.Blocked = s.eng.Blocked()
-	snap.Fleet = s.fleet.view(ctx, now)
-	if on, why := s.latch.Halted(); on {
-		snap.State, snap.HaltReason = live.Halted, why
-	}
-	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {
-		if _, err := os.Stat(rt.Root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			snap.HaltFileOK = false
-		}
-		if a, err := halt.ReadSentinel(rt.Root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			snap.HaltReason = haltLine(a, scope)
-		}
-	}
-	if h, ok := s.gate.Latched(); ok { // DV15: the in-memory latch, whatever the disk says
-		snap.State, snap.Paused, snap.HaltReason = live.Halted, true, string(h.Reason)+": "+h.Detail
-	}
-	// The gate trusts only the mandate last committed (DV13): one it will not use is shown as
-	// a critical error, not as limits.
-	if mc := b.mandateCheck(ctx); !mc.Verified() {
-		snap.MandateState = mc.State
-		if mc.State != live.MandateMissing {
-			snap.MandateErr = mc.Describe()
-		}
-	} else {
-		m := mc.Mandate
-		snap.Mandate, snap.MandateState = m, mc.State
-		snap.Expires, _ = m.Expiry()
-		snap.Committed, _ = live.ParseExpiry(m.Consent.CreatedAt)
-	}
-	snap.OrdersToday, _ = counter.DailyCount(ctx, rt.Root, rt.DB, s.key, now) // the gate's count (DV14)
-	b.mu.Lock()
-	snap.LargestOrder, snap.LastOrder, snap.Breaches = b.largest, b.last, b.breach
-	if b.day != now.UTC().Format("2006-01-02") {
-		snap.LargestOrder, snap.LastOrder, snap.Breaches = money.Zero, money.Zero, 0
-	}
-	b.mu.Unlock()
-	snap.PauseTill, snap.PauseWhy = s.eng.CoolingDown()
-	b.readBroker(ctx, &snap)
-	snap.Tools = rt.BrokerTools(s.broker, s.key)
-	if items, err := rt.DB.Approvals(ctx, store.ApprovalPending, 200); err == nil {
-		for _, a := range items {
-			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))
-		}
-	}
-	snap.Audit, snap.AuditTotal = b.auditTail(ctx)
-	s.owner.noteSnapshot(snap)
+	snap := b.s.reader.Snapshot(ctx)
+	b.s.owner.noteSnapshot(snap)
 	return snap
-}
-
-// auditTail returns the newest 60 events, leaving out successful reads (the full view, L,
-// has everything); it re-reads only when the chain grew.
-func (b *Backend) auditTail(ctx context.Context) ([]readmodel.AuditRow, int64) {
-	db := b.s.rt.DB
-	last, err := db.LastSeq(ctx)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if err != nil || last == b.tailSeq && b.tail != nil {
-		return b.tail, b.tailSeq
-	}
-	evs, err := db.Events(ctx, store.Filter{Limit: 300})
-	if err != nil {
-		return b.tail, b.tailSeq
-	}
-	rows := make([]readmodel.AuditRow, 0, 60) // non-nil even when every event is a read: the cache holds
-	for _, e := range evs {
-		if e.Type == live.KindToolCall && e.Outcome == live.OutcomeAccepted {
-			continue
-		}
-		if rows = append(rows, auditRow(e)); len(rows) == 60 {
-			break
-		}
-	}
-	b.tail, b.tailSeq = rows, last
-	return rows, last
-}
-
-// readBroker reads positions, open orders, the account and quotes, timing the round trip.
-func (b *Backend) readBroker(ctx context.Context, snap *readmodel.Snapshot) {
-	br := b.s.broker
-	start := time.Now()
-	pos, err := br.Positions(ctx)
-	if err != nil {
-		snap.BrokerErr = err.Error()
-		return
-	}
-	snap.Latency = time.Since(start)
-	snap.Positions = pos
-	if snap.Orders, err = br.OpenOrders(ctx); err != nil {
-		snap.BrokerErr = err.Error()
-	}
-	if snap.Account, err = br.Account(ctx); err != nil {
-		snap.BrokerErr = err.Error()
-	} else {
-		b.pnl(snap)
-	}
-	syms := map[string]bool{}
-	if b.s.paper != nil {
-		for _, sym := range b.s.paper.Market().Symbols() {
-			syms[sym] = true
-		}
-	}
-	for _, p := range pos {
-		syms[p.Symbol] = true
-	}
-	for _, o := range snap.Orders {
-		syms[o.Symbol] = true
-	}
-	for sym := range syms {
-		if q, err := br.Quote(ctx, sym); err == nil {
-			snap.Quotes[sym] = q
-		}
-	}
-	snap.Origins = b.originsFor(ctx, snap.Orders)
-	snap.Trails = b.trailsFor(ctx, snap.Orders)
-}
-
-// originsFor names who placed each open order, from the order journal.
-func (b *Backend) originsFor(ctx context.Context, orders []live.Order) map[string]string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	missing := false
-	for _, o := range orders {
-		if _, ok := b.origins[o.ClientOrderID]; !ok && o.ClientOrderID != "" {
-			missing = true
-		}
-	}
-	if missing {
-		if entries, err := b.s.rt.DB.JournalEntries(ctx, b.s.key, live.JournalAccepted); err == nil {
-			for _, e := range entries {
-				b.origins[e.ClientOrderID] = string(e.Actor.Kind) + ":" + e.Actor.ID
-			}
-		}
-		for _, o := range orders {
-			if _, ok := b.origins[o.ClientOrderID]; !ok {
-				b.origins[o.ClientOrderID] = "?"
-			}
-		}
-	}
-	out := make(map[string]string, len(orders))
-	for _, o := range orders {
-		out[o.ClientOrderID] = b.origins[o.ClientOrderID]
-	}
-	return out
-}
-
-func auditRow(e store.Event) readmodel.AuditRow {
-	return readmodel.AuditRow{Seq: e.Seq, Time: e.Time, Actor: e.ActorKind + ":" + e.ActorID, Type: e.Type, Outcome: e.Outcome,
-		Reason: e.Reason, Tool: e.Tool, OrderID: e.OrderID, Summary: e.Summary}
 }
 
 // record audits an operator action taken on the screen.
@@ -449,15 +238,7 @@ func (b *Backend) Unblock(ctx context.Context, symbol, reason string) error {
 
 // Audit implements tui.Backend.
 func (b *Backend) Audit(ctx context.Context, f readmodel.AuditFilter) ([]readmodel.AuditRow, error) {
-	evs, err := b.s.rt.DB.Events(ctx, store.Filter{Text: f.Text, BeforeSeq: f.BeforeSeq, Limit: f.Limit})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]readmodel.AuditRow, len(evs))
-	for i, e := range evs {
-		out[i] = auditRow(e)
-	}
-	return out, nil
+	return b.s.reader.Audit(ctx, f)
 }
 
 // ExportAudit implements tui.Backend: JSONL under <root>/exports.
@@ -487,31 +268,9 @@ func (b *Backend) CommitMandate(ctx context.Context, doc []byte, days int, typed
 }
 
 // Follow yields the engine's events to a window (the caller adapts them to its own messages)
-// and keeps the day's largest order, until ctx ends.
+// until ctx ends.
 func (b *Backend) Follow(ctx context.Context, send func(engine.Event)) {
 	for ev := range b.s.eng.Bus.Subscribe(ctx, 1024) {
-		if ev.Kind == engine.EvDecision {
-			b.noteDecision(ev.Decision)
-		}
 		send(ev)
 	}
-}
-
-// haltLine says why, where, by whom and when a halt sentinel was written, leaving out what
-// the file does not say (a HALT file made with `touch` says nothing but its scope).
-func haltLine(a *halt.Attribution, scope live.Scope) string {
-	why := a.Reason
-	if why == "" {
-		why = "no reason written"
-	}
-	parts := []string{scope.String()}
-	if a.By != "" {
-		parts = append(parts, a.By)
-	}
-	if t, err := live.ParseExpiry(a.TrippedAt); err == nil {
-		parts = append(parts, t.UTC().Format("15:04:05 UTC"))
-	} else if a.TrippedAt != "" {
-		parts = append(parts, a.TrippedAt)
-	}
-	return why + " (" + strings.Join(parts, ", ") + ")"
 }

@@ -5,6 +5,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/halt"
+	"cockpit/readmodel"
 )
 
 func TestHaltLine(t *testing.T) {
@@ -20,7 +21,7 @@ func TestHaltLine(t *testing.T) {
 		{"unparseable time kept", halt.Attribution{Reason: "r", TrippedAt: "yesterday"}, live.BrokerScope("paper"), "r (paper, yesterday)"},
 	}
 	for _, tt := range tests {
-		if got := haltLine(&tt.a, tt.scope); got != tt.want {
+		if got := readmodel.HaltLine(&tt.a, tt.scope); got != tt.want {
 			t.Errorf("%s: haltLine = %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -23,7 +23,7 @@ func TestLargestOrderIsTyped(t *testing.T) {
 		{Kind: live.KindOrderPlaced, Outcome: live.OutcomeAccepted, Broker: s.Key(), Intent: "note: $99999 is not a notional"},
 		{Kind: live.KindOrderPlaced, Outcome: live.OutcomeAccepted, Broker: "other", Intent: "buy $5000 MSFT", Notional: ptr(money.MustParse("5000"))},
 	} {
-		r.Time = time.Now()
+		r.Time, r.Actor = time.Now(), live.Agent("strategy", s.ID())
 		if err := s.rt.Audit.Record(context.Background(), r); err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,6 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/gate"
-	"cockpit/live/money"
 	"cockpit/store"
 )
 
@@ -24,32 +23,6 @@ const (
 	// OwnerStale is how old a heartbeat may be before supervisors call the owner gone.
 	OwnerStale = 5 * time.Second
 )
-
-// LiveState is what only the owning process can read (the broker, its engine), published in
-// the store for supervisors; it is written only when it changed.
-type LiveState struct {
-	Agent        string                          `json:"agent,omitempty"`
-	Clients      []string                        `json:"clients,omitempty"` // MCP client sessions, mcp:<name>@<version>
-	Paused       bool                            `json:"paused,omitempty"`
-	PauseWhy     string                          `json:"pause_why,omitempty"`
-	PauseTill    time.Time                       `json:"pause_till"`
-	Blocked      []string                        `json:"blocked,omitempty"`
-	OwnerHalt    string                          `json:"owner_halt,omitempty"` // the owner's in-memory halt (watcher or audit latch)
-	BrokerErr    string                          `json:"broker_err,omitempty"`
-	Latency      time.Duration                   `json:"latency"`
-	Positions    []live.Position                 `json:"positions"`
-	Orders       []live.Order                    `json:"orders"`
-	Account      live.Account                    `json:"account"`
-	Quotes       map[string]live.Quote           `json:"quotes"`
-	Origins      map[string]string               `json:"origins,omitempty"`
-	Trails       map[string]readmodel.OrderTrail `json:"trails,omitempty"`
-	LargestOrder money.Amount                    `json:"largest_order"`
-	LastOrder    money.Amount                    `json:"last_order"`
-	Breaches     int                             `json:"breaches,omitempty"`
-	StartEquity  money.Amount                    `json:"start_equity"`
-	DayEquity    money.Amount                    `json:"day_equity"`
-	Realized     money.Amount                    `json:"realized"`
-}
 
 // ownerState is the session's owner role: its kind, the MCP clients it serves and the screen's
 // last snapshot (reused instead of reading the broker twice).
@@ -178,16 +151,8 @@ func (s *Session) publishLive(ctx context.Context, reread bool) {
 	if reread || !fresh {
 		snap = s.Backend().Snapshot(ctx)
 	}
-	ls := LiveState{Agent: snap.Agent, Paused: snap.Paused, PauseWhy: snap.PauseWhy, PauseTill: snap.PauseTill, Blocked: snap.Blocked,
-		BrokerErr: snap.BrokerErr, Latency: snap.Latency, Positions: snap.Positions, Orders: withoutReplies(snap.Orders), Account: snap.Account,
-		Quotes: snap.Quotes, Origins: snap.Origins, Trails: snap.Trails, LargestOrder: snap.LargestOrder, LastOrder: snap.LastOrder,
-		Breaches: snap.Breaches, StartEquity: snap.StartEquity, DayEquity: snap.DayEquity, Realized: snap.Realized}
-	if on, why := s.latch.Halted(); on {
-		ls.OwnerHalt = why
-	}
-	if h, ok := s.gate.Latched(); ok {
-		ls.OwnerHalt = h.Message()
-	}
+	ls := snap.Owned
+	ls.Orders = withoutReplies(snap.Orders)
 	if clients != nil {
 		ls.Clients = clients()
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"cockpit/readmodel"
 	"cockpit/store"
 )
 
@@ -41,7 +42,7 @@ func TestPublishLiveOnlyWhileWatched(t *testing.T) {
 	if err != nil || v != 1 {
 		t.Fatalf("watched owner: version %d %v, want 1", v, err)
 	}
-	var ls LiveState
+	var ls readmodel.Owned
 	if err := json.Unmarshal(body, &ls); err != nil {
 		t.Fatal(err)
 	}

@@ -5,28 +5,34 @@ import (
 	"testing"
 
 	"cockpit/live"
-	"cockpit/live/gate"
 	"cockpit/live/money"
 )
 
-// TestSnapshotPerOrder (issue 12): the snapshot carries the last and the largest order of
-// the day and how many of them went on an approved breach.
+// TestSnapshotPerOrder (issue 12, issue 28): the snapshot carries the last and the largest of the
+// agent's orders placed today and how many went on an approved breach, read from the audit
+// trail: a supervisor, an SSH screen and a headless owner (which no screen follows) all show
+// the same numbers. An operator's order and a denial are not the agent's orders.
 func TestSnapshotPerOrder(t *testing.T) {
 	s, err := Open(testOptions(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	b := s.Backend()
-	accepted := func(n, grant string) *gate.Decision {
+	ctx := context.Background()
+	placed := func(actor live.Principal, kind, n, grant string) {
+		t.Helper()
 		a := money.MustParse(n)
-		return &gate.Decision{Verdict: live.Allow, Outcome: live.OutcomeAccepted, ApprovalID: grant,
-			Intent: &live.OrderIntent{NotionalUSD: &a}}
+		if err := s.rt.Audit.Record(ctx, live.AuditRecord{Time: s.rt.Now(), Actor: actor, Kind: kind, Outcome: live.OutcomeAccepted,
+			Broker: s.key, ApprovalID: grant, Notional: &a}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	b.noteDecision(accepted("5950", "ap_0001")) // an approved breach
-	b.noteDecision(accepted("1205", ""))
-	b.noteDecision(&gate.Decision{Verdict: live.Deny, Intent: accepted("9000", "").Intent})
-	snap := b.Snapshot(context.Background())
+	agent := live.Agent("strategy", s.id)
+	placed(agent, live.KindOrderPlaced, "5950", "ap_0001") // an approved breach
+	placed(agent, live.KindOrderPlaced, "1205", "")
+	placed(live.Operator("alice", s.id), live.KindOrderPlaced, "9000", "") // the operator's close
+	placed(agent, live.KindOrderRejected, "7000", "")
+	snap := s.Backend().Snapshot(ctx)
 	if snap.LargestOrder.Cmp(money.MustParse("5950")) != 0 || snap.LastOrder.Cmp(money.MustParse("1205")) != 0 || snap.Breaches != 1 {
 		t.Errorf("largest %s last %s breaches %d, want 5950 1205 1", snap.LargestOrder, snap.LastOrder, snap.Breaches)
 	}

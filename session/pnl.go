@@ -22,28 +22,29 @@ type dayMark struct {
 // broker keeps it in its persisted account, so a restart on the same day keeps it; another
 // broker's is kept in memory, from the first snapshot this process took that day. An equity
 // that could not be read (zero) sets no baseline: the day P&L then shows as unknown.
-func (b *Backend) pnl(snap *readmodel.Snapshot) {
+func (o *ownerSource) pnl(snap *readmodel.Snapshot) {
 	eq := snap.Account.Equity
-	now := b.s.rt.Now()
-	b.mu.Lock()
-	if b.start == nil {
-		b.start = &eq
+	s := o.s
+	now := s.rt.Now()
+	o.mu.Lock()
+	if o.start == nil {
+		o.start = &eq
 	}
-	snap.StartEquity = *b.start
-	if day := now.UTC().Format(time.DateOnly); b.s.paper == nil {
-		if eq.Sign() > 0 && b.dayEq.day != day {
-			b.dayEq = dayMark{day: day, equity: eq}
+	snap.StartEquity = *o.start
+	if day := now.UTC().Format(time.DateOnly); s.paper == nil {
+		if eq.Sign() > 0 && o.day.day != day {
+			o.day = dayMark{day: day, equity: eq}
 		}
-		if b.dayEq.day == day {
-			snap.DayEquity = b.dayEq.equity
+		if o.day.day == day {
+			snap.DayEquity = o.day.equity
 		}
 	}
-	b.mu.Unlock()
-	if b.s.paper != nil {
+	o.mu.Unlock()
+	if s.paper != nil {
 		if eq.Sign() > 0 {
-			snap.DayEquity = b.s.paper.DayStart(now, eq)
+			snap.DayEquity = s.paper.DayStart(now, eq)
 		}
-		snap.Realized = b.s.paper.Realized()
+		snap.Realized = s.paper.Realized()
 		return
 	}
 	sum := money.Zero

@@ -87,16 +87,6 @@ func latchRecord(latched, reason string) live.AuditRecord {
 		Detail: jsonv.ObjectOf("latch", latched, "reason", reason)}
 }
 
-// SentinelWarnings names the HALT/REDUCE_ONLY files cockpit does not act on (live/PAPER/HALT
-// for broker paper), for the screen and status.
-func SentinelWarnings(root live.Root) []string {
-	var out []string
-	for _, p := range halt.UnrecognisedSentinels(root) {
-		out = append(out, "unrecognised sentinel "+p+": its directory is not a broker key (keys are lower case); it halts nothing")
-	}
-	return out
-}
-
 // latched is the watcher's OnLatch hook: the in-memory halt is recorded even when no HALT
 // file can be written.
 func (a *sentinelAudit) latched(why string) {

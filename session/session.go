@@ -67,6 +67,7 @@ type Session struct {
 
 	fleet *fleetLink // nil without a fleet
 
+	reader      *readmodel.Reader // the account's read model: every window of this session reads it
 	backendOnce sync.Once
 	backend     *Backend // the screen's backend, made on first use
 
@@ -161,6 +162,7 @@ func Open(o Options) (*Session, error) {
 	}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
+	s.reader = s.newReader()
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {

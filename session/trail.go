@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"cockpit/readmodel"
 
@@ -11,48 +12,83 @@ import (
 	"cockpit/store"
 )
 
-// trailCache keeps the trails read so far and how often an order's read found no event.
+// trailCache keeps the trails of the open orders read so far and how often an order's read
+// found no event; it holds only orders still open, so it does not grow with history.
 type trailCache struct {
+	mu     sync.Mutex
 	got    map[string]readmodel.OrderTrail
 	misses map[string]int
 }
 
-// trailsFor gives each open order the audited trail that placed it (the agent's reason, the
-// policy call, each gate step, a breach and its approval), read once per order and cached.
-func (b *Backend) trailsFor(ctx context.Context, orders []live.Order) map[string]readmodel.OrderTrail {
+// of gives each open order the audited trail that placed it (the agent's reason, the policy
+// call, each gate step, a breach and its approval), read once per order and cached.
+func (c *trailCache) of(ctx context.Context, s *Session, orders []live.Order) map[string]readmodel.OrderTrail {
 	out := make(map[string]readmodel.OrderTrail, len(orders))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	got, misses := make(map[string]readmodel.OrderTrail, len(orders)), map[string]int{}
 	reads := 0 // at most 20 store reads per snapshot; an order with no event yet is read again later
 	for _, o := range orders {
-		if o.ClientOrderID == "" {
+		id := o.ClientOrderID
+		if id == "" {
 			continue
 		}
-		b.mu.Lock()
-		t, ok := b.trails.got[o.ClientOrderID]
-		b.mu.Unlock()
+		t, ok := c.got[id]
 		if !ok {
 			if reads++; reads > 20 {
 				continue
 			}
-			events, err := b.s.rt.DB.Events(ctx, store.Filter{OrderID: o.ClientOrderID, Ascending: true, Limit: 50})
+			events, err := s.rt.DB.Events(ctx, store.Filter{OrderID: id, Ascending: true, Limit: 50})
 			if err != nil {
 				continue // read again on the next snapshot
 			}
 			t = trailOf(events)
-			b.mu.Lock()
-			c := &b.trails
-			if c.got == nil {
-				c.got, c.misses = map[string]readmodel.OrderTrail{}, map[string]int{}
-			}
 			// An order with no event yet (its record may be a moment behind) is read again on
 			// the next two snapshots, then taken as having none (placed outside the cockpit).
-			if c.misses[o.ClientOrderID]++; len(t.Steps) > 0 || c.misses[o.ClientOrderID] >= 3 {
-				c.got[o.ClientOrderID] = t
-				delete(c.misses, o.ClientOrderID)
+			if n := c.misses[id] + 1; len(t.Steps) == 0 && n < 3 {
+				misses[id] = n
+				out[id] = t
+				continue
 			}
-			b.mu.Unlock()
 		}
-		out[o.ClientOrderID] = t
+		got[id], out[id] = t, t
 	}
+	c.got, c.misses = got, misses
+	return out
+}
+
+// originCache names who placed each open order, from its journal row; it holds only orders
+// still open.
+type originCache struct {
+	mu  sync.Mutex
+	got map[string]string
+}
+
+// of names who placed each open order ("?" when the journal has no row for it).
+func (c *originCache) of(ctx context.Context, s *Session, orders []live.Order) map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]string, len(orders))
+	reads := 0 // at most 20 store reads per snapshot
+	for _, o := range orders {
+		id := o.ClientOrderID
+		who, ok := c.got[id]
+		if !ok && id != "" {
+			if reads++; reads > 20 {
+				continue
+			}
+			p, found, err := s.rt.DB.JournalActor(ctx, id)
+			if err != nil {
+				continue // read again on the next snapshot
+			}
+			who = "?"
+			if found {
+				who = string(p.Kind) + ":" + p.ID
+			}
+		}
+		out[id] = who
+	}
+	c.got = out
 	return out
 }
 

@@ -33,7 +33,8 @@ func TestOrderTrail(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	trails := s.Backend().trailsFor(context.Background(), []live.Order{{ID: "o1", ClientOrderID: "ck1"}, {ID: "o2", ClientOrderID: "ck2"}})
+	var c trailCache
+	trails := c.of(context.Background(), s, []live.Order{{ID: "o1", ClientOrderID: "ck1"}, {ID: "o2", ClientOrderID: "ck2"}})
 	if got := trails["ck2"].Reason; got != "the gate's copy" {
 		t.Errorf("ck2 reason %q, want the gate's detail.agent_reason", got)
 	}
@@ -62,15 +63,16 @@ func TestOrderTrailLateRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	b, orders := s.Backend(), []live.Order{{ID: "o1", ClientOrderID: "late"}}
-	if got := b.trailsFor(context.Background(), orders)["late"]; len(got.Steps) != 0 {
+	var c trailCache
+	orders := []live.Order{{ID: "o1", ClientOrderID: "late"}}
+	if got := c.of(context.Background(), s, orders)["late"]; len(got.Steps) != 0 {
 		t.Fatalf("steps before any record: %+v", got.Steps)
 	}
 	r := live.AuditRecord{Time: time.Now(), Kind: live.KindOrderPlaced, Outcome: live.OutcomeAccepted, Broker: s.Key(), ClientOrderID: "late"}
 	if err := s.rt.Audit.Record(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.trailsFor(context.Background(), orders)["late"]; len(got.Steps) != 1 {
+	if got := c.of(context.Background(), s, orders)["late"]; len(got.Steps) != 1 {
 		t.Errorf("steps after the record: %+v, want 1", got.Steps)
 	}
 }

@@ -123,7 +123,7 @@ func (g *guarded) begin(ctx context.Context, action, subject string) (done func(
 
 func (g *guarded) Snapshot(ctx context.Context) readmodel.Snapshot {
 	if !g.calls.enter() {
-		return readmodel.Snapshot{Taken: time.Now(), BrokerErr: errClosed.Error()}
+		return readmodel.Snapshot{Taken: time.Now(), Owned: readmodel.Owned{BrokerErr: errClosed.Error()}}
 	}
 	defer g.calls.leave()
 	s := g.be.Snapshot(g.ctx(ctx))

@@ -150,32 +150,20 @@ func sampleSnapshot(t testing.TB) readmodel.Snapshot {
 		return live.ReviewItem{ID: id, Broker: "paper", Order: v.(*jsonv.Object), Digest: "9f2c…", Why: "breach", Limit: limit,
 			LimitValue: lv, Attempted: att, AgentReason: "momentum: fast over slow", Created: now.Add(-time.Minute), Deadline: now.Add(left), State: live.ReviewPending}
 	}
-	return readmodel.Snapshot{
-		Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
-		Agent: "strategy", Mandate: md, Committed: now.Add(-24 * time.Hour), Expires: now.Add(29 * 24 * time.Hour),
-		OrdersToday: 14, LargestOrder: money.MustParse("3400"), LastOrder: money.MustParse("1205"), Latency: 3 * time.Millisecond,
-		Positions: []live.Position{
-			{Symbol: "AAPL", Qty: money.MustParse("20"), AvgPrice: money.MustParse("190.10"), MarketValue: money.MustParse("3828.00"), UnrealizedPnL: money.MustParse("26.00")},
-			{Symbol: "TSLA", Qty: money.MustParse("-5"), AvgPrice: money.MustParse("245.00"), MarketValue: money.MustParse("-1221.25"), UnrealizedPnL: money.MustParse("3.75")},
-		},
-		Orders: []live.Order{order("P000012", "NVDA", "buy", "10", "120.50", 12), order("P000013", "MSFT", "buy", "4", "416.00", 190),
-			order("P000014", "SPY", "sell", "2", "565.00", 41)},
-		Origins:   map[string]string{"ckP000012": "agent:strategy", "ckP000013": "agent:strategy", "ckP000014": "operator:alice"},
-		DayEquity: money.MustParse("100000"), // the day so far: +29.75, all of it open
-		Account:   live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")},
-		Quotes: map[string]live.Quote{"AAPL": q("AAPL", "191.35", "191.45", "191.40"), "TSLA": q("TSLA", "244.20", "244.30", "244.25"),
-			"NVDA": q("NVDA", "121.75", "121.85", "121.80"), "MSFT": q("MSFT", "418.20", "418.30", "418.25"), "SPY": q("SPY", "562.05", "562.15", "562.10")},
-		Reviews: []live.ReviewItem{
-			review("ap_0001", `{"side":"buy","notional":"6000","symbol":"AAPL"}`, "max_order_notional_usd", "5000", "6000", 4*time.Minute+31*time.Second),
-			review("ap_0002", `{"side":"sell","quantity":"50","symbol":"TSLA","limit_price":"245"}`, "max_trades_per_day", "20", "21", 9*time.Minute+12*time.Second),
-		},
-		Audit: []readmodel.AuditRow{
-			{Seq: 212, Time: now.Add(-2 * time.Second), Actor: "agent:strategy", Type: "breach", Outcome: "blocked", Reason: "max_order_notional_usd", Summary: "buy $6000 AAPL (equity)"},
-			{Seq: 211, Time: now.Add(-20 * time.Second), Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy 10 units NVDA (equity)"},
-			{Seq: 210, Time: now.Add(-31 * time.Second), Actor: "operator:alice", Type: "halt_cleared", Outcome: "accepted", Summary: "resume paper"},
-		},
-		AuditTotal: 212,
-	}
+	return readmodel.Snapshot{Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true, Mandate: md, Committed: now.Add(-24 * time.Hour), Expires: now.Add(29 * 24 * time.Hour), OrdersToday: 14, Reviews: []live.ReviewItem{
+		review("ap_0001", `{"side":"buy","notional":"6000","symbol":"AAPL"}`, "max_order_notional_usd", "5000", "6000", 4*time.Minute+31*time.Second),
+		review("ap_0002", `{"side":"sell","quantity":"50","symbol":"TSLA","limit_price":"245"}`, "max_trades_per_day", "20", "21", 9*time.Minute+12*time.Second),
+	}, Audit: []readmodel.AuditRow{
+		{Seq: 212, Time: now.Add(-2 * time.Second), Actor: "agent:strategy", Type: "breach", Outcome: "blocked", Reason: "max_order_notional_usd", Summary: "buy $6000 AAPL (equity)"},
+		{Seq: 211, Time: now.Add(-20 * time.Second), Actor: "agent:strategy", Type: "order_placed", Outcome: "accepted", Summary: "buy 10 units NVDA (equity)"},
+		{Seq: 210, Time: now.Add(-31 * time.Second), Actor: "operator:alice", Type: "halt_cleared", Outcome: "accepted", Summary: "resume paper"},
+	}, AuditTotal: 212, Owned: readmodel.Owned{Agent: "strategy", LargestOrder: money.MustParse("3400"), LastOrder: money.MustParse("1205"), Latency: 3 * time.Millisecond, Positions: []live.Position{
+		{Symbol: "AAPL", Qty: money.MustParse("20"), AvgPrice: money.MustParse("190.10"), MarketValue: money.MustParse("3828.00"), UnrealizedPnL: money.MustParse("26.00")},
+		{Symbol: "TSLA", Qty: money.MustParse("-5"), AvgPrice: money.MustParse("245.00"), MarketValue: money.MustParse("-1221.25"), UnrealizedPnL: money.MustParse("3.75")},
+	}, Orders: []live.Order{order("P000012", "NVDA", "buy", "10", "120.50", 12), order("P000013", "MSFT", "buy", "4", "416.00", 190),
+		order("P000014", "SPY", "sell", "2", "565.00", 41)}, Origins: map[string]string{"ckP000012": "agent:strategy", "ckP000013": "agent:strategy", "ckP000014": "operator:alice"}, DayEquity: money.MustParse("100000"), // the day so far: +29.75 and all of it open
+		Account: live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")}, Quotes: map[string]live.Quote{"AAPL": q("AAPL", "191.35", "191.45", "191.40"), "TSLA": q("TSLA", "244.20", "244.30", "244.25"),
+			"NVDA": q("NVDA", "121.75", "121.85", "121.80"), "MSFT": q("MSFT", "418.20", "418.30", "418.25"), "SPY": q("SPY", "562.05", "562.15", "562.10")}}}
 }
 
 // newTestModel is a screen at w×h on the fake backend, the fixed clock and no colour.

@@ -58,10 +58,7 @@ func bigSnapshot(c config) (readmodel.Snapshot, error) {
 	if err != nil {
 		return readmodel.Snapshot{}, err
 	}
-	s := readmodel.Snapshot{Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true,
-		Agent: "strategy", Mandate: res.Mandate, Committed: now, Expires: now.Add(29 * 24 * time.Hour), OrdersToday: 14,
-		Quotes: map[string]live.Quote{}, Origins: map[string]string{},
-		Account: live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")}}
+	s := readmodel.Snapshot{Taken: now, Broker: "paper", State: live.Active, HaltFile: root.SentinelPath(live.HaltSentinel, "paper"), HaltFileOK: true, Mandate: res.Mandate, Committed: now, Expires: now.Add(29 * 24 * time.Hour), OrdersToday: 14, Owned: readmodel.Owned{Agent: "strategy", Quotes: map[string]live.Quote{}, Origins: map[string]string{}, Account: live.Account{Cash: money.MustParse("95000"), Equity: money.MustParse("100029.75"), BuyingPower: money.MustParse("95000")}}}
 	qty, px := money.MustParse("10"), money.MustParse("101.25")
 	for i := range 500 {
 		id := fmt.Sprintf("P%06d", i)

@@ -5,6 +5,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/readmodel"
 	"cockpit/session"
 )
 
@@ -72,5 +73,5 @@ var (
 	operatorName     = session.OperatorName
 	sentinelRecord   = session.SentinelRecord
 	lockPaper        = session.LockPaper
-	sentinelWarnings = session.SentinelWarnings
+	sentinelWarnings = readmodel.SentinelWarnings
 )

@@ -279,7 +279,7 @@ func (b *Backend) Audit(ctx context.Context, f readmodel.AuditFilter) ([]readmod
 	}
 	out := make([]readmodel.AuditRow, len(evs))
 	for i, e := range evs {
-		out[i] = session.AuditRow(e)
+		out[i] = readmodel.RowOf(e)
 	}
 	return out, nil
 }

@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -17,9 +15,6 @@ import (
 	"cockpit/readmodel"
 
 	"cockpit/live"
-	"cockpit/live/counter"
-	"cockpit/live/halt"
-	"cockpit/live/mandatefile"
 	"cockpit/session"
 	"cockpit/store"
 )
@@ -33,16 +28,15 @@ type Backend struct {
 	Now      func() time.Time
 	operator string // "tui:<user>", when the ctx names no operator
 
+	read *readmodel.Reader // the account's read model, the owner's part from its live state
+
 	mu      sync.Mutex
-	tail    []readmodel.AuditRow // the audit tail as of tailSeq
-	tailSeq int64
 	lsVer   int64     // the live state version read
 	lsAt    time.Time // when the owner last published it
 	watched time.Time // this supervisor's last stamp on the owner row
 	// firstWatch is when this supervisor first watched a live owner.
 	firstWatch time.Time
-	ls         session.LiveState // the owner's live state at lsVer
-	mandate    mandateSeen       // the last mandate check and what it read
+	ls         readmodel.Owned // the owner's live state at lsVer
 
 	flattenMu sync.Mutex
 }
@@ -56,8 +50,10 @@ func Open(rt *session.Runtime, key string) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Backend{rt: rt, key: k, id: live.RandomID("sup"), Now: rt.Now,
-		operator: strings.Replace(session.OperatorName(), "cli", "tui", 1)}, nil
+	b := &Backend{rt: rt, key: k, id: live.RandomID("sup"), Now: rt.Now,
+		operator: strings.Replace(session.OperatorName(), "cli", "tui", 1)}
+	b.read = &readmodel.Reader{Root: rt.Root, Broker: k, Live: rt.IsLive(k), Now: func() time.Time { return b.Now() }, DB: rt.DB, Source: b}
+	return b, nil
 }
 
 // Close ends the supervision (the runtime stays open).
@@ -80,43 +76,13 @@ func (b *Backend) op(ctx context.Context) live.Principal {
 	return live.Operator(session.OperatorFrom(ctx, b.operator), b.id)
 }
 
-// Snapshot implements tui.Backend: sentinels, mandate and store read here, the broker's
-// state from the owner's live state, the audit tail read incrementally.
-func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
-	rt, key := b.rt, b.key
-	now := b.Now()
-	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: rt.IsLive(key), HaltFile: rt.Root.SentinelPath(live.HaltSentinel, key),
-		HaltFileOK: true, Quotes: map[string]live.Quote{}}
-	snap.State = halt.StateOf(rt.Root, key)
-	snap.Warnings = session.SentinelWarnings(rt.Root)
-	for _, scope := range []live.Scope{live.GlobalScope, {Broker: key}} {
-		if _, err := os.Stat(rt.Root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			snap.HaltFileOK = false
-		}
-		if a, err := halt.ReadSentinel(rt.Root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			snap.HaltReason = session.HaltLine(a, scope)
-		}
-	}
-	if mc := b.mandateCheck(ctx); !mc.Verified() {
-		snap.MandateState = mc.State
-		if mc.State != live.MandateMissing {
-			snap.MandateErr = mc.Describe()
-		}
-	} else {
-		snap.Mandate, snap.MandateState = mc.Mandate, mc.State
-		snap.Expires, _ = mc.Mandate.Expiry()
-		snap.Committed, _ = live.ParseExpiry(mc.Mandate.Consent.CreatedAt)
-	}
-	snap.OrdersToday, _ = counter.DailyCount(ctx, rt.Root, rt.DB, key, now)
-	b.ownerView(ctx, &snap)
-	if items, err := rt.DB.Approvals(ctx, store.ApprovalPending, 200); err == nil {
-		for _, a := range items {
-			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))
-		}
-	}
-	snap.Audit, snap.AuditTotal = b.auditTail(ctx)
-	return snap
-}
+// Snapshot implements tui.Backend: the account's read model, the owner's part (its broker and
+// engine) from the live state it publishes.
+func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot { return b.read.Snapshot(ctx) }
+
+// Owned implements readmodel.Source: what the owner publishes, and who owns the account or
+// that it is gone.
+func (b *Backend) Owned(ctx context.Context, snap *readmodel.Snapshot) { b.ownerView(ctx, snap) }
 
 // ownerView fills what the owner publishes, and says who owns the account or that it is gone.
 func (b *Backend) ownerView(ctx context.Context, snap *readmodel.Snapshot) {
@@ -163,32 +129,27 @@ func (b *Backend) ownerView(ctx context.Context, snap *readmodel.Snapshot) {
 }
 
 // fill copies the owner's live state into the snapshot.
-func (b *Backend) fill(snap *readmodel.Snapshot, ls session.LiveState) {
-	snap.Agent, snap.Paused, snap.PauseWhy, snap.PauseTill, snap.Blocked = ls.Agent, ls.Paused, ls.PauseWhy, ls.PauseTill, ls.Blocked
+func (b *Backend) fill(snap *readmodel.Snapshot, ls readmodel.Owned) {
+	quotes := snap.Quotes
+	snap.Owned = ls
 	if len(ls.Clients) > 0 {
 		snap.Agent = strings.Join(ls.Clients, ", ")
 	}
-	snap.BrokerErr, snap.Latency, snap.Positions, snap.Orders, snap.Account = ls.BrokerErr, ls.Latency, ls.Positions, ls.Orders, ls.Account
 	for k, q := range ls.Quotes {
-		snap.Quotes[k] = q
+		quotes[k] = q
 	}
-	snap.Origins, snap.Trails = ls.Origins, ls.Trails
-	snap.LargestOrder, snap.LastOrder, snap.Breaches = ls.LargestOrder, ls.LastOrder, ls.Breaches
-	snap.StartEquity, snap.DayEquity, snap.Realized = ls.StartEquity, ls.DayEquity, ls.Realized
-	if ls.OwnerHalt != "" {
-		snap.State, snap.HaltReason = live.Halted, ls.OwnerHalt
-	}
+	snap.Quotes = quotes
 }
 
 // lastLive is the owner's last published live state, whatever its age.
-func (b *Backend) lastLive(ctx context.Context) session.LiveState {
+func (b *Backend) lastLive(ctx context.Context) readmodel.Owned {
 	ls, _ := b.liveState(ctx)
 	return ls
 }
 
 // liveState re-reads the owner's live state only when its version moved; it also returns
 // when the owner last published it.
-func (b *Backend) liveState(ctx context.Context) (session.LiveState, time.Time) {
+func (b *Backend) liveState(ctx context.Context) (readmodel.Owned, time.Time) {
 	db := b.rt.DB
 	v, at, err := db.LiveStateVersion(ctx, b.key)
 	b.mu.Lock()
@@ -204,9 +165,9 @@ func (b *Backend) liveState(ctx context.Context) (session.LiveState, time.Time) 
 	if err != nil {
 		return b.ls, at
 	}
-	var ls session.LiveState
+	var ls readmodel.Owned
 	if err := decodeJSON(body, &ls); err != nil {
-		ls = session.LiveState{BrokerErr: "the owner's live state is unreadable: " + err.Error()}
+		ls = readmodel.Owned{BrokerErr: "the owner's live state is unreadable: " + err.Error()}
 	}
 	b.ls, b.lsVer = ls, v
 	return ls, at
@@ -231,70 +192,6 @@ func (b *Backend) watch(ctx context.Context, now time.Time) time.Time {
 		}
 	}
 	return first
-}
-
-// auditTail keeps the newest 60 events (successful reads left out), reading only the rows
-// appended since the last call.
-func (b *Backend) auditTail(ctx context.Context) ([]readmodel.AuditRow, int64) {
-	db := b.rt.DB
-	last, err := db.LastSeq(ctx)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if err != nil || last == b.tailSeq && b.tail != nil {
-		return b.tail, b.tailSeq
-	}
-	evs, err := db.Events(ctx, store.Filter{AfterSeq: b.tailSeq, Limit: 300})
-	if err != nil {
-		return b.tail, b.tailSeq
-	}
-	rows := make([]readmodel.AuditRow, 0, 60)
-	for _, e := range evs {
-		if e.Type == live.KindToolCall && e.Outcome == live.OutcomeAccepted {
-			continue
-		}
-		if rows = append(rows, session.AuditRow(e)); len(rows) == 60 {
-			break
-		}
-	}
-	rows = append(rows, b.tail...)
-	if len(rows) > 60 {
-		rows = rows[:60]
-	}
-	if len(evs) > 0 && evs[0].Seq > last { // appended between the two reads
-		last = evs[0].Seq
-	}
-	b.tail, b.tailSeq = rows, last
-	return rows, last
-}
-
-// mandateSeen is the last mandate check and what it depended on: the bytes of mandate.json
-// (their hash) and the audit trail (its last seq, which a commit moves).
-type mandateSeen struct {
-	hash  string
-	seq   int64
-	check live.MandateCheck
-}
-
-// mandateCheck is mandatefile.Read, answered again while the file and the audit trail are
-// unchanged (as the session's screen does); a check that failed to read is never kept.
-func (b *Backend) mandateCheck(ctx context.Context) live.MandateCheck {
-	rt := b.rt
-	seq, serr := rt.DB.LastSeq(ctx)
-	if data, err := os.ReadFile(rt.Root.MandatePath(b.key)); err == nil && serr == nil {
-		b.mu.Lock()
-		seen := b.mandate
-		b.mu.Unlock()
-		if seen.hash == live.MandateHash(data) && seen.seq == seq {
-			return seen.check
-		}
-	}
-	mc := mandatefile.Read(ctx, rt.Root, rt.DB, b.key)
-	if serr == nil && mc.Err == nil && mc.Hash != "" {
-		b.mu.Lock()
-		b.mandate = mandateSeen{hash: mc.Hash, seq: seq, check: mc}
-		b.mu.Unlock()
-	}
-	return mc
 }
 
 // ID is this supervisor's session id in the audit.

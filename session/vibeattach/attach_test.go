@@ -1,7 +1,6 @@
 package vibeattach
 
 import (
-	"cockpit/readmodel"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cockpit/readmodel"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

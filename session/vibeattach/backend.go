@@ -21,7 +21,6 @@ import (
 	"cockpit/live/halt"
 	"cockpit/live/mandatefile"
 	"cockpit/live/vibe"
-	"cockpit/session"
 )
 
 // ErrNoQueue is every action but halt and resume on an attached Vibe-Trading root.
@@ -68,8 +67,9 @@ func ChainPath(root live.Root) string { return filepath.Join(root.LiveDir(), "au
 // and the audit tail, each failing closed.
 func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	root, key, now := b.o.Root, b.o.Broker, b.o.Now()
-	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key), Agent: "Vibe-Trading (attached)",
+	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key),
 		HaltFile: root.SentinelPath(live.HaltSentinel, key), HaltFileOK: true, State: live.Active}
+	snap.Agent = "Vibe-Trading (attached)"
 	b.sentinels(&snap)
 	b.mandate(&snap)
 	n, ok, why := counter.FileStatus(root, key, now)
@@ -86,7 +86,7 @@ func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 // sentinels reads the HALT files Vibe-Trading's gate checks: global, then the broker's.
 func (b *Backend) sentinels(snap *readmodel.Snapshot) {
 	root, key := b.o.Root, b.o.Broker
-	snap.Warnings = session.SentinelWarnings(root)
+	snap.Warnings = readmodel.SentinelWarnings(root)
 	if halt.IsHalted(root, key) {
 		snap.State = live.Halted
 	}
@@ -95,7 +95,7 @@ func (b *Backend) sentinels(snap *readmodel.Snapshot) {
 			snap.HaltFileOK, snap.State = false, live.Halted // unreadable: halted, shown as ERROR
 		}
 		if a, err := halt.ReadSentinel(root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			snap.HaltReason = session.HaltLine(a, scope)
+			snap.HaltReason = readmodel.HaltLine(a, scope)
 		}
 		if a, _ := halt.ReadSentinel(root, live.ReduceOnlySentinel, scope); a != nil {
 			snap.Faults = append(snap.Faults, "a REDUCE_ONLY file ("+scope.String()+") is on this root: Vibe-Trading does not honour it")
