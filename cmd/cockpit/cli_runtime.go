@@ -5,7 +5,6 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
-	"cockpit/readmodel"
 	"cockpit/session"
 )
 
@@ -70,8 +69,7 @@ func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
 
 // Names the verbs share with the session package.
 var (
-	operatorName     = session.OperatorName
-	sentinelRecord   = session.SentinelRecord
-	lockPaper        = session.LockPaper
-	sentinelWarnings = readmodel.SentinelWarnings
+	operatorName   = session.OperatorName
+	sentinelRecord = session.SentinelRecord
+	lockPaper      = session.LockPaper
 )

@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"cockpit/live"
-	"cockpit/live/counter"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
-	"cockpit/live/mandatefile"
+	"cockpit/readmodel"
 	"cockpit/session"
 )
 
@@ -64,7 +63,7 @@ func (a *App) cmdStatus(args []string) int {
 	now := a.Now()
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
-	report := statusReport(root, ledger, withConfigured(root, brokersFor(root, key), key), now)
+	report := readmodel.Status(root, ledger, withConfigured(root, brokersFor(root, key), key), now)
 	report.Set("store", a.storeStatus(*home))
 	a.addBrokerLinks(*home, report)
 	code := a.statusTrouble(root, report) // DV15: a store or config that cannot be used fails status
@@ -74,103 +73,6 @@ func (a *App) cmdStatus(args []string) int {
 	}
 	a.printStatus(report)
 	return code
-}
-
-// statusReport gathers the state of the root and brokers as JSON.
-func statusReport(root live.Root, ledger live.MandateLedger, brokers []string, now time.Time) *jsonv.Object {
-	global := jsonv.ObjectOf(
-		"halted", halt.IsGloballyHalted(root),
-		"halt", sentinelJSON(root, live.HaltSentinel, live.GlobalScope),
-		"reduce_only", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope) != nil,
-		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, live.GlobalScope),
-	)
-	list := make([]any, 0, len(brokers))
-	for _, b := range brokers {
-		list = append(list, brokerStatus(root, ledger, b, now))
-	}
-	warnings := []any{}
-	for _, w := range sentinelWarnings(root) {
-		warnings = append(warnings, w)
-	}
-	return jsonv.ObjectOf("home", root.Dir(), "now", live.FormatTimestamp(now), "global", global, "brokers", list,
-		"warnings", warnings)
-}
-
-func sentinelJSON(root live.Root, s live.Sentinel, scope live.Scope) any {
-	a, err := halt.ReadSentinel(root, s, scope)
-	if err != nil || a == nil {
-		return nil
-	}
-	return jsonv.ObjectOf("tripped_at", a.TrippedAt, "by", a.By, "reason", a.Reason)
-}
-
-func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now time.Time) *jsonv.Object {
-	scope := live.BrokerScope(broker)
-	o := jsonv.ObjectOf(
-		"broker", broker,
-		"paper", live.IsPaperBroker(broker),
-		"state", string(halt.StateOf(root, broker)),
-		"halted", halt.IsHalted(root, broker),
-		"halt", sentinelJSON(root, live.HaltSentinel, scope),
-		"reduce_only", halt.IsReduceOnly(root, broker),
-		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
-	)
-	count := counter.ReadDailyCount(root, broker, now)
-	if j, ok := ledger.(live.Journal); ok { // the gate's count: the file or the journal, whichever is larger (DV14)
-		if n, den := counter.DailyCount(context.Background(), root, j, broker, now); den == nil {
-			count = n
-		}
-	}
-	mc := mandatefile.Read(context.Background(), root, ledger, broker)
-	m, err := mc.Mandate, mc.Err
-	mj := jsonv.NewObject()
-	switch {
-	case mc.State == live.MandateMissing:
-		mj.Set("status", "none")
-	case m == nil:
-		mj.Set("status", "invalid")
-		mj.Set("error", err.Error())
-	default:
-		mj = mandateSummary(m, now)
-	}
-	setVerification(mj, mc)
-	o.Set("mandate", mj)
-	o.Set("orders_today", jsonv.Number(fmt.Sprint(count)))
-	if m != nil {
-		o.Set("max_orders_per_day", jsonv.Number(fmt.Sprint(m.HardCaps.MaxTradesPerDay)))
-	} else {
-		o.Set("max_orders_per_day", nil)
-	}
-	return o
-}
-
-// mandateSummary is the status view of a loaded mandate.
-func mandateSummary(m *live.Mandate, now time.Time) *jsonv.Object {
-	o := jsonv.ObjectOf("status", "active", "mandate_id", m.MandateID, "account_ref", m.Consent.AccountRef,
-		"created_at", m.Consent.CreatedAt, "expires_at", m.Consent.ExpiresAt)
-	exp, err := m.Expiry()
-	switch {
-	case err != nil:
-		o.Set("status", "expired")
-		o.Set("expires_in_seconds", nil)
-		o.Set("error", "unparseable expires_at (treated as expired)")
-	case !now.Before(exp):
-		o.Set("status", "expired")
-		o.Set("expires_in_seconds", jsonv.Number("0"))
-	default:
-		o.Set("expires_in_seconds", jsonv.Number(fmt.Sprint(int64(exp.Sub(now).Seconds()))))
-	}
-	doc := m.Document()
-	caps, _ := doc.Get("hard_caps")
-	uni, _ := doc.Get("universe")
-	o.Set("hard_caps", caps)
-	o.Set("universe", uni)
-	o.Set("flatten_on_halt", m.FlattenOnHalt)
-	if m.HasControls {
-		c, _ := doc.Get("controls")
-		o.Set("controls", c)
-	}
-	return o
 }
 
 // storeStatus summarises the audit store without creating one on a root that has none.

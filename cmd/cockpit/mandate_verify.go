@@ -39,25 +39,6 @@ func openLedger(root live.Root) (live.MandateLedger, func()) {
 	return db, func() { db.Close() }
 }
 
-// setVerification adds the mandate's integrity check (DV13) to its status JSON:
-// "verification" is verified, tampered, unverified, missing or invalid.
-func setVerification(mj *jsonv.Object, c live.MandateCheck) {
-	mj.Set("verification", string(c.State))
-	if c.State == live.MandateMissing || c.State == live.MandateInvalid {
-		return
-	}
-	mj.Set("file_sha256", c.Hash)
-	if c.Recorded != "" {
-		mj.Set("committed_sha256", c.Recorded)
-	}
-	if !c.Verified() {
-		mj.Set("verification_detail", c.Describe())
-		if st, _ := mj.Get("status"); st == "active" { // the gate denies every order: not active
-			mj.Set("status", string(c.State))
-		}
-	}
-}
-
 // verificationLine is the status line for a mandate that the gate will not trust ("" when it
 // is verified, or there is nothing to verify).
 func verificationLine(mj *jsonv.Object) string {
