@@ -90,8 +90,18 @@ func (e *Engine) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// Paused reports whether the agent loop is paused (halted).
-func (e *Engine) Paused() bool { return e.paused.Load() }
+// Paused reports whether the agent loop is paused: halted by a sentinel the watcher saw, or by
+// the process's halt latch, which the gate and the screen consult too.
+func (e *Engine) Paused() bool {
+	if e.paused.Load() {
+		return true
+	}
+	if e.Gate == nil {
+		return false
+	}
+	on, _ := e.Gate.HaltLatch().Halted()
+	return on
+}
 
 // SetHalted pauses the agent loop on a halt (and stops the running turn); it resumes only
 // when the halt is gone, which takes an operator's resume.

@@ -60,7 +60,7 @@ func (s *Session) Halted() (string, bool) {
 	if h, ok := s.gate.Latched(); ok {
 		return h.Message(), true
 	}
-	if on, why := s.latch.Halted(); on {
+	if on, why := s.latch.Resumable(); on {
 		return "HALTED in memory: " + why, true
 	}
 	for _, scope := range []live.Scope{live.GlobalScope, {Broker: s.key}} {

@@ -124,7 +124,7 @@ func (b *Backend) Resume(ctx context.Context, reason string) error {
 			cleared = append(cleared, fmt.Sprintf("%s (%s)", kind, scope))
 		}
 	}
-	if on, why := b.s.latch.Halted(); on {
+	if on, why := b.s.latch.Resumable(); on {
 		if err := b.record(ctx, latchRecord(why, reason)); err != nil {
 			return fmt.Errorf("not resumed: the audit trail cannot be written: %w", err)
 		}

@@ -39,11 +39,8 @@ func (o *ownerSource) Owned(ctx context.Context, snap *readmodel.Snapshot) {
 	}
 	snap.Paused, snap.Blocked = s.eng.Paused(), s.eng.Blocked()
 	snap.PauseTill, snap.PauseWhy = s.eng.CoolingDown()
-	if on, why := s.latch.Halted(); on { // the watcher's latch, whatever the disk says
-		snap.OwnerHalt = why
-	}
-	if h, ok := s.gate.Latched(); ok { // DV15: the audit latch, whatever the disk says
-		snap.OwnerHalt, snap.Paused = h.Message(), true
+	if on, why := s.latch.Halted(); on { // the halt latch (the watcher's, or the audit's: DV15), whatever the disk says
+		snap.OwnerHalt, snap.Paused = why, true
 	}
 	now := s.rt.Now()
 	if d, err := s.rt.DB.AgentOrdersSince(ctx, s.key, dayStart(now)); err == nil {

@@ -60,9 +60,8 @@ type Session struct {
 	halts sync.WaitGroup
 	ctx   context.Context // the session's context: halt actions run on it
 
-	latch     *halt.Latch     // set when the halt watcher cannot watch: halts like HALT
+	latch     *halt.Latch     // the one halt latch: the watcher's (resumable) and the audit's (held, DV15)
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
-	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
 	integrity store.Integrity // the store's start-up check
 
 	fleet *fleetLink // nil without a fleet

@@ -4,28 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"cockpit/live"
 	"cockpit/live/gate"
 )
-
-// auditLatch tells the session, once, that the gate's halt latch tripped.
-type auditLatch struct {
-	once sync.Once
-	ch   chan struct{}
-}
 
 // guardAudit wires the gate's halt latch to the engine (the agent pauses for good, the screen
 // and the bus say why) and runs the store's start-up check: a failed integrity check, a broken
 // chain or a chain that disagrees with its anchor starts the session HALTED audit_unavailable
 // with the first bad event named.
 func (s *Session) guardAudit() {
-	s.auditHalt.ch = make(chan struct{})
 	s.gate.OnHalt = func(h gate.AuditHalt) {
 		s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
 		s.eng.AuditHalted(h)
-		s.auditHalt.once.Do(func() { close(s.auditHalt.ch) })
 	}
 	if msg := s.integrityProblem(); msg != "" {
 		s.gate.TripAuditHalt(errors.New(msg))
@@ -57,13 +48,13 @@ func (s *Session) notStarted(err error) error {
 	return err
 }
 
-// UntilLatched ends ctx when the gate's audit halt latch trips (a headless run stops and
+// UntilLatched ends ctx when the halt latch holds (the audit trail failed) (a headless run stops and
 // exits non-zero).
 func (s *Session) UntilLatched(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	go func() {
 		select {
-		case <-s.auditHalt.ch:
+		case <-s.latch.HeldC():
 			cancel()
 		case <-ctx.Done():
 		}

@@ -1,44 +1,32 @@
 package gate
 
 import (
-	"fmt"
-	"sync"
-	"time"
-
 	"cockpit/live"
 	"cockpit/live/halt"
 )
 
-// AuditHalt is the gate's in-memory halt latch: once set it stays set for the life of the gate,
-// whatever the disk allows (the HALT sentinel is written too when it can be).
-type AuditHalt struct {
-	Reason live.Reason
-	Detail string
-	At     time.Time
+// AuditHalt is a halt the audit trail's failure made (DV15): once set it stays set for the
+// life of the process, whatever the disk allows (the HALT sentinel is written too when it can
+// be). It is the hold of the process's one halt latch (halt.Latch).
+type AuditHalt = halt.Hold
+
+// latch is the process's halt latch: Latch, or the gate's own when none was given.
+func (g *Gate) latch() *halt.Latch {
+	g.latchOnce.Do(func() {
+		if g.Latch == nil {
+			g.Latch = &halt.Latch{}
+		}
+	})
+	return g.Latch
 }
 
-// Message is a one-line account of the latch.
-func (h AuditHalt) Message() string {
-	return fmt.Sprintf("HALTED %s: %s", h.Reason, h.Detail)
-}
+// HaltLatch is the process's one halt latch, as this gate consults it.
+func (g *Gate) HaltLatch() *halt.Latch { return g.latch() }
 
-// haltLatch guards the latch; the first trip wins.
-type haltLatch struct {
-	mu  sync.Mutex
-	set *AuditHalt
-}
+// Latched returns the halt latch's hold (DV15), if it holds one.
+func (g *Gate) Latched() (AuditHalt, bool) { return g.latch().Held() }
 
-// Latched returns the in-memory halt latch, if it is set.
-func (g *Gate) Latched() (AuditHalt, bool) {
-	g.latch.mu.Lock()
-	defer g.latch.mu.Unlock()
-	if g.latch.set == nil {
-		return AuditHalt{}, false
-	}
-	return *g.latch.set, true
-}
-
-// TripAuditHalt sets the latch (HALTED audit_unavailable), writes the global HALT sentinel when
+// TripAuditHalt holds the latch (HALTED audit_unavailable), writes the global HALT sentinel when
 // none is there and the disk allows, and tells OnHalt. Later trips keep the first cause.
 func (g *Gate) TripAuditHalt(cause error) {
 	g.tripLatch(live.ReasonAuditUnavailable, errText(cause, "audit unavailable"))
@@ -46,13 +34,7 @@ func (g *Gate) TripAuditHalt(cause error) {
 
 func (g *Gate) tripLatch(reason live.Reason, detail string) {
 	now := g.now()
-	g.latch.mu.Lock()
-	first := g.latch.set == nil
-	if first {
-		g.latch.set = &AuditHalt{Reason: reason, Detail: detail, At: now}
-	}
-	g.latch.mu.Unlock()
-	if !first {
+	if !g.latch().Hold(reason, detail, now) {
 		return
 	}
 	if !halt.IsGloballyHalted(g.Root) && g.Root.Dir() != "" {
@@ -77,7 +59,7 @@ func (g *Gate) haltDenial(key string, kv ...string) *live.Denial {
 	if halt.IsHalted(g.Root, key) {
 		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key}, kv...)...)
 	}
-	if on, why := g.Latch.Halted(); on {
+	if on, why := g.latch().Halted(); on {
 		return live.NewDenial(live.ReasonHalted, append([]string{"broker", key, "latched", why}, kv...)...)
 	}
 	if !g.watcherReady() {

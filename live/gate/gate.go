@@ -39,7 +39,8 @@ type Gate struct {
 	// direction per symbol), so orders that each fit a cap cannot together exceed it. The
 	// reference counts positions only; cockpit's runtime turns this on.
 	CountOpenOrders bool
-	// Latch, when set, halts like a HALT file (the halt watcher cannot watch).
+	// Latch is the process's one halt latch (the watcher's and the audit's, halt.Latch): set,
+	// it halts like a HALT file. Nil: the gate makes its own.
 	Latch *halt.Latch
 	// WatcherReady, when set, is closed once the halt watcher has proven it sees changes (or
 	// has set Latch): until then every order is DENY halted, whoever sends it.
@@ -55,10 +56,10 @@ type Gate struct {
 	// every step after the one before it forwarded (see DefaultLockWait).
 	LockWait time.Duration
 
-	latch  haltLatch // DV15: set when a journal row or an audit record cannot be written
-	mu     sync.Mutex
-	recent map[string][]forwarded   // per broker, for the duplicate window and the rate throttle
-	turns  map[string]chan struct{} // per broker, the turn of the order submitting (LockWait)
+	latchOnce sync.Once // makes the gate's own latch when Latch is nil
+	mu        sync.Mutex
+	recent    map[string][]forwarded   // per broker, for the duplicate window and the rate throttle
+	turns     map[string]chan struct{} // per broker, the turn of the order submitting (LockWait)
 }
 
 type forwarded struct {
