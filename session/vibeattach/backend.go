@@ -67,8 +67,7 @@ func ChainPath(root live.Root) string { return filepath.Join(root.LiveDir(), "au
 // and the audit tail, each failing closed.
 func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	root, key, now := b.o.Root, b.o.Broker, b.o.Now()
-	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key),
-		HaltFile: root.SentinelPath(live.HaltSentinel, key), HaltFileOK: true, State: live.Active}
+	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key)}
 	snap.Agent = "Vibe-Trading (attached)"
 	b.sentinels(&snap)
 	b.mandate(&snap)
@@ -83,20 +82,15 @@ func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	return snap
 }
 
-// sentinels reads the HALT files Vibe-Trading's gate checks: global, then the broker's.
+// sentinels reads the HALT files Vibe-Trading's gate checks (the read model's reading); a
+// REDUCE_ONLY file, which Vibe-Trading does not honour, is a fault, not a state.
 func (b *Backend) sentinels(snap *readmodel.Snapshot) {
 	root, key := b.o.Root, b.o.Broker
-	snap.Warnings = readmodel.SentinelWarnings(root)
-	if halt.IsHalted(root, key) {
-		snap.State = live.Halted
+	readmodel.Sentinels(root, key, snap)
+	if snap.State == live.ReduceOnly {
+		snap.State = live.Active
 	}
 	for _, scope := range []live.Scope{live.GlobalScope, live.BrokerScope(key)} {
-		if _, err := os.Lstat(root.SentinelPath(live.HaltSentinel, scope.Broker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			snap.HaltFileOK, snap.State = false, live.Halted // unreadable: halted, shown as ERROR
-		}
-		if a, err := halt.ReadSentinel(root, live.HaltSentinel, scope); err == nil && a != nil && snap.HaltReason == "" {
-			snap.HaltReason = readmodel.HaltLine(a, scope)
-		}
 		if a, _ := halt.ReadSentinel(root, live.ReduceOnlySentinel, scope); a != nil {
 			snap.Faults = append(snap.Faults, "a REDUCE_ONLY file ("+scope.String()+") is on this root: Vibe-Trading does not honour it")
 		}
