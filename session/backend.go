@@ -157,8 +157,10 @@ func (b *Backend) flatten(ctx context.Context, closePositions bool, haltWhy, why
 	if err := b.HaltBroker(ctx, haltWhy); !halt.InForce(err) {
 		return gate.FlattenReport{Broker: b.s.key, VerifyErr: err.Error()}
 	}
-	return b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
+	rep := b.s.gate.Flatten(ctx, b.s.broker, b.s.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
 		Why: why, Progress: progress})
+	rep.Halted = true
+	return rep
 }
 
 // Approve implements tui.Backend.

@@ -178,7 +178,7 @@ func (g *guarded) Resume(ctx context.Context, reason string) error {
 func (g *guarded) Flatten(ctx context.Context, progress func(gate.FlattenProgress)) gate.FlattenReport {
 	done, err := g.begin(ctx, "flatten", "")
 	if err != nil {
-		return gate.FlattenReport{VerifyErr: err.Error(), Errors: []gate.FlattenError{{Item: "flatten", Err: err.Error()}}}
+		return gate.FlattenReport{Refused: err.Error(), VerifyErr: err.Error(), Errors: []gate.FlattenError{{Item: "flatten", Err: err.Error()}}}
 	}
 	defer done()
 	return g.be.Flatten(g.ctx(ctx), progress)

@@ -278,10 +278,10 @@ func (d *Data) onActionDone(a ActionDoneMsg) {
 	switch a.What {
 	case ActHalt:
 		d.Snap.State, d.Snap.Paused = live.Halted, true
-		d.sayState("HALTED everything: live/HALT is written, resting orders are being cancelled, the agent is paused", live.Halted)
+		d.sayState("HALTED everything: live/HALT is written, "+d.haltFollows(), live.Halted)
 	case ActHaltBroker:
 		d.Snap.State, d.Snap.Paused = live.Halted, true
-		d.sayState("HALTED "+d.Snap.Broker+": its HALT file is written, resting orders are being cancelled, the agent is paused", live.Halted)
+		d.sayState("HALTED "+d.Snap.Broker+": its HALT file is written, "+d.haltFollows(), live.Halted)
 	case ActResume:
 		d.Snap.State = live.Active
 		d.sayState("resumed: trading is ACTIVE", live.Active)
@@ -298,4 +298,14 @@ func (d *Data) onActionDone(a ActionDoneMsg) {
 		}
 		d.say(msg)
 	}
+}
+
+// haltFollows says what a written HALT sets going: the halt action here, or, on a screen
+// attached to a root another program trades, that program's own gate (nothing is cancelled
+// from this screen).
+func (d *Data) haltFollows() string {
+	if d.Snap.Attached != "" {
+		return "its own runner stops placing orders; nothing is cancelled from this screen (no broker access)"
+	}
+	return "resting orders are being cancelled, the agent is paused"
 }

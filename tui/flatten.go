@@ -118,6 +118,13 @@ func (f *flattenModal) previewLines() []string {
 		}
 	}
 	orders := len(f.c.Data.Snap.Orders)
+	if at := f.c.Data.Snap.Attached; at != "" { // no broker access: say what y does, and only that
+		return []string{untrusted(at, 0), "",
+			"1. HALT: write the HALT file; its own runner then stops placing orders",
+			"2. Cancel resting orders: not available here (no broker access)",
+			"3. Close positions: not available here (no broker access)", "",
+			k("y") + " write the HALT now    " + k("n") + "/esc back (default)"}
+	}
 	lines := []string{
 		"1. HALT: write the HALT file, pause the agent, close the gate",
 		fmt.Sprintf("2. Cancel %d resting order%s", orders, plural(orders)),
@@ -166,10 +173,26 @@ func (run *flattenRun) lines(st Styles) []string {
 			}
 		}
 	}
-	lines := []string{"1. HALT                                          ✓"}
+	rep := run.report
+	halted := "…"
+	switch {
+	case rep != nil && rep.Refused != "":
+		halted = "— not done"
+	case rep != nil && !rep.Halted:
+		halted = "✖ not written"
+	case rep != nil || len(run.steps) > 0: // the steps run only once the HALT stands
+		halted = "✓"
+	}
+	lines := []string{fmt.Sprintf("1. %-44s %s", "HALT", halted)}
 	for i, p := range phases {
 		status := "…"
 		switch {
+		case rep != nil && rep.Refused != "":
+			status = "— not done"
+		case rep != nil && rep.NotRun != "" && p.ph != gate.PhaseVerify:
+			status = "— not run: " + untrusted(rep.NotRun, 30)
+		case rep != nil && rep.NotRun != "":
+			status = "— not run"
 		case p.ph == gate.PhaseVerify && run.report != nil:
 			status = "✓ re-read"
 			if !run.report.Verified {

@@ -104,6 +104,9 @@ func (b statusBar) Banner(w int) string {
 	}
 	n := len(b.c.Data.Snap.Orders)
 	text := fmt.Sprintf(" HALTED — %s — %d resting — agent paused — U resume · X flatten", untrusted(why, 70), n)
+	if b.c.Data.Snap.Attached != "" { // no agent of ours and no broker access: say only what is true
+		text = fmt.Sprintf(" ATTACHED · HALTED — %s — its runner refuses orders — U removes the HALT file", untrusted(why, 60))
+	}
 	return b.c.Styles.HaltBar.Render(fit(text, w))
 }
 

@@ -3,10 +3,14 @@ package tui
 import "cockpit/live/termsafe"
 
 // superviseBanner says the screen supervises another process's account (issue 14): who owns
-// it, or that the owner is gone and X flattens with the broker itself; "" when this screen's
-// own process owns the account.
+// it, or that the owner is gone and X flattens with the broker itself; or that it is attached
+// to a root another program trades and which actions exist there; "" when this screen's own
+// process owns the account.
 func (b statusBar) superviseBanner(w int) string {
 	s := &b.c.Data.Snap
+	if s.Attached != "" { // a root another program trades: say so, and what the keys can do there
+		return b.c.Styles.Warn.Render(fit(" "+termsafe.Text(s.Attached), w))
+	}
 	if s.Supervising == "" {
 		return ""
 	}

@@ -79,6 +79,13 @@ type FlattenReport struct {
 	Unidentified  []string        // open orders with no readable id: never cancelled (DV16)
 	OpenOrders    []live.Order    // still resting after the re-read
 	Positions     []live.Position // still open after the re-read
+	// Halted: the HALT stood before anything was cancelled (set by whoever halted first).
+	Halted bool
+	// NotRun says why the cancel and close steps did not run ("" when they ran): no broker
+	// access (a screen attached to a root another program trades).
+	NotRun string
+	// Refused says why nothing at all was done (the role may not flatten), "" otherwise.
+	Refused string
 }
 
 // Flat reports a verified account with no resting orders and no positions, where no open
@@ -112,6 +119,9 @@ func (r FlattenReport) Complete() bool {
 // N positions kept …" for a cancel-only halt, or "NOT FLAT: …" naming what is stranded. It
 // never says flat or cleared without the re-read.
 func (r FlattenReport) Summary() string {
+	if r.Refused != "" {
+		return "NOT DONE: " + r.Refused
+	}
 	if !r.Verified {
 		return "NOT FLAT: could not verify with the broker: " + r.VerifyErr
 	}

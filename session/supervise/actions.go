@@ -120,11 +120,13 @@ func (b *Backend) FlattenWith(ctx context.Context, closePositions bool, progress
 	}
 	switch {
 	case errors.Is(err, ErrOwnerGone):
-		return b.flattenSelf(ctx, closePositions, progress)
+		rep := b.flattenSelf(ctx, closePositions, progress)
+		rep.Halted = true
+		return rep
 	case err != nil:
-		return gate.FlattenReport{Broker: b.key, VerifyErr: "halted; the owner's flatten failed: " + err.Error()}
+		return gate.FlattenReport{Broker: b.key, Halted: true, VerifyErr: "halted; the owner's flatten failed: " + err.Error()}
 	}
-	return gate.FlattenReport{Broker: b.key, VerifyErr: "halted; the owner's flatten ended without a report"}
+	return gate.FlattenReport{Broker: b.key, Halted: true, VerifyErr: "halted; the owner's flatten ended without a report"}
 }
 
 // flattenSelf flattens with the configured broker, through the gate's operator path, verified.

@@ -200,11 +200,52 @@ func TestActionsWithoutQueue(t *testing.T) {
 	if _, err := be.CommitMandate(ctx, nil, 1, ""); !errors.Is(err, ErrNoQueue) {
 		t.Errorf("commit: %v", err)
 	}
-	if rep := be.Flatten(ctx, nil); !strings.Contains(rep.VerifyErr, "no command queue") || rep.Flat() {
-		t.Errorf("flatten report %+v, want not flat, naming the missing queue", rep)
+}
+
+// TestFlattenWhenAttachedWritesItsHalt (issue 28 §3): X then y on an attached screen shows
+// "HALT ✓" only because the HALT file is written; the cancel and close steps say they are not
+// available here instead of "✓ none", the status bar says the screen is attached and which
+// actions exist, and H's message claims no cancels.
+func TestFlattenWhenAttachedWritesItsHalt(t *testing.T) {
+	root, clock := fixture(t)
+	be := newBackend(root, clock)
+	m := screenModel(t, be, clock)
+	if view := frame(m); !strings.Contains(view, "ATTACHED to Vibe-Trading") {
+		t.Errorf("the status bar does not say the screen is attached:\n%s", view)
 	}
-	if _, err := os.Stat(root.SentinelPath(live.HaltSentinel, broker)); err == nil {
-		t.Error("flatten wrote a sentinel; it should do nothing")
+	press(m, "X")
+	if view := frame(m); !strings.Contains(view, "Cancel resting orders: not available here") {
+		t.Errorf("the preview promises what it cannot do:\n%s", view)
+	}
+	run(m, press(m, "y"))
+	view := frame(m)
+	if !halt.IsGloballyHalted(root) {
+		t.Fatalf("the flatten wrote no HALT file, yet the screen says:\n%s", view)
+	}
+	for _, want := range []string{"HALT                                         ✓", "— not run: no broker"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("flatten view lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "✓ none") {
+		t.Errorf("flatten view claims cancels and closes that never ran:\n%s", view)
+	}
+	rep := be.Flatten(context.Background(), nil)
+	if !rep.Halted || rep.Flat() || rep.NotRun == "" || len(rep.Cancelled) != 0 {
+		t.Errorf("flatten report %+v, want halted, not flat, cancel and close not run", rep)
+	}
+}
+
+// TestHaltMessageWhenAttached: H on an attached screen says the HALT is written and that nothing
+// is cancelled from here (the owner's screen says resting orders are being cancelled).
+func TestHaltMessageWhenAttached(t *testing.T) {
+	root, clock := fixture(t)
+	be := newBackend(root, clock)
+	m := screenModel(t, be, clock)
+	run(m, press(m, "H"))
+	view := frame(m)
+	if strings.Contains(view, "resting orders are being cancelled") || !strings.Contains(view, "its own runner stops placing orders") {
+		t.Errorf("H's message on an attached screen:\n%s", view)
 	}
 }
 

@@ -67,7 +67,7 @@ func ChainPath(root live.Root) string { return filepath.Join(root.LiveDir(), "au
 // and the audit tail, each failing closed.
 func (b *Backend) Snapshot(ctx context.Context) readmodel.Snapshot {
 	root, key, now := b.o.Root, b.o.Broker, b.o.Now()
-	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key)}
+	snap := readmodel.Snapshot{Taken: now, Broker: key, Live: !live.IsPaperBroker(key), Attached: Attached}
 	snap.Agent = "Vibe-Trading (attached)"
 	b.sentinels(&snap)
 	b.mandate(&snap)
@@ -161,12 +161,27 @@ func (b *Backend) ReduceOnly(context.Context, string) error {
 	return fmt.Errorf("%w (and Vibe-Trading has no reduce-only state)", ErrNoQueue)
 }
 
-// Flatten implements tui.Backend: nothing is sent; the report says why.
+// Flatten implements tui.Backend: what an attached screen can do of a flatten is its HALT
+// (Vibe-Trading's gate then refuses every order); cockpit has no broker access here, so
+// nothing is cancelled or closed, and the report says so instead of claiming it.
 func (b *Backend) Flatten(context.Context, func(gate.FlattenProgress)) gate.FlattenReport {
 	now := b.o.Now()
-	return gate.FlattenReport{Broker: b.o.Broker, Started: now, Finished: now,
-		VerifyErr: ErrNoQueue.Error() + "; H halts it (its runner then cancels, and closes when its mandate says flatten_on_halt)"}
+	rep := gate.FlattenReport{Broker: b.o.Broker, Started: now, Finished: now, NotRun: NotRun,
+		VerifyErr: "attached: no broker access to cancel, close or verify; Vibe-Trading's runner cancels on its HALT (and closes when its mandate says flatten_on_halt)"}
+	if err := b.halt(live.GlobalScope, "flatten from an attached cockpit screen"); !halt.InForce(err) {
+		rep.VerifyErr = "the HALT file could not be written: " + err.Error()
+		return rep
+	}
+	rep.Halted = true
+	return rep
 }
+
+// Attached is the status bar's word on an attached screen: what runs the trading, and the only
+// actions that exist here.
+const Attached = "ATTACHED to Vibe-Trading (read-only): H / X write its HALT file, U removes it; nothing else acts here"
+
+// NotRun is why an attached screen's flatten cancels and closes nothing.
+const NotRun = "no broker access when attached"
 
 // Approve implements tui.Backend.
 func (b *Backend) Approve(context.Context, string, string) error { return ErrNoQueue }
