@@ -88,9 +88,8 @@ func (a *AuditSink) Run(ctx context.Context) {
 // stream binds (creating when needed) the audit stream.
 func (f *Fleet) stream(ctx context.Context) (jetstream.Stream, error) {
 	s, err := f.js.Stream(ctx, AuditStream)
-	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		s, err = f.js.CreateStream(ctx, jetstream.StreamConfig{Name: AuditStream, Subjects: []string{auditSubj + ">"},
-			Storage: jetstream.FileStorage, Replicas: f.opts.Replicas, Duplicates: 10 * time.Minute})
+	if errors.Is(err, jetstream.ErrStreamNotFound) && f.id == nil {
+		s, err = f.js.CreateStream(ctx, auditStreamConfig(f.opts.Replicas))
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			s, err = f.js.Stream(ctx, AuditStream)
 		}

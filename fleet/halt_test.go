@@ -35,9 +35,9 @@ func mirrored(t testing.TB, h *host) (*fleet.Mirror, <-chan fleet.HaltEvent) {
 // OnRemote (the audit on every host), and a mirrored sentinel is not published again.
 func TestFleetHaltStopsOtherHosts(t *testing.T) {
 	ns := serve(t)
-	a := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
-	b := newHost(t, connect(t, ns.ClientURL(), "h2", 1), "paper", livetest.Epoch)
-	c := newHost(t, connect(t, ns.ClientURL(), "h3", 1), "paper", livetest.Epoch)
+	a := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, ns, "h2"), "paper", livetest.Epoch)
+	c := newHost(t, connect(t, ns, "h3"), "paper", livetest.Epoch)
 	_, _ = mirrored(t, a)
 	_, evB := mirrored(t, b)
 	_, evC := mirrored(t, c)
@@ -85,18 +85,12 @@ func TestFleetHaltStopsOtherHosts(t *testing.T) {
 // halt still halts and a flatten still flattens; the halt is published once the server is
 // back; after the resume orders go again.
 func TestFleetServerStopsMidSession(t *testing.T) {
-	dir, port := t.TempDir(), freePort(t)
-	start := func() func() {
-		ns, err := fleet.Serve(fleet.ServeOptions{Port: port, StoreDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ns.Shutdown
-	}
+	tf := restartable(t)
+	start := func() func() { return tf.start(t) }
 	stop := start()
-	url := "nats://127.0.0.1:" + itoa(port)
-	a := newHost(t, connect(t, url, "h1", 1), "paper", livetest.Epoch)
-	b := newHost(t, connect(t, url, "h2", 1), "paper", livetest.Epoch)
+	url := tf.url()
+	a := newHost(t, connectAt(t, tf, url, "h1"), "paper", livetest.Epoch)
+	b := newHost(t, connectAt(t, tf, url, "h2"), "paper", livetest.Epoch)
 	_, _ = mirrored(t, a)
 	_, evB := mirrored(t, b)
 	if d := a.buy(); d.Outcome != live.OutcomeAccepted {
@@ -163,7 +157,7 @@ func TestFleetHostsAndAudit(t *testing.T) {
 	ctx := context.Background()
 	var fs []*fleet.Fleet
 	for _, n := range []string{"h2", "h1"} {
-		f := connect(t, ns.ClientURL(), n, 1)
+		f := connect(t, ns, n)
 		fs = append(fs, f)
 		if err := f.PutBeat(ctx, fleet.Beat{State: "ACTIVE", Orders: 3, LastEvent: "order_placed", At: time.Now()}); err != nil {
 			t.Fatal(err)
@@ -196,7 +190,7 @@ func TestFleetHostsAndAudit(t *testing.T) {
 // removal are not published; an operator's is.
 func TestFleetLocalOnlyHaltStaysLocal(t *testing.T) {
 	ns := serve(t)
-	h := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	h := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
 	m := &fleet.Mirror{F: h.f, Root: h.root, LocalOnly: []string{"cockpit"}}
 	change := func(by string, exists bool) {
 		scope := live.BrokerScope("paper")
@@ -235,7 +229,7 @@ func TestFleetLocalOnlyHaltStaysLocal(t *testing.T) {
 // redacted like the store's copy (a secret registered for redaction never leaves the host).
 func TestFleetAuditSinkRedacts(t *testing.T) {
 	ns := serve(t)
-	f := connect(t, ns.ClientURL(), "h1", 1)
+	f := connect(t, ns, "h1")
 	local := &auditsink.Memory{}
 	sink := &fleet.AuditSink{Next: local, F: f}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -270,8 +264,8 @@ func TestFleetAuditSinkRedacts(t *testing.T) {
 // clears a LocalOnly halt (cockpit's own on_quit halt stays until this host clears it).
 func TestFleetMirrorReconciles(t *testing.T) {
 	ns := serve(t)
-	a := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
-	b := newHost(t, connect(t, ns.ClientURL(), "h2", 1), "paper", livetest.Epoch)
+	a := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, ns, "h2"), "paper", livetest.Epoch)
 	_, evB := mirrored(t, b)
 	ctx := context.Background()
 	scope := live.BrokerScope("paper")
@@ -308,18 +302,12 @@ func TestFleetMirrorReconciles(t *testing.T) {
 // TestFleetOfflineResumeWins: a host that resumes while the fleet is down keeps its resume
 // when it reconnects (the bucket's older halt is not written back) and publishes it.
 func TestFleetOfflineResumeWins(t *testing.T) {
-	dir, port := t.TempDir(), freePort(t)
-	start := func() func() {
-		ns, err := fleet.Serve(fleet.ServeOptions{Port: port, StoreDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ns.Shutdown
-	}
+	tf := restartable(t)
+	start := func() func() { return tf.start(t) }
 	stop := start()
-	url := "nats://127.0.0.1:" + itoa(port)
-	a := newHost(t, connect(t, url, "h1", 1), "paper", livetest.Epoch)
-	b := connect(t, url, "h2", 1)
+	url := tf.url()
+	a := newHost(t, connectAt(t, tf, url, "h1"), "paper", livetest.Epoch)
+	b := connectAt(t, tf, url, "h2")
 	_, evA := mirrored(t, a)
 	scope := live.BrokerScope("paper")
 	time.Sleep(100 * time.Millisecond)

@@ -3,13 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"syscall"
 	"time"
 
 	"cockpit/config"
@@ -18,105 +12,22 @@ import (
 	"cockpit/session"
 )
 
-// cmdFleet is `cockpit fleet serve|status`.
+// cmdFleet is `cockpit fleet serve|add-host|status`.
 func (a *App) cmdFleet(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]")
+		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR [--allow-remote --tls-cert F --tls-key F]] [--for D] | add-host NAME [--out FILE] | status [--broker B]")
 		return exitUsage
 	}
 	switch args[0] {
 	case "serve":
 		return a.fleetServe(args[1:])
+	case "add-host":
+		return a.fleetAddHost(args[1:])
 	case "status":
 		return a.fleetStatus(args[1:])
 	}
-	fmt.Fprintf(a.Stderr, "cockpit fleet: unknown subcommand %q (serve, status)\n", args[0])
+	fmt.Fprintf(a.Stderr, "cockpit fleet: unknown subcommand %q (serve, add-host, status)\n", args[0])
 	return exitUsage
-}
-
-// fleetServe runs an embedded JetStream server with its data under <root>/fleet, on loopback
-// unless told otherwise, until interrupted (or --for ends).
-func (a *App) fleetServe(args []string) int {
-	p, fs := a.preamble("fleet serve")
-	listen := fs.String("listen", "", "host:port to listen on (default fleet.listen, else 127.0.0.1:4222)")
-	forD := fs.Duration("for", 0, "stop after this long (0: until interrupted)")
-	noAuth := fs.Bool("no-auth", false, "accept clients without a token (loopback only; tests and demos)")
-	if code, ok := p.parse(args, 0); !ok {
-		return code
-	}
-	root, code, ok := p.root()
-	if !ok {
-		return code
-	}
-	cfg, err := config.Load(root)
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	addr := cfg.Fleet.ListenAddr()
-	if *listen != "" {
-		addr = *listen
-	}
-	host, portText, err := net.SplitHostPort(addr)
-	port, perr := strconv.Atoi(portText)
-	if err != nil || perr != nil || port < 0 || port > 65535 {
-		return a.usageErr(fs, "--listen %q: want host:port", addr)
-	}
-	token, tokenFrom := "", ""
-	switch {
-	case cfg.Fleet.TokenEnv != "":
-		if token = a.Getenv(cfg.Fleet.TokenEnv); token == "" {
-			return a.failf("config: fleet.token_env = %q: the variable is empty", cfg.Fleet.TokenEnv)
-		}
-		tokenFrom = "$" + cfg.Fleet.TokenEnv
-	case *noAuth:
-		if !isLoopback(host) {
-			return a.usageErr(fs, "--no-auth is for loopback only (--listen %q)", addr)
-		}
-	default:
-		if token, err = fleet.EnsureToken(root.Dir()); err != nil {
-			return a.failf("fleet token: %v", err)
-		}
-		tokenFrom = filepath.Join(root.Dir(), fleet.TokenFile)
-	}
-	dir := filepath.Join(root.Dir(), "fleet")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return a.failf("%v", err)
-	}
-	ns, err := fleet.Serve(fleet.ServeOptions{Host: host, Port: port, StoreDir: dir, Token: token, Name: cfg.Fleet.HostName()})
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	defer ns.Shutdown()
-	fmt.Fprintf(a.Stdout, "Fleet server (NATS JetStream) on %s\nData: %s\n", ns.ClientURL(), dir)
-	if tokenFrom != "" {
-		fmt.Fprintf(a.Stdout, "Clients need the token in %s (this root's cockpits read the file; other roots: copy it, 0600, or set fleet.token_env).\n", tokenFrom)
-	} else {
-		fmt.Fprintln(a.Stdout, "Warning: --no-auth: any local process may change the fleet's halts and day count.")
-	}
-	if !isLoopback(host) {
-		fmt.Fprintln(a.Stdout, "Warning: not on loopback — give it TLS before other hosts join.")
-	}
-	fmt.Fprintf(a.Stdout, "Join with [fleet] url = %q in each host's config.toml. Ctrl-C stops it.\n", ns.ClientURL())
-	ctx, stop := signal.NotifyContext(fleetServeContext(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if *forD > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *forD)
-		defer cancel()
-	}
-	<-ctx.Done()
-	return exitOK
-}
-
-// fleetServeContext is what `fleet serve` runs until, besides a signal (tests end it).
-var fleetServeContext = context.Background
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // dialFleet connects to the configured fleet and waits up to wait for it to answer; nil

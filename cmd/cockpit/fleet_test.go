@@ -16,7 +16,8 @@ import (
 )
 
 // TestFleetVerbs: `fleet serve` starts a loopback server under <root>/fleet and prints its
-// URL; it refuses a client without its token (<root>/fleet.token); another home joined to it publishes `cockpit halt` and `resume`, which `fleet status`
+// URL; it refuses a client without credentials, even with a token; another home joined with
+// the creds `fleet add-host` wrote publishes `cockpit halt` and `resume`, which `fleet status`
 // shows; `audit list --fleet` reads the stream.
 func TestFleetVerbs(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -32,6 +33,10 @@ func TestFleetVerbs(t *testing.T) {
 	type result struct {
 		out  string
 		code int
+	}
+	srvCfg := fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk1\"\n", port)
+	if err := os.WriteFile(filepath.Join(server, "config.toml"), []byte(srvCfg), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	served := make(chan result, 1)
 	go func() {
@@ -51,24 +56,27 @@ func TestFleetVerbs(t *testing.T) {
 			break
 		}
 	}
-	// The server requires its token (<root>/fleet.token, 0600): an anonymous client is refused.
-	tokPath := filepath.Join(server, fleet.TokenFile)
-	if fi, err := os.Stat(tokPath); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("token file: %v %v, want mode 0600", fi, err)
+	// The server takes only credentials its authority signed: an anonymous client and a client
+	// with a token are refused.
+	if fi, err := os.Stat(filepath.Join(server, fleet.AuthorityFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("authority file: %v %v, want mode 0600", fi, err)
 	}
-	if nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port)); err == nil {
-		nc.Close()
-		t.Fatal("a client without the token was let in")
-	} else if !strings.Contains(strings.ToLower(err.Error()), "authorization") {
-		t.Errorf("anonymous client: err = %v, want an authorization violation", err)
+	for _, opt := range []nats.Option{nats.Name("anonymous"), nats.Token(strings.Repeat("0", 64))} {
+		if nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), opt); err == nil {
+			nc.Close()
+			t.Fatal("a client without credentials was let in")
+		} else if !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+			t.Errorf("client without credentials: err = %v, want an authorization violation", err)
+		}
 	}
-	tok, err := os.ReadFile(tokPath)
-	if err != nil {
-		t.Fatal(err)
+	// Another root on this machine joins with the creds `fleet add-host` writes.
+	if out, errOut, code := run(t, server, "", "fleet", "add-host", "desk2", "--out", filepath.Join(client, fleet.CredsFile)); code != 0 || !strings.Contains(out, "Host desk2: key U") {
+		t.Fatalf("add-host: exit %d\n%s%s", code, out, errOut)
 	}
-	if err := os.WriteFile(filepath.Join(client, fleet.TokenFile), tok, 0o600); err != nil { // another root on this machine
-		t.Fatal(err)
+	if fi, err := os.Stat(filepath.Join(client, fleet.CredsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("creds file: %v %v, want mode 0600", fi, err)
 	}
+	time.Sleep(time.Second) // the running server publishes the new host
 	cfg := fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk2\"\n", port)
 	if err := os.WriteFile(filepath.Join(client, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -86,7 +94,7 @@ func TestFleetVerbs(t *testing.T) {
 	if out, _, _ := run(t, client, "", "fleet", "status"); !strings.Contains(out, "No fleet halt.") {
 		t.Fatalf("fleet status after the resume:\n%s", out)
 	}
-	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Host: "desk1", Token: strings.TrimSpace(string(tok))})
+	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Creds: filepath.Join(server, fleet.CredsFile)})
 	if err != nil {
 		t.Fatal(err)
 	}
