@@ -227,15 +227,15 @@ func TestFleetUnsignedHaltAppliedAndAlerted(t *testing.T) {
 	}
 }
 
-// TestFleetLoweredCountRefused is the issue's second repro: the fleet's day is full (20 of
+// TestFleetLoweredCountRefused is the issue's second repro: h1 fills the fleet's day (20 of
 // 20); a forged `kv put cockpit_days paper.<day> "0 forged"`, a replay of an earlier signed
-// value, a delete and a purge of the key each try to lower it. Each is refused and alerted,
-// the count is restored, and the broker never gets a 21st order; a host that knows no trusted
-// count after the purge denies fleet_unavailable rather than start from zero.
+// value, a delete and a purge of the key each try to lower it, and h2 (whose own journal is
+// empty) tries an order after each. Each is refused and alerted, the count is restored, and
+// no broker gets a 21st order; a host that knows no trusted count after a purge denies
+// fleet_unavailable rather than start from zero.
 func TestFleetLoweredCountRefused(t *testing.T) {
 	ns := serve(t)
-	f, al := connectAlerting(t, ns, "h1")
-	h := newHost(t, f, "paper", livetest.Epoch)
+	h := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
 	for i := range 20 {
 		if d := h.buy(); d.Outcome != live.OutcomeAccepted {
 			t.Fatalf("order %d: %s %s", i+1, d.Outcome, d.Message())
@@ -243,7 +243,9 @@ func TestFleetLoweredCountRefused(t *testing.T) {
 	}
 	day := live.UTCDay(livetest.Epoch)
 	key := "paper." + day
-	nc, _ := ns.raw(t, "h2")
+	fb, alB := connectAlerting(t, ns, "h2")
+	b := newHost(t, fb, "paper", livetest.Epoch)
+	nc, _ := ns.raw(t, "h4")
 	js, _ := jetstream.New(nc)
 	ctx := context.Background()
 	kv, err := js.KeyValue(ctx, fleet.DayBucket)
@@ -268,19 +270,19 @@ func TestFleetLoweredCountRefused(t *testing.T) {
 		if err := fg.do(); err != nil {
 			t.Fatalf("%s: %v", fg.name, err)
 		}
-		before := len(al.of(fleet.AlertCountRefused))
-		if d := h.buy(); d.Forwarded || d.Breach == nil || d.Breach.Limit != live.LimitTradesPerDay {
-			t.Fatalf("after %s: %s %s forwarded=%v, want the day cap", fg.name, d.Outcome, d.Reason, d.Forwarded)
+		before := len(alB.of(fleet.AlertCountRefused))
+		if d := b.buy(); d.Forwarded || d.Breach == nil || d.Breach.Limit != live.LimitTradesPerDay {
+			t.Fatalf("h2 after %s: %s %s forwarded=%v, want the day cap", fg.name, d.Outcome, d.Reason, d.Forwarded)
 		}
 		if n, err := h.days.Count(ctx, "paper", day); err != nil || n < 20 {
 			t.Fatalf("after %s: count %d, %v; want at least 20", fg.name, n, err)
 		}
-		if len(al.of(fleet.AlertCountRefused)) == before {
-			t.Errorf("after %s: no count_refused alert", fg.name)
+		if len(alB.of(fleet.AlertCountRefused)) == before {
+			t.Errorf("after %s: no count_refused alert on h2", fg.name)
 		}
 	}
-	if got := h.broker.Placed(); got != 20 {
-		t.Errorf("broker placed %d, want 20", got)
+	if got := h.broker.Placed() + b.broker.Placed(); got != 20 {
+		t.Errorf("brokers placed %d, want 20", got)
 	}
 	// A purge leaves no history: a host that never saw the count cannot restore it and denies.
 	if err := kv.Purge(ctx, key); err != nil {
