@@ -220,6 +220,23 @@ func (a *alerts) of(kind string) []fleet.Alert {
 	return out
 }
 
+// wait waits (10 s at most) for an alert of kind whose text holds want.
+func (a *alerts) wait(tb testing.TB, kind, want string) {
+	tb.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, x := range a.of(kind) {
+			if strings.Contains(x.Text, want) {
+				return
+			}
+		}
+	}
+	var texts []string
+	for _, x := range a.of(kind) {
+		texts = append(texts, x.Text)
+	}
+	tb.Fatalf("no %s alert with %q; alerts: %q", kind, want, texts)
+}
+
 // connectAlerting joins as name with its alerts collected.
 func connectAlerting(tb testing.TB, tf *testFleet, name string) (*fleet.Fleet, *alerts) {
 	tb.Helper()

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
+	"cockpit/store"
 	"cockpit/tui"
 )
 
@@ -94,12 +96,41 @@ func (s *Session) openFleet() error {
 	}
 	s.closers = append(s.closers, f.Close)
 	l.f, l.days = f, &fleet.Days{F: f}
-	l.sink = &fleet.AuditSink{Next: &lastKind{next: rt.Audit, l: l}, F: f}
+	l.sink = &fleet.AuditSink{Next: &lastKind{next: rt.Audit, l: l}, F: f, Trail: StoreTrail{DB: rt.DB}}
 	rt.Audit = l.sink
 	l.mirror = &fleet.Mirror{F: f, Root: rt.Root, Now: rt.Now, OnRemote: s.fleetHaltRecord,
 		LocalOnly: fleet.LocalAuthors} // on_quit and audit-failure halts, a failed watcher: this host's own
 	s.fleet = l
 	return nil
+}
+
+// StoreTrail is the store's audit trail as the fleet publishes it (fleet.Trail).
+type StoreTrail struct{ DB *store.DB }
+
+// TrailAfter returns up to limit events after seq, oldest first, each with its chain hashes.
+func (t StoreTrail) TrailAfter(ctx context.Context, seq int64, limit int) ([]fleet.TrailEvent, error) {
+	evs, err := t.DB.Events(ctx, store.Filter{AfterSeq: seq, Ascending: true, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fleet.TrailEvent, 0, len(evs))
+	for _, e := range evs {
+		data, err := json.Marshal(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fleet.TrailEvent{Seq: e.Seq, Prev: e.PrevHash, Hash: e.Hash, Event: data})
+	}
+	return out, nil
+}
+
+// RehashEvent recomputes a published event's chain hash as `audit verify` does (fleet.Rehash).
+func RehashEvent(raw json.RawMessage) (int64, string, string, error) {
+	var e store.Event
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return 0, "", "", err
+	}
+	return e.Seq, e.PrevHash, store.HashEvent(e), nil
 }
 
 // lastKind remembers the last audit event for the heartbeat.

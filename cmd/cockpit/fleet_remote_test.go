@@ -78,7 +78,11 @@ func TestFleetServeTLS(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	out, errOut, code := run(t, home, "", "fleet", "status")
+	var out, errOut string
+	code := -1
+	for code != 0 && time.Now().Before(deadline) { // the server makes its buckets once it listens
+		out, errOut, code = run(t, home, "", "fleet", "status")
+	}
 	if code != 0 || !strings.Contains(out, "this host: desk1") {
 		t.Fatalf("fleet status over TLS: exit %d\n%s%s", code, out, errOut)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"cockpit/fleet"
+	"cockpit/store"
 )
 
 // TestFleetVerbs: `fleet serve` starts a loopback server under <root>/fleet and prints its
@@ -99,13 +101,33 @@ func TestFleetVerbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rec := []byte(`{"Time":"2026-06-01T15:00:00Z","Kind":"order_placed","Outcome":"accepted","Intent":"buy $100 AAPL","Actor":{"Kind":"agent"}}`)
-	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Host: "desk1", Hash: "h1", Record: rec}); err != nil {
+	// desk1's trail: one event, published with its chain hash, then a copy with its summary
+	// changed (the hash kept), as a forger with desk1's credentials would publish it.
+	db, err := store.Open(filepath.Join(t.TempDir(), "cockpit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ev, err := db.Append(context.Background(), store.Event{Time: fixedNow, ActorKind: "agent", Type: "order_placed", Outcome: "accepted", Summary: "buy $100 AAPL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(ev)
+	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Seq: ev.Seq, Prev: ev.PrevHash, Hash: ev.Hash, Event: data}); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code = run(t, client, "", "audit", "list", "--fleet")
-	if code != 0 || !strings.Contains(out, "desk1") || !strings.Contains(out, "buy $100 AAPL") {
+	if code != 0 || !strings.Contains(out, "ok      desk1") || !strings.Contains(out, "buy $100 AAPL") {
 		t.Fatalf("audit list --fleet: exit %d\n%s%s", code, out, errOut)
+	}
+	ev.Summary = "buy $1 AAPL"
+	data, _ = json.Marshal(ev)
+	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Seq: ev.Seq + 1, Prev: ev.Hash, Hash: ev.Hash + "0", Event: data}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run(t, client, "", "audit", "list", "--fleet")
+	if code == 0 || !strings.Contains(out, "FORGED  desk1") || !strings.Contains(errOut, "do not check out") {
+		t.Fatalf("audit list --fleet with a forged record: exit %d\n%s%s", code, out, errOut)
 	}
 }
 
