@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -31,7 +32,8 @@ func (a *App) cmdFleet(args []string) int {
 }
 
 // dialFleet connects to the configured fleet and waits up to wait for it to answer; nil
-// (after a message) when none is configured or it does not answer.
+// (after a message) when none is configured or it does not answer. What the fleet refuses
+// while the verb runs (a lowered count, a resume nobody known signed) is said on stderr.
 func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, config.Config, error) {
 	cfg, err := config.Load(root)
 	if err != nil {
@@ -42,7 +44,9 @@ func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, confi
 	}
 	log, done := a.logger(root)
 	defer done()
-	f, err := session.DialFleet(root, cfg, a.Getenv, log)
+	f, err := session.DialFleetAlerting(root, cfg, a.Getenv, log, func(x fleet.Alert) {
+		fmt.Fprintf(a.Stderr, "cockpit: fleet alert (%s): %s\n", x.Kind, printable(x.Text, 400))
+	})
 	if err != nil {
 		return nil, cfg, err
 	}
@@ -94,14 +98,29 @@ func (a *App) fleetStatus(args []string) int {
 	}
 	fmt.Fprintln(a.Stdout)
 	n := 0
-	for k, v := range halts {
-		if v.Halted {
-			n++
-			fmt.Fprintf(a.Stdout, "HALTED %s since %s by %s@%s: %s\n", k, v.At.UTC().Format(time.RFC3339), v.By, v.Host, v.Reason)
+	for _, k := range slices.Sorted(maps.Keys(halts)) {
+		v := halts[k]
+		if !v.Halted {
+			continue
 		}
+		n++
+		signed := "signed"
+		if err := f.VerifyHalt(ctx, k, v); err != nil {
+			signed = "UNVERIFIED: " + err.Error()
+		}
+		fmt.Fprintf(a.Stdout, "HALTED %s since %s by %s@%s (%s): %s\n", k, v.At.UTC().Format(time.RFC3339),
+			printable(v.By, 40), printable(v.Host, 40), signed, printable(v.Reason, 120))
 	}
 	if n == 0 {
 		fmt.Fprintln(a.Stdout, "No fleet halt.")
+	}
+	if peers, err := f.Peers(ctx); err != nil {
+		fmt.Fprintf(a.Stdout, "Peers: not checked (%v)\n", err)
+	} else {
+		fmt.Fprintln(a.Stdout, "Peers (signed by the fleet's account):")
+		for _, p := range peers {
+			fmt.Fprintf(a.Stdout, "  %-16s %s\n", p.Host, p.Key)
+		}
 	}
 	key := p.key
 	if key == "" {
