@@ -99,10 +99,28 @@ func (d *Days) checkCount(ctx context.Context, key string, e jetstream.KeyValueE
 	return ""
 }
 
+// stream binds the day bucket's stream once (a JetStream info request each time otherwise).
+func (d *Days) stream(ctx context.Context) (jetstream.Stream, error) {
+	d.mu.Lock()
+	s := d.daysStream
+	d.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := d.F.js.Stream(ctx, "KV_"+DayBucket)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	d.daysStream = s
+	d.mu.Unlock()
+	return s, nil
+}
+
 // nextOf returns the revision of the key's first entry at or after rev (a put, a delete or
 // a purge marker); 0 when there is none.
 func (d *Days) nextOf(ctx context.Context, key string, rev uint64) (uint64, error) {
-	s, err := d.F.js.Stream(ctx, "KV_"+DayBucket)
+	s, err := d.stream(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -123,7 +141,7 @@ func (d *Days) removed(ctx context.Context, key string) (uint64, error) {
 	if d.F.id == nil {
 		return 0, nil
 	}
-	s, err := d.F.js.Stream(ctx, "KV_"+DayBucket)
+	s, err := d.stream(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,9 @@ type Days struct {
 	mu     sync.Mutex
 	unsure []unsure
 	high   map[string]int // the highest trusted count seen per key (a restore's last resort)
+
+	daysStream jetstream.Stream
+	mine       map[string]written // this process's last write per key
 
 	// loseAnswer, set only by tests, drops the answer of a write that landed (as a leader
 	// election or a dropped connection does) when it returns true for the write's delta.
@@ -130,8 +134,10 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 			if delta < 0 {
 				return 0, nil
 			}
-			_, err = kv.Create(ctx, key, d.F.encodeCount(key, count{N: delta, ID: id, Op: op}))
+			data := d.F.encodeCount(key, count{N: delta, ID: id, Op: op})
+			rev, err := kv.Create(ctx, key, data)
 			if err = d.lost(err, delta); err == nil {
+				d.wrote(key, rev, data)
 				d.saw(key, delta)
 				return 0, nil
 			}
@@ -145,8 +151,10 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 		}
 		n := h.n
 		next := count{N: max(n+delta, 0), ID: id, Op: op, Prev: h.shown, Base: h.rev}
-		_, err = kv.Update(ctx, key, d.F.encodeCount(key, next), h.rev)
+		data := d.F.encodeCount(key, next)
+		rev, err := kv.Update(ctx, key, data, h.rev)
 		if err = d.lost(err, delta); err == nil {
+			d.wrote(key, rev, data)
 			d.saw(key, next.N)
 			return n, nil
 		}
@@ -162,6 +170,30 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 		backoff(attempt)
 	}
 	return 0, fmt.Errorf("fleet count %s: too much contention", key)
+}
+
+// written is a write this process made: its revision and its bytes.
+type written struct {
+	rev  uint64
+	data []byte
+}
+
+// wrote remembers this process's write of key.
+func (d *Days) wrote(key string, rev uint64, data []byte) {
+	d.mu.Lock()
+	if d.mine == nil {
+		d.mine = map[string]written{}
+	}
+	d.mine[key] = written{rev: rev, data: data}
+	d.mu.Unlock()
+}
+
+// ownWrite reports whether e is, byte for byte at its revision, this process's last write.
+func (d *Days) ownWrite(key string, e jetstream.KeyValueEntry) bool {
+	d.mu.Lock()
+	w, ok := d.mine[key]
+	d.mu.Unlock()
+	return ok && w.rev == e.Revision() && bytes.Equal(w.data, e.Value())
 }
 
 // head is a day key's latest entry as the next write builds on it.
@@ -191,7 +223,10 @@ func (d *Days) head(ctx context.Context, kv jetstream.KeyValue, key string) (hea
 	}
 	c, perr := decodeCount(e.Value())
 	h := head{rev: e.Revision(), n: c.N, shown: c.N}
-	why := d.checkCount(ctx, key, e)
+	why := ""
+	if !d.ownWrite(key, e) { // this process's own last write was checked before it was made
+		why = d.checkCount(ctx, key, e)
+	}
 	if why == "" && perr != nil {
 		why = perr.Error()
 	}
