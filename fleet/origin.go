@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -62,4 +63,38 @@ func (m *Mirror) origin(scope live.Scope) (host string, mirrored bool) {
 		return "", false
 	}
 	return o.Host, true
+}
+
+// trip writes a remote halt into the local sentinel and remembers which host made it.
+func (m *Mirror) trip(scope live.Scope, path string, v HaltValue) bool {
+	m.expect(path, true)
+	if _, err := halt.Trip(m.Root, live.HaltSentinel, scope, v.By+"@"+v.Host, v.Reason, m.now()); !halt.InForce(err) {
+		m.F.log.Error("fleet halt not mirrored", "scope", scope.String(), "err", err)
+		return false
+	} else if err != nil {
+		m.F.log.Warn("fleet halt mirrored but not known to be on disk", "scope", scope.String(), "err", err)
+	}
+	m.remember(scope, v.Host)
+	return true
+}
+
+// refuseResume says why a remote resume may not clear this host's HALT ("" when it may): it
+// must be signed by a host of the fleet, and the HALT must be one this mirror wrote for that
+// same host. A HALT a local operator (or cockpit itself) made is cleared only on this host.
+func (m *Mirror) refuseResume(scope live.Scope, v HaltValue, verr error) string {
+	if verr != nil {
+		return verr.Error()
+	}
+	origin, mirrored := m.origin(scope)
+	switch {
+	case !mirrored:
+		by := "a local operator"
+		if a, _ := halt.ReadSentinel(m.Root, live.HaltSentinel, scope); a != nil && a.By != "" {
+			by = fmt.Sprintf("%q on this host", a.By)
+		}
+		return "the HALT here was made by " + by + ": only this host resumes it"
+	case origin != v.Host:
+		return fmt.Sprintf("the HALT here was made by host %q: only its resume clears it", origin)
+	}
+	return ""
 }
