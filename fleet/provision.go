@@ -36,6 +36,28 @@ func auditStreamConfig(replicas int) jetstream.StreamConfig {
 		Storage: jetstream.FileStorage, Replicas: max(replicas, 1), Duplicates: 10 * time.Minute}
 }
 
+// noPeers is JetStream's "no suitable peers for placement": a cluster whose nodes are not
+// all current yet cannot place a replicated bucket for a moment.
+const noPeers jetstream.ErrorCode = 10005
+
+// retry runs fn until it succeeds, fails otherwise than for want of peers or JetStream
+// responders (a cluster settling), or ctx ends.
+func retry(ctx context.Context, fn func() error) error {
+	for {
+		err := fn()
+		var api *jetstream.APIError
+		settling := errors.As(err, &api) && api.ErrorCode == noPeers || errors.Is(err, nats.ErrNoResponders)
+		if err == nil || !settling {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // Provision connects to ns in-process as the authority's administrator, makes the buckets
 // and the audit stream (hosts may not), and puts each peer record whose value changed. A
 // cluster is provisioned through any one of its nodes once all of them are up.
@@ -64,11 +86,11 @@ func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer) erro
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for _, b := range []string{HaltBucket, DayBucket, HostBucket, PeerBucket} {
-		if _, err := js.CreateOrUpdateKeyValue(ctx, bucketConfig(b, replicas)); err != nil {
+		if err := retry(ctx, func() error { _, err := js.CreateOrUpdateKeyValue(ctx, bucketConfig(b, replicas)); return err }); err != nil {
 			return fmt.Errorf("fleet serve: bucket %s: %w", b, err)
 		}
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, auditStreamConfig(replicas)); err != nil {
+	if err := retry(ctx, func() error { _, err := js.CreateOrUpdateStream(ctx, auditStreamConfig(replicas)); return err }); err != nil {
 		return fmt.Errorf("fleet serve: stream %s: %w", AuditStream, err)
 	}
 	kv, err := js.KeyValue(ctx, PeerBucket)
