@@ -58,23 +58,28 @@ func retry(ctx context.Context, fn func() error) error {
 	}
 }
 
-// Provision connects to ns in-process as the authority's administrator, makes the buckets
-// and the audit stream (hosts may not), and puts each peer record whose value changed. A
-// cluster is provisioned through any one of its nodes once all of them are up.
+// Provision connects to ns in-process as the authority's administrator (a is nil for an
+// open server), makes the buckets and the audit stream (hosts with credentials may not), and
+// puts each peer record whose value changed. A cluster is provisioned through any one of its
+// nodes once all of them are up.
 func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer) error {
-	c, err := a.adminCreds()
-	if err != nil {
-		return err
+	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("cockpit fleet authority")}
+	if a != nil {
+		c, err := a.adminCreds()
+		if err != nil {
+			return err
+		}
+		tok, err := jwt.ParseDecoratedJWT(c.Data)
+		if err != nil {
+			return err
+		}
+		kp, err := jwt.ParseDecoratedUserNKey(c.Data)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, nats.UserJWTAndSeed(tok, seedOf(kp)))
 	}
-	tok, err := jwt.ParseDecoratedJWT(c.Data)
-	if err != nil {
-		return err
-	}
-	kp, err := jwt.ParseDecoratedUserNKey(c.Data)
-	if err != nil {
-		return err
-	}
-	nc, err := nats.Connect("", nats.InProcessServer(ns), nats.UserJWTAndSeed(tok, seedOf(kp)), nats.Name("cockpit fleet authority"))
+	nc, err := nats.Connect("", opts...)
 	if err != nil {
 		return fmt.Errorf("fleet serve: provision: %w", err)
 	}

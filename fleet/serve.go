@@ -92,7 +92,7 @@ func Serve(o ServeOptions) (*server.Server, error) {
 			return nil, errors.New("fleet serve: the server did not start within 10 s")
 		}
 	}
-	if o.Auth != nil && o.Cluster == nil { // a cluster is provisioned once all its nodes are up
+	if o.Cluster == nil { // a cluster is provisioned once all its nodes are up
 		if err := Provision(ns, o.Auth, o.Replicas, o.Peers); err != nil {
 			ns.Shutdown()
 			return nil, err
