@@ -148,7 +148,8 @@ type Mirror struct {
 	pending map[string]HaltValue // scope key → a local change not yet published
 	local   map[string]bool      // sentinel paths written by a LocalOnly author
 	kick    chan struct{}
-	applyMu sync.Mutex // one mirror write at a time (the watch and the poll both apply)
+	applyMu sync.Mutex        // one mirror write at a time (the watch and the poll both apply)
+	applied map[string]uint64 // the newest bucket revision applied per key (under applyMu)
 }
 
 func (m *Mirror) now() time.Time {
@@ -351,7 +352,7 @@ func (m *Mirror) watch(ctx context.Context) error {
 			}
 			seen[e.Key()] = v
 			if scope, ok := scopeOf(e.Key()); ok {
-				m.apply(scope, v)
+				m.apply(scope, v, e.Revision())
 			}
 		}
 	}
@@ -372,7 +373,7 @@ func (m *Mirror) poll(ctx context.Context, kv jetstream.KeyValue) {
 			continue
 		}
 		if scope, ok := scopeOf(k); ok {
-			m.apply(scope, v)
+			m.apply(scope, v, e.Revision())
 		}
 	}
 }
@@ -421,12 +422,20 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 	}
 }
 
-// apply mirrors one bucket value into the local sentinel. A halt is written whoever signed
+// apply mirrors one bucket value (at revision rev) into the local sentinel; a value older
+// than one already applied is stale and ignored. A halt is written whoever signed
 // it (it only stops orders; an unverified one is alerted); a resume is applied only when
 // signed by a host of the fleet and only to a halt that same host made (see clears).
-func (m *Mirror) apply(scope live.Scope, v HaltValue) {
+func (m *Mirror) apply(scope live.Scope, v HaltValue, rev uint64) {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
+	if m.applied == nil {
+		m.applied = map[string]uint64{}
+	}
+	if rev < m.applied[HaltKey(scope)] {
+		return // a poll that read the bucket before the watch's newer value was applied
+	}
+	m.applied[HaltKey(scope)] = rev
 	if v.Instance == m.F.instance {
 		return // this root's own change: its file already says so
 	}
