@@ -149,7 +149,7 @@ type Mirror struct {
 	local   map[string]bool      // sentinel paths written by a LocalOnly author
 	kick    chan struct{}
 	applyMu sync.Mutex        // one mirror write at a time (the watch and the poll both apply)
-	applied map[string]uint64 // the newest bucket revision applied per key (under applyMu)
+	watched map[string]uint64 // per key, how many values the watch applied (under applyMu)
 }
 
 func (m *Mirror) now() time.Time {
@@ -352,7 +352,7 @@ func (m *Mirror) watch(ctx context.Context) error {
 			}
 			seen[e.Key()] = v
 			if scope, ok := scopeOf(e.Key()); ok {
-				m.apply(scope, v, e.Revision())
+				m.applyWatched(scope, v)
 			}
 		}
 	}
@@ -367,13 +367,14 @@ func (m *Mirror) poll(ctx context.Context, kv jetstream.KeyValue) {
 		return
 	}
 	for _, k := range keys {
+		gen := m.watchedOf(k)
 		e, err := kv.Get(ctx, k)
 		var v HaltValue
 		if err != nil || json.Unmarshal(e.Value(), &v) != nil {
 			continue
 		}
 		if scope, ok := scopeOf(k); ok {
-			m.apply(scope, v, e.Revision())
+			m.applyPolled(scope, v, gen)
 		}
 	}
 }
@@ -422,20 +423,40 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 	}
 }
 
-// apply mirrors one bucket value (at revision rev) into the local sentinel; a value older
-// than one already applied is stale and ignored. A halt is written whoever signed
-// it (it only stops orders; an unverified one is alerted); a resume is applied only when
-// signed by a host of the fleet and only to a halt that same host made (see clears).
-func (m *Mirror) apply(scope live.Scope, v HaltValue, rev uint64) {
+// applyWatched applies a value the watch delivered (the newest, in order).
+func (m *Mirror) applyWatched(scope live.Scope, v HaltValue) {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
-	if m.applied == nil {
-		m.applied = map[string]uint64{}
+	if m.watched == nil {
+		m.watched = map[string]uint64{}
 	}
-	if rev < m.applied[HaltKey(scope)] {
-		return // a poll that read the bucket before the watch's newer value was applied
+	m.watched[HaltKey(scope)]++
+	m.apply(scope, v)
+}
+
+// watchedOf is how many values of key the watch has applied so far.
+func (m *Mirror) watchedOf(key string) uint64 {
+	m.applyMu.Lock()
+	defer m.applyMu.Unlock()
+	return m.watched[key]
+}
+
+// applyPolled applies a value the poll read when the watch had applied gen values of its
+// key; if the watch applied another since, the read may be older than it and is dropped (the
+// next poll reads again).
+func (m *Mirror) applyPolled(scope live.Scope, v HaltValue, gen uint64) {
+	m.applyMu.Lock()
+	defer m.applyMu.Unlock()
+	if m.watched[HaltKey(scope)] != gen {
+		return
 	}
-	m.applied[HaltKey(scope)] = rev
+	m.apply(scope, v)
+}
+
+// apply mirrors one bucket value into the local sentinel (under applyMu). A halt is written whoever signed
+// it (it only stops orders; an unverified one is alerted); a resume is applied only when
+// signed by a host of the fleet and only to a halt that same host made (see clears).
+func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	if v.Instance == m.F.instance {
 		return // this root's own change: its file already says so
 	}

@@ -46,6 +46,7 @@ func TestMirrorIgnoresStaleValue(t *testing.T) {
 	root := livetest.Root(t)
 	m := &Mirror{F: f, Root: root}
 	key := HaltKey(live.GlobalScope)
+
 	signed := func(v HaltValue) HaltValue {
 		v.Host, v.Instance = "h1", "fi_h1_000000000000"
 		v.Sig = ids["h1"].sign(v.input(key))
@@ -54,16 +55,21 @@ func TestMirrorIgnoresStaleValue(t *testing.T) {
 	at := time.Now()
 	halted := signed(HaltValue{Halted: true, By: "alice", Reason: "stop", At: at})
 	resumed := signed(HaltValue{Halted: false, By: "alice", Reason: "go", At: at.Add(time.Minute)})
-	m.apply(live.GlobalScope, halted, 5)
+	m.applyWatched(live.GlobalScope, halted)
 	if !halt.IsGloballyHalted(root) {
 		t.Fatal("h1's halt was not mirrored")
 	}
-	m.apply(live.GlobalScope, resumed, 9)
+	gen := m.watchedOf(key) // the poll reads the halt here…
+	m.applyWatched(live.GlobalScope, resumed)
 	if halt.IsGloballyHalted(root) {
 		t.Fatal("h1's resume was not mirrored")
 	}
-	m.apply(live.GlobalScope, halted, 5) // the poll's stale read
+	m.applyPolled(live.GlobalScope, halted, gen) // …and applies it after the watch's resume
 	if halt.IsGloballyHalted(root) {
 		t.Fatal("a stale read of the bucket tripped the HALT again after the newer resume")
+	}
+	m.applyPolled(live.GlobalScope, halted, m.watchedOf(key)) // a fresh read of a halt still applies
+	if !halt.IsGloballyHalted(root) {
+		t.Fatal("a poll's current read of a halt was not applied")
 	}
 }
