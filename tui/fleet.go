@@ -15,6 +15,9 @@ type FleetView struct {
 	OK    bool   // connected and the last call worked
 	Why   string // "fleet ok", or what is wrong
 	Hosts []FleetHost
+	// Alerts are the newest things the fleet refused: a resume nobody known signed, a day
+	// count lowered without a signed release.
+	Alerts []string
 }
 
 // FleetHost is one host's heartbeat.
@@ -38,9 +41,16 @@ func fleetSeg(c *Common) (string, int) {
 	return fmt.Sprintf("fleet %d hosts", len(f.Hosts)), 3
 }
 
-// fleetAlert raises an alert while the fleet is down: new orders are denied.
+// fleetAlert raises an alert while the fleet is down (new orders are denied), and one for
+// each thing the fleet refused.
 func (d *Data) fleetAlert(s Snapshot) {
-	if s.Fleet != nil && !s.Fleet.OK {
+	if s.Fleet == nil {
+		return
+	}
+	for _, a := range s.Fleet.Alerts {
+		d.once("fleet:"+a, 10*time.Minute, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host, Text: a, Untrusted: true})
+	}
+	if !s.Fleet.OK {
 		d.once("fleet", 30*time.Second, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host,
 			Text: "orders DENY fleet_unavailable: " + s.Fleet.Why + " (halts and flatten work locally)"})
 	}
