@@ -12,12 +12,12 @@ import (
 // count across hosts. Off while url is empty.
 type Fleet struct {
 	URL      string `toml:"url"`       // nats://host:4222 or tls://…; a cluster: comma-separated
-	Creds    string `toml:"creds"`     // a NATS credentials file
-	TokenEnv string `toml:"token_env"` // or a token read from this environment variable
+	Creds    string `toml:"creds"`     // this host's NATS credentials file (fleet add-host); "" = <root>/fleet.creds when it exists
+	TokenEnv string `toml:"token_env"` // a token read from this environment variable (a server of the operator's own)
 	CA       string `toml:"ca"`        // TLS: CA file, client certificate and key
 	Cert     string `toml:"cert"`
 	Key      string `toml:"key"`
-	Host     string `toml:"host"`     // this host's name in the fleet; "" = the hostname
+	Host     string `toml:"host"`     // this host's name in the fleet; "" = its credentials', else the hostname
 	Replicas int    `toml:"replicas"` // replicas of the buckets and stream (1, 3 or 5; 0 = 1)
 	Listen   string `toml:"listen"`   // `cockpit fleet serve` address; "" = 127.0.0.1:4222
 }
@@ -101,10 +101,10 @@ const TemplateFleet = `
 # "Run a fleet"). Off without a url. ` + "`cockpit fleet serve`" + ` starts a one-host server.
 # [fleet]
 # url = "nats://127.0.0.1:4222"   # tls://… for TLS; comma-separated for a cluster
-# creds = ""                      # a NATS credentials file, or:
-# token_env = "COCKPIT_FLEET_TOKEN" # else, on loopback: <root>/fleet.token (made by fleet serve)
+# creds = ""                      # this host's credentials (fleet add-host); default <root>/fleet.creds
+# token_env = ""                  # a token, for a NATS server of your own (fleet serve takes creds only)
 # ca = ""                         # TLS: CA file; cert and key for a client certificate
-# host = ""                       # unique per root; empty = the hostname
+# host = ""                       # unique per root; empty = the credentials' name, else the hostname
 # replicas = 1                    # 3 on a 3-node cluster
-# listen = "127.0.0.1:4222"       # where ` + "`cockpit fleet serve`" + ` listens (loopback by default)
+# listen = "127.0.0.1:4222"       # where ` + "`cockpit fleet serve`" + ` listens (off loopback: --allow-remote and TLS)
 `

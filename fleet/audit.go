@@ -2,55 +2,77 @@ package fleet
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"cockpit/live"
-	"cockpit/live/auditsink"
 )
 
-// AuditEntry is one host's audit record as the fleet stream holds it.
+// AuditEntry is one event of a host's hash-chained trail as the fleet stream holds it: its
+// seq, prev_hash and hash in that trail (the hash `audit verify` computes), the event as the
+// store keeps it (redacted), and the host's signature of host, seq, prev and hash.
 type AuditEntry struct {
-	Host   string          `json:"host"`
-	Hash   string          `json:"hash"`
-	Record json.RawMessage `json:"record"`
-	Seq    uint64          `json:"-"`
-	At     time.Time       `json:"-"`
+	Host  string          `json:"host"`
+	Seq   int64           `json:"seq"`
+	Prev  string          `json:"prev"`
+	Hash  string          `json:"hash"`
+	Event json.RawMessage `json:"event"`
+	Sig   string          `json:"sig,omitempty"`
+
+	StreamSeq uint64    `json:"-"`
+	Subject   string    `json:"-"`
+	At        time.Time `json:"-"`
 }
 
-// AuditSink records to Next (the local trail, the truth) and then publishes each record to
-// the fleet's audit stream in the background, with its hash as the message id so a record
-// sent twice is stored once. A record the fleet cannot take is dropped from the stream only.
+func (e AuditEntry) input() []byte {
+	return sigInput("audit", e.Host, strconv.FormatInt(e.Seq, 10), e.Prev, e.Hash)
+}
+
+// TrailEvent is one event of this host's own trail, as the publisher reads it.
+type TrailEvent struct {
+	Seq        int64
+	Prev, Hash string
+	Event      json.RawMessage
+}
+
+// Trail is this host's audit trail (the store): the events after seq, oldest first.
+type Trail interface {
+	TrailAfter(ctx context.Context, seq int64, limit int) ([]TrailEvent, error)
+}
+
+// AuditSink records to Next (the local trail, the truth) and wakes the publisher, which
+// copies the trail's events, in order and with their chain hashes, to the fleet's stream.
+// Nothing is lost from the stream while the fleet is away: the publisher goes on from the
+// last event of this host the stream holds.
 type AuditSink struct {
-	Next live.AuditSink
-	F    *Fleet
+	Next  live.AuditSink
+	F     *Fleet
+	Trail Trail
 
 	once sync.Once
-	ch   chan AuditEntry
+	kick chan struct{}
 }
 
-// Record writes to Next; only then is the record queued for the fleet.
+func (a *AuditSink) kicker() chan struct{} {
+	a.once.Do(func() { a.kick = make(chan struct{}, 1) })
+	return a.kick
+}
+
+// Record writes to Next; then the publisher is woken.
 func (a *AuditSink) Record(ctx context.Context, r live.AuditRecord) error {
 	if err := a.Next.Record(ctx, r); err != nil {
 		return err
 	}
-	data, err := json.Marshal(auditsink.Redact(r)) // what the store keeps: no secret leaves the host
-	if err != nil {
-		return nil
-	}
-	sum := sha256.Sum256(append([]byte(a.F.host+"\n"), data...))
-	a.once.Do(func() { a.ch = make(chan AuditEntry, 1024) })
 	select {
-	case a.ch <- AuditEntry{Host: a.F.host, Hash: hex.EncodeToString(sum[:]), Record: data}:
+	case a.kicker() <- struct{}{}:
 	default:
-		a.F.log.Warn("fleet audit queue full: record not published", "kind", r.Kind)
 	}
 	return nil
 }
@@ -64,33 +86,89 @@ func (a *AuditSink) ProbeAudit(ctx context.Context) error {
 	return nil
 }
 
-// Run publishes queued records until ctx ends.
+// publishBatch is how many trail events the publisher reads at a time.
+const publishBatch = 256
+
+// Run publishes the trail until ctx ends: it finds where the stream's copy of this host's
+// trail ends and goes on from there, on each wake-up and every half second.
 func (a *AuditSink) Run(ctx context.Context) {
-	a.once.Do(func() { a.ch = make(chan AuditEntry, 1024) })
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case e := <-a.ch:
-			for try := 0; try < 50 && ctx.Err() == nil; try++ {
-				if err := a.F.PublishAudit(ctx, e); err == nil {
-					break
-				}
-				select {
-				case <-ctx.Done():
-				case <-time.After(200 * time.Millisecond):
-				}
+	kick := a.kicker()
+	next, known := int64(0), false
+	for ctx.Err() == nil {
+		if !known {
+			n, err := a.resumePoint(ctx)
+			if err == nil {
+				next, known = n, true
 			}
 		}
+		if known {
+			prev := next
+			var err error
+			if next, err = a.publishFrom(ctx, next); err != nil && ctx.Err() == nil {
+				a.F.log.Warn("fleet audit not published yet", "after", next, "err", err)
+				known = false // find the stream's end again once it answers
+			} else if err == nil && next != prev {
+				continue // a full batch: more may be waiting
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-kick:
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
+}
+
+// resumePoint is the seq after which this host's trail is not yet in the stream: the last
+// entry the stream holds for this host, when the trail has that very event; otherwise (a
+// new trail, a rotated or replaced database) 0: the whole trail is published again.
+func (a *AuditSink) resumePoint(ctx context.Context) (int64, error) {
+	s, err := a.F.stream(ctx)
+	if err != nil {
+		return 0, err
+	}
+	m, err := s.GetLastMsgForSubject(ctx, auditSubj+a.F.host)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var last AuditEntry
+	if json.Unmarshal(m.Data, &last) != nil || last.Seq <= 0 {
+		return 0, nil
+	}
+	evs, err := a.Trail.TrailAfter(ctx, last.Seq-1, 1)
+	if err != nil {
+		return 0, err
+	}
+	if len(evs) == 1 && evs[0].Seq == last.Seq && evs[0].Hash == last.Hash {
+		return last.Seq, nil
+	}
+	return 0, nil
+}
+
+// publishFrom publishes the trail's events after seq (a batch) and returns the last one
+// published.
+func (a *AuditSink) publishFrom(ctx context.Context, seq int64) (int64, error) {
+	evs, err := a.Trail.TrailAfter(ctx, seq, publishBatch)
+	if err != nil {
+		return seq, err
+	}
+	for _, e := range evs {
+		if err := a.F.PublishAudit(ctx, AuditEntry{Seq: e.Seq, Prev: e.Prev, Hash: e.Hash, Event: e.Event}); err != nil {
+			return seq, err
+		}
+		seq = e.Seq
+	}
+	return seq, nil
 }
 
 // stream binds (creating when needed) the audit stream.
 func (f *Fleet) stream(ctx context.Context) (jetstream.Stream, error) {
 	s, err := f.js.Stream(ctx, AuditStream)
-	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		s, err = f.js.CreateStream(ctx, jetstream.StreamConfig{Name: AuditStream, Subjects: []string{auditSubj + ">"},
-			Storage: jetstream.FileStorage, Replicas: f.opts.Replicas, Duplicates: 10 * time.Minute})
+	if errors.Is(err, jetstream.ErrStreamNotFound) && f.id == nil {
+		s, err = f.js.CreateStream(ctx, auditStreamConfig(f.opts.Replicas))
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			s, err = f.js.Stream(ctx, AuditStream)
 		}
@@ -98,10 +176,15 @@ func (f *Fleet) stream(ctx context.Context) (jetstream.Stream, error) {
 	return s, err
 }
 
-// PublishAudit appends one entry to the stream; duplicate reports a hash already stored.
+// PublishAudit appends one of this host's trail events to the stream, signed; an event
+// sent twice is stored once (its host and hash are the message id).
 func (f *Fleet) PublishAudit(ctx context.Context, e AuditEntry) error {
 	if _, err := f.stream(ctx); err != nil {
 		return err
+	}
+	e.Host, e.Sig = f.host, ""
+	if f.id != nil {
+		e.Sig = f.id.sign(e.input())
 	}
 	data, err := json.Marshal(e)
 	if err != nil {
@@ -109,28 +192,45 @@ func (f *Fleet) PublishAudit(ctx context.Context, e AuditEntry) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	_, err = f.js.Publish(cctx, auditSubj+e.Host, data, jetstream.WithMsgID(e.Hash))
+	_, err = f.js.Publish(cctx, auditSubj+f.host, data, jetstream.WithMsgID(f.host+":"+e.Hash))
 	return err
 }
 
-// AuditTail returns the last n entries of the fleet's audit stream, oldest first.
-func (f *Fleet) AuditTail(ctx context.Context, n int) ([]AuditEntry, error) {
+// AuditTail is the newest entries of the fleet's audit stream, oldest first, and what the
+// stream says of itself: messages gone from its start or its middle.
+type AuditTail struct {
+	Entries  []AuditEntry
+	FromHead bool     // the entries start at the stream's first message
+	Warnings []string // purged or deleted messages
+}
+
+// ReadAuditTail reads the last n entries of the stream (n <= 0: all).
+func (f *Fleet) ReadAuditTail(ctx context.Context, n int) (AuditTail, error) {
+	var out AuditTail
 	s, err := f.stream(ctx)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	first, last := info.State.FirstSeq, info.State.LastSeq
-	if info.State.Msgs == 0 {
-		return nil, nil
+	st := info.State
+	if st.FirstSeq > 1 && (info.Config.MaxAge == 0 && info.Config.MaxMsgs <= 0 && info.Config.MaxBytes <= 0) {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the stream's messages 1 to %d are gone (purged or deleted): those records can no longer be checked here", st.FirstSeq-1))
 	}
+	if st.NumDeleted > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d messages were deleted from the middle of the stream", st.NumDeleted))
+	}
+	if st.Msgs == 0 {
+		out.FromHead = true
+		return out, nil
+	}
+	first, last := st.FirstSeq, st.LastSeq
 	if n > 0 && last-first+1 > uint64(n) {
 		first = last - uint64(n) + 1
 	}
-	var out []AuditEntry
+	out.FromHead = first == st.FirstSeq
 	for seq := first; seq <= last; seq++ {
 		m, err := s.GetMsg(ctx, seq)
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
@@ -140,10 +240,14 @@ func (f *Fleet) AuditTail(ctx context.Context, n int) ([]AuditEntry, error) {
 			return out, fmt.Errorf("fleet audit %d: %w", seq, err)
 		}
 		var e AuditEntry
-		if json.Unmarshal(m.Data, &e) == nil {
-			e.Seq, e.At = m.Sequence, m.Time
-			out = append(out, e)
+		if json.Unmarshal(m.Data, &e) != nil {
+			e = AuditEntry{} // unreadable: kept, and marked forged
 		}
+		e.StreamSeq, e.Subject, e.At = m.Sequence, m.Subject, m.Time
+		out.Entries = append(out.Entries, e)
 	}
 	return out, nil
 }
+
+// subjectHost is the host an audit subject belongs to.
+func subjectHost(subject string) string { return strings.TrimPrefix(subject, auditSubj) }

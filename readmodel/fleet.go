@@ -8,6 +8,9 @@ type FleetView struct {
 	OK    bool   // connected and the last call worked
 	Why   string // "fleet ok", or what is wrong
 	Hosts []FleetHost
+	// Alerts are the newest things the fleet refused: a resume nobody known signed, a day
+	// count lowered without a signed release.
+	Alerts []string
 }
 
 // FleetHost is one host's heartbeat.

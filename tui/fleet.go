@@ -24,9 +24,16 @@ func fleetSeg(c *Common) (string, int) {
 	return fmt.Sprintf("fleet %d hosts", len(f.Hosts)), 3
 }
 
-// fleetAlert raises an alert while the fleet is down: new orders are denied.
+// fleetAlert raises an alert while the fleet is down (new orders are denied), and one for
+// each thing the fleet refused.
 func (d *Data) fleetAlert(s readmodel.Snapshot) {
-	if s.Fleet != nil && !s.Fleet.OK {
+	if s.Fleet == nil {
+		return
+	}
+	for _, a := range s.Fleet.Alerts {
+		d.once("fleet:"+a, 10*time.Minute, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host, Text: a, Untrusted: true})
+	}
+	if !s.Fleet.OK {
 		d.once("fleet", 30*time.Second, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host,
 			Text: "orders DENY fleet_unavailable: " + s.Fleet.Why + " (halts and flatten work locally)"})
 	}
