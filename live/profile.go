@@ -13,6 +13,7 @@ import (
 // intent and how a quote payload becomes a price.
 type Profile struct {
 	Name  string
+	About string // one line for the operator (the profile file's about)
 	Tools map[string]ToolClass
 	// ToolsAuthoritative: Tools lists every tool the profile knows, so an unmapped tool is
 	// UNKNOWN (gated, no intent → deny) whatever its readOnlyHint says.
@@ -22,7 +23,19 @@ type Profile struct {
 	AccountTool        string
 	OrdersTool         string
 	PlaceTool          string
-	CancelTool         string
+	CancelTool         string // "" when the server has none: a cancel is then refused
+	BarsTool           string // recent bars (Alpaca's timeframe spelling); "" = none
+	// CancelIDArg is the cancel tool's order id argument ("" = order_id).
+	CancelIDArg string
+	// ReadArgs are fixed arguments of read tools (a quote read adds its symbol).
+	ReadArgs map[string]*jsonv.Object
+	// PositionFields renames a positions payload's row keys to cockpit's (symbol, quantity,
+	// market_value, price): cockpit's name → the payload's key. Nil: the reference's keys.
+	PositionFields map[string]string
+	// OrderTools are the tools Extract reads an intent from (nil for a Go-built profile).
+	OrderTools map[string]bool
+	// Vars are the variables a broker table must give (profile_vars) before Bind.
+	Vars []string
 	// Extract returns the intent of an order-placing tool call, or false when the call does
 	// not carry one (any other tool, or unusable arguments): the gate then denies.
 	Extract func(tool string, args *jsonv.Object) (OrderIntent, bool)
@@ -38,6 +51,8 @@ type Profile struct {
 	// reply (besides status "error"): a rejection, an indeterminate (ErrIndeterminate) one,
 	// or nil for a success.
 	ReplyError func(reply *jsonv.Object) error
+
+	spec *ProfileSpec // the file a data profile was read from (Bind re-reads it)
 }
 
 // QuoteToolOf is the quote tool the profile reads symbol's price with.
