@@ -65,20 +65,9 @@ func (p *Profile) QuoteToolOf(symbol string) string {
 	return p.QuoteTool
 }
 
-// Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3).
-var Robinhood = &Profile{
-	Name:          "robinhood",
-	Tools:         curatedTools["robinhood"],
-	QuoteTool:     "get_equity_quotes",
-	PositionsTool: "get_equity_positions",
-	AccountTool:   "get_portfolio",
-	OrdersTool:    "get_equity_orders",
-	PlaceTool:     "place_equity_order",
-	CancelTool:    "cancel_equity_order",
-	Extract:       extractRobinhood,
-	ParseQuote:    ParseMCPQuote,
-	BuildOrder:    buildRobinhoodOrder,
-}
+// Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3), read
+// from the shipped profiles/robinhood.toml.
+var Robinhood = shipped["robinhood"]
 
 // GenericMCP is the fallback profile of an unmapped MCP broker: the reads are get_quotes,
 // get_positions and get_account, and no tool yields an intent (every write is denied until a

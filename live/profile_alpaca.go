@@ -39,26 +39,11 @@ var alpacaMCPTools = func() map[string]ToolClass {
 	return m
 }()
 
-// AlpacaMCP is the profile of the official Alpaca MCP server: stock, crypto and single-leg
-// option orders yield an intent; multi-leg, bracket/OCO/OTO, stop and trailing orders, replaces
-// and cancels do not (the gate denies them until they are mapped).
-var AlpacaMCP = &Profile{
-	Name:  "alpaca",
-	Tools: alpacaMCPTools,
-	// alpaca-mcp.md: the map is authoritative; a newer server's unknown tool is denied until mapped.
-	ToolsAuthoritative: true,
-	QuoteTool:          "get_stock_latest_quote",
-	PositionsTool:      "get_all_positions",
-	AccountTool:        "get_account_info",
-	OrdersTool:         "get_orders",
-	PlaceTool:          "place_stock_order",
-	CancelTool:         "cancel_order_by_id",
-	Extract:            extractAlpaca,
-	ParseQuote:         parseAlpacaQuote,
-	QuoteToolFor:       alpacaQuoteTool,
-	BuildOrder:         buildAlpacaOrder,
-	ReplyError:         alpacaReplyError,
-}
+// AlpacaMCP is the profile of the official Alpaca MCP server, read from the shipped
+// profiles/alpaca.toml: stock, crypto and single-leg option orders yield an intent;
+// multi-leg, bracket/OCO/OTO, stop and trailing orders, replaces and cancels do not (the gate
+// denies them until they are mapped).
+var AlpacaMCP = shipped["alpaca"]
 
 // alpacaReplyError reads the server's failure shape: an "error" member (a message, or an
 // object with message, http_status, detail, and timeout: true when the request may have
@@ -81,8 +66,8 @@ func alpacaReplyError(reply *jsonv.Object) error {
 	return Rejected(msg)
 }
 
-// Profiles are the MCP profiles a config can name.
-var Profiles = map[string]*Profile{"robinhood": Robinhood, "alpaca": AlpacaMCP}
+// Profiles are the shipped MCP profiles a config can name (profiles/*.toml).
+var Profiles = shipped
 
 // occSymbol matches an OCC option symbol: root, yymmdd, C/P, strike × 1000 in 8 digits.
 var occSymbol = regexp.MustCompile(`^[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}$`)

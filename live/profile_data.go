@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"cockpit/live/jsonv"
@@ -37,6 +38,9 @@ func (s *ProfileSpec) profile() *Profile {
 	if s.Reads.QuoteParser == "alpaca" {
 		p.ParseQuote = parseAlpacaQuote
 	}
+	if paths := s.Reads.QuotePrice; len(paths) > 0 {
+		p.ParseQuote = func(payload any, _ string) (money.Amount, bool) { return priceAt(payload, paths) }
+	}
 	if s.Reads.QuoteCrypto != "" || s.Reads.QuoteOption != "" {
 		crypto, option := s.Reads.QuoteCrypto, s.Reads.QuoteOption
 		p.QuoteToolFor = func(symbol string) string {
@@ -62,7 +66,7 @@ func (s *ProfileSpec) profile() *Profile {
 }
 
 // bindData sets the extractor and read arguments with placeholders replaced by sub.
-func (p *Profile) bindData(extract map[string]extractSpec, readArgs map[string]map[string]string, sub func(string) string) {
+func (p *Profile) bindData(extract map[string]extractSpec, readArgs map[string]map[string]any, sub func(string) string) {
 	if sub == nil {
 		sub = func(s string) string { return s }
 	}
@@ -84,7 +88,14 @@ func (p *Profile) bindData(extract map[string]extractSpec, readArgs map[string]m
 	for t, kv := range readArgs {
 		o := jsonv.NewObject()
 		for _, k := range sortedKeys(kv) {
-			o.Set(k, sub(kv[k]))
+			switch v := kv[k].(type) {
+			case string:
+				o.Set(k, sub(v))
+			case int64:
+				o.Set(k, jsonv.Number(strconv.FormatInt(v, 10)))
+			default:
+				o.Set(k, v)
+			}
 		}
 		p.ReadArgs[t] = o
 	}
@@ -256,4 +267,20 @@ func (o ordersSpec) replyError(reply *jsonv.Object) error {
 		}
 	}
 	return Rejected(msg)
+}
+
+// priceAt is the first positive number at one of paths (a.0.b: list items by index).
+func priceAt(payload any, paths []string) (money.Amount, bool) {
+	o, ok := payload.(*jsonv.Object)
+	if !ok {
+		return money.Zero, false
+	}
+	for _, p := range paths {
+		if v, ok := argPath(o, p); ok {
+			if a, err := DecimalFromJSON(v); err == nil && a.Sign() > 0 {
+				return a, true
+			}
+		}
+	}
+	return money.Zero, false
 }

@@ -174,3 +174,55 @@ func FuzzProfileFilesMatchGo(f *testing.F) {
 		}
 	})
 }
+
+// TestProfileFilesBuildLikeGo: the files' build tables give the Go builders' tool and
+// arguments (in order) for typed orders of every shape, and the same refusal without a size.
+func TestProfileFilesBuildLikeGo(t *testing.T) {
+	q, n, l := money.MustParse("3"), money.MustParse("250.5"), money.MustParse("10.25")
+	reqs := []OrderRequest{
+		{Symbol: "AAPL", Side: Buy, Quantity: &q},
+		{Symbol: "AAPL", Side: Sell, Notional: &n, Type: Market},
+		{Symbol: "AAPL", Side: Buy, Quantity: &q, Notional: &n, Type: Limit, LimitPrice: &l, ClientOrderID: "c-1"},
+		{Symbol: "BTC/USD", Side: Buy, Notional: &n, ClientOrderID: "c-2"},
+		{Symbol: "AAPL", Side: Buy},
+	}
+	for _, tt := range []struct {
+		name  string
+		build func(OrderRequest) (string, *jsonv.Object, error)
+	}{{"robinhood", buildRobinhoodOrder}, {"alpaca", buildAlpacaOrder}} {
+		for i, req := range reqs {
+			gt, ga, gerr := tt.build(req)
+			dt, da, derr := shipped[tt.name].BuildOrder(req)
+			if (gerr == nil) != (derr == nil) || gt != dt {
+				t.Fatalf("%s req %d: got %s %v, want %s %v", tt.name, i, dt, derr, gt, gerr)
+			}
+			if gerr == nil && string(jsonv.MustMarshal(da, jsonv.Compact)) != string(jsonv.MustMarshal(ga, jsonv.Compact)) {
+				t.Fatalf("%s req %d: got %s, want %s", tt.name, i, jsonv.MustMarshal(da, jsonv.Compact), jsonv.MustMarshal(ga, jsonv.Compact))
+			}
+		}
+	}
+}
+
+// TestProfileFilesReadLikeGo: the quote tool of each symbol shape, the reply errors and the
+// tool maps are the Go profiles'.
+func TestProfileFilesReadLikeGo(t *testing.T) {
+	a := shipped["alpaca"]
+	for _, sym := range []string{"AAPL", "btc/usd", "AAPL250117C00150000", ""} {
+		if got, want := a.QuoteToolOf(sym), alpacaQuoteTool(sym); got != want && !(want == "" && got == a.QuoteTool) {
+			t.Errorf("quote tool of %q = %s, want %s", sym, got, want)
+		}
+	}
+	for _, reply := range []string{`{"id":"1"}`, `{"error":"no"}`, `{"error":{"message":"m","timeout":true}}`,
+		`{"error":{"detail":"d"}}`, `{"error":false}`, `{"error":null}`, `{"error":{"timeout":1}}`} {
+		v, _ := jsonv.ParseString(reply, jsonv.Options{})
+		o := v.(*jsonv.Object)
+		if got, want := fmt.Sprint(a.ReplyError(o)), fmt.Sprint(alpacaReplyError(o)); got != want {
+			t.Errorf("reply %s: got %s, want %s", reply, got, want)
+		}
+	}
+	for name, want := range map[string]map[string]ToolClass{"robinhood": curatedTools["robinhood"], "alpaca": alpacaMCPTools} {
+		if got := shipped[name].Tools; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s tools = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"strconv"
 	"strings"
 
 	"cockpit/live/jsonv"
@@ -45,15 +46,25 @@ func pairSlash(s string) string {
 	return s
 }
 
-// argPath reads a dotted path (a.b.c) of objects; ok is false when a step is missing.
+// argPath reads a dotted path (a.b.c) of objects, where a step into a list is its index
+// (a.0.b); ok is false when a step is missing.
 func argPath(args *jsonv.Object, path string) (any, bool) {
 	var cur any = args
 	for _, k := range strings.Split(path, ".") {
-		o, ok := cur.(*jsonv.Object)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = o.Get(k); !ok {
+		switch c := cur.(type) {
+		case *jsonv.Object:
+			v, ok := c.Get(k)
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(c) || strconv.Itoa(i) != k {
+				return nil, false
+			}
+			cur = c[i]
+		default:
 			return nil, false
 		}
 	}

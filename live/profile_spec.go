@@ -30,16 +30,17 @@ type ProfileSpec struct {
 }
 
 type readsSpec struct {
-	Quote          string                       `toml:"quote"`
-	QuoteCrypto    string                       `toml:"quote_crypto"`
-	QuoteOption    string                       `toml:"quote_option"`
-	QuoteParser    string                       `toml:"quote_parser"` // mcp (default) | alpaca
-	Positions      string                       `toml:"positions"`
-	Account        string                       `toml:"account"`
-	Orders         string                       `toml:"orders"`
-	Bars           string                       `toml:"bars"`
-	Args           map[string]map[string]string `toml:"args"`            // tool → fixed arguments
-	PositionFields map[string]string            `toml:"position_fields"` // cockpit's name → payload key
+	Quote          string                    `toml:"quote"`
+	QuoteCrypto    string                    `toml:"quote_crypto"`
+	QuoteOption    string                    `toml:"quote_option"`
+	QuoteParser    string                    `toml:"quote_parser"` // mcp (default) | alpaca
+	Positions      string                    `toml:"positions"`
+	Account        string                    `toml:"account"`
+	Orders         string                    `toml:"orders"`
+	Bars           string                    `toml:"bars"`
+	QuotePrice     []string                  `toml:"quote_price"`     // paths of the price in the quote reply
+	Args           map[string]map[string]any `toml:"args"`            // tool → fixed arguments
+	PositionFields map[string]string         `toml:"position_fields"` // cockpit's name → payload key
 }
 
 type ordersSpec struct {
@@ -198,6 +199,16 @@ func (s *ProfileSpec) checkRefs() error {
 		if s.Tools[t] != string(ClassRead) {
 			return fmt.Errorf("reads.args.%s: want a tool [tools] names read", t)
 		}
+		for _, a := range sortedKeys(r.Args[t]) {
+			switch r.Args[t][a].(type) {
+			case string, bool, int64:
+			default:
+				return fmt.Errorf("reads.args.%s.%s: want a string, a boolean or an integer", t, a)
+			}
+		}
+	}
+	if len(r.QuotePrice) > 0 && r.QuoteParser != "" {
+		return fmt.Errorf("reads.quote_price: give quote_price or quote_parser, not both")
 	}
 	for _, k := range sortedKeys(r.PositionFields) {
 		switch k {
@@ -231,7 +242,8 @@ func (s *ProfileSpec) checkPlaceholders() error {
 	}
 	for _, t := range sortedKeys(s.Reads.Args) {
 		for _, a := range sortedKeys(s.Reads.Args[t]) {
-			if err := check("reads.args."+t+"."+a, s.Reads.Args[t][a]); err != nil {
+			text, _ := s.Reads.Args[t][a].(string)
+			if err := check("reads.args."+t+"."+a, text); err != nil {
 				return err
 			}
 		}
