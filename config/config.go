@@ -94,6 +94,13 @@ func Load(root live.Root) (Config, error) {
 	if cfg, err = Parse(data, cfg); err != nil {
 		return cfg, err
 	}
+	for _, k := range sortedBrokerKeys(cfg.Brokers) {
+		if b := cfg.Brokers[k]; b.Kind == KindMCP && b.ProfileFile != "" {
+			if _, err := b.BrokerProfile(k); err != nil {
+				return cfg, fmt.Errorf("config: [brokers.%s]: %w", k, err)
+			}
+		}
+	}
 	return cfg, cfg.ValidateRoots(root)
 }
 

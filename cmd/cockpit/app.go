@@ -80,6 +80,7 @@ func verbs() []verb {
 		{"serve-ssh", "serve-ssh [--listen 127.0.0.1:2222 [--allow-remote]] [--idle-timeout 15m] [--max-conns 32] [--agent A] [--live]", "serve the screen over SSH to the keys in <root>/ssh/authorized_keys, each with a role (viewer, operator, admin)", (*App).cmdServeSSH},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"fleet", "fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]", "a fleet on NATS JetStream: run a one-host server, or show hosts, halts and the day count", (*App).cmdFleet},
+		{"broker", "broker tools --broker B [--json] | profile check FILE | profile list | profile show NAME", "an MCP broker's tools as cockpit treats them (class, extractor, tools its profile does not know); broker profiles, checked offline", (*App).cmdBroker},
 		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},
 	}
 }
@@ -145,7 +146,7 @@ func withGlobals(args, global []string) []string {
 
 // hasSubcommands reports a verb whose first argument is a subcommand.
 func hasSubcommands(name string) bool {
-	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet"
+	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet" || name == "broker"
 }
 
 func (a *App) usage(w io.Writer) {

@@ -41,15 +41,29 @@ func (t *Broker) now() time.Time {
 }
 
 // read calls a read tool with empty arguments; a failed call or an error envelope is an error.
+// The profile's fixed arguments of the tool come first. A profile without the read refuses it.
 func (t *Broker) read(ctx context.Context, tool string, args *jsonv.Object) (any, error) {
-	if args == nil {
-		args = jsonv.NewObject()
+	if tool == "" {
+		return nil, fmt.Errorf("the %s profile names no tool for this read", t.Profile.Name)
 	}
-	reply, err := t.Caller.CallTool(ctx, tool, args)
+	merged := jsonv.NewObject()
+	if fixed := t.Profile.ReadArgs[tool]; fixed != nil {
+		merged = jsonv.Clone(fixed).(*jsonv.Object)
+	}
+	if args != nil {
+		for _, m := range args.Members() {
+			merged.Set(m.Key, m.Value)
+		}
+	}
+	reply, err := t.Caller.CallTool(ctx, tool, merged)
 	if err != nil {
 		return nil, live.Transport(err)
 	}
-	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+	o, ok := reply.(*jsonv.Object)
+	if s, isText := reply.(string); isText {
+		o, ok = jsonv.ObjectOf("raw", s), true
+	}
+	if ok && live.IsErrorEnvelope(o) {
 		return nil, live.Rejected(live.EnvelopeError(o, tool+" returned an error"))
 	} else if ok && t.Profile.ReplyError != nil {
 		if err := t.Profile.ReplyError(o); err != nil {
@@ -78,6 +92,11 @@ func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 	reply, err := t.read(ctx, t.Profile.PositionsTool, nil)
 	if err != nil {
 		return nil, err
+	}
+	if t.Profile.PositionFields != nil {
+		if reply, err = live.RenamePositionFields(reply, t.Profile.PositionFields); err != nil {
+			return nil, err
+		}
 	}
 	book := live.ParsePositions(reply)
 	if book.Err != nil {
@@ -211,12 +230,24 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 }
 
 // CancelOrder implements live.Broker.
+// A profile without a cancel tool refuses the cancel (the server offers none).
 func (t *Broker) CancelOrder(ctx context.Context, orderID string) error {
-	reply, err := t.Caller.CallTool(ctx, t.Profile.CancelTool, jsonv.ObjectOf("order_id", orderID))
+	if t.Profile.CancelTool == "" {
+		return live.Rejected("the " + t.Profile.Name + " profile has no cancel tool: cancel the order at the broker")
+	}
+	idArg := t.Profile.CancelIDArg
+	if idArg == "" {
+		idArg = "order_id"
+	}
+	reply, err := t.Caller.CallTool(ctx, t.Profile.CancelTool, jsonv.ObjectOf(idArg, orderID))
 	if err != nil {
 		return live.Indeterminate(err)
 	}
-	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+	o, ok := reply.(*jsonv.Object)
+	if s, isText := reply.(string); isText {
+		o, ok = jsonv.ObjectOf("raw", s), true
+	}
+	if ok && live.IsErrorEnvelope(o) {
 		return live.Rejected(live.EnvelopeError(o, "cancel returned an error"))
 	} else if ok && t.Profile.ReplyError != nil {
 		return t.Profile.ReplyError(o)
