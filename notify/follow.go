@@ -60,6 +60,11 @@ func (f *Follower) Event(e engine.Event) {
 	}
 }
 
+// Seen sets where a broker starts (halted or not): a later change into HALTED is news even
+// when the first state the bus carries is already halted (the watcher does not repeat a state
+// it evaluated before anyone followed it).
+func (f *Follower) Seen(broker string, halted bool) { f.trip(broker, halted) }
+
 // trip records a broker's state and reports a change into HALTED. The first state seen is
 // where the session started (a live session starts halted): it is not news.
 func (f *Follower) trip(broker string, halted bool) bool {

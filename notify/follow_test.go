@@ -157,3 +157,15 @@ func TestLinkWatch(t *testing.T) {
 		t.Errorf("message %+v", m)
 	}
 }
+
+// TestSeenSetsTheStart: a follower told where the session started reports a halt even when the
+// first state the bus carries is already halted (the watcher published its first state before
+// the session's loops followed it).
+func TestSeenSetsTheStart(t *testing.T) {
+	f, l, s := follower(t, "HALTED operator", "operator")
+	f.Seen("paper", false)
+	f.Event(engine.Event{Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true}})
+	if drain(l); len(s.sent) != 1 || s.sent[0].Event != EvHalt {
+		t.Fatalf("sent %+v, want one halt", s.sent)
+	}
+}
