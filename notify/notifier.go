@@ -104,6 +104,15 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// Sinks names the sinks, "name (type)" each, for the operator's start-up note.
+func (n *Notifier) Sinks() []string {
+	var out []string
+	for _, l := range n.lanes {
+		out = append(out, l.t.Sink.Name()+" ("+l.t.Sink.Type()+")")
+	}
+	return out
+}
+
 // Post queues m for every sink that takes its event and returns at once: it never waits for a
 // sink. Title and text are redacted first, like the log. A nil Notifier ignores it.
 func (n *Notifier) Post(m Message) {

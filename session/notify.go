@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"cockpit/live"
 	"cockpit/live/gate"
@@ -52,6 +53,7 @@ func (s *Session) openNotify() error {
 	done := make(chan struct{}, 2)
 	go func() { f.Follow(ctx, events); done <- struct{}{} }()
 	go func() { links.Run(ctx); done <- struct{}{} }()
+	s.notes = append(s.notes, "notifications go to "+strings.Join(n.Sinks(), ", ")+" (one-way: approving stays here, over SSH and in the CLI)")
 	s.closers = append(s.closers, func() {
 		cancel()
 		<-done

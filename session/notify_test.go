@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -237,5 +238,20 @@ func TestNotifyEnvMissing(t *testing.T) {
 	_, err := Open(testOptions(home))
 	if err == nil || !strings.Contains(err.Error(), `notify.sinks.ops.url_env = "NOPE_HOOK": the variable is empty`) {
 		t.Fatalf("Open: %v", err)
+	}
+}
+
+// TestFleetDownReachesWebhook: a session whose fleet cannot be reached pages once, as
+// fleet_down, after two failed polls of the link.
+func TestFleetDownReachesWebhook(t *testing.T) {
+	srv, got, _ := hook(t, nil)
+	s := notifyOpen(t, fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"hx\"", fleetPort(t)), srv.URL+"/hook")
+	defer s.Close()
+	d := wait(t, got, "the fleet link down")
+	if notes := strings.Join(s.Notes(), "\n"); !strings.Contains(notes, "notifications go to hook (webhook)") {
+		t.Errorf("start-up notes %q lack the sinks", notes)
+	}
+	if d.Event != "fleet_down" || d.Title != "cockpit paper: fleet link down" || !strings.Contains(d.Text, "fleet link down: fleet") {
+		t.Errorf("payload %+v", d.WebhookPayload)
 	}
 }
