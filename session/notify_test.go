@@ -255,3 +255,23 @@ func TestFleetDownReachesWebhook(t *testing.T) {
 		t.Errorf("payload %+v", d.WebhookPayload)
 	}
 }
+
+// TestAuditKindsReachWebhook: a failed flatten recorded through the gate's audit sinks, and a
+// disabled plugin recorded through the runtime's (where the plugin agent writes), page.
+func TestAuditKindsReachWebhook(t *testing.T) {
+	srv, got, _ := hook(t, nil)
+	s := notifyOpen(t, "", srv.URL+"/hook")
+	defer s.Close()
+	ctx := context.Background()
+	s.gate.Audit.Record(ctx, live.AuditRecord{Kind: live.KindFlatten, Outcome: live.OutcomeError, Broker: "paper",
+		Intent: "NOT FLAT: could not verify with the broker: timeout"})
+	s.rt.Audit.Record(ctx, live.AuditRecord{Kind: wasmplugin.KindDisabled, Broker: "paper", Intent: "plugin meanrev disabled: trapped"})
+	seen := map[string]string{}
+	for len(seen) < 2 {
+		d := wait(t, got, "the flatten and the plugin")
+		seen[d.Event] = d.Text
+	}
+	if !strings.Contains(seen["flatten_failed"], "NOT FLAT: could not verify") || !strings.Contains(seen["plugin_disabled"], "plugin meanrev disabled") {
+		t.Errorf("deliveries %v", seen)
+	}
+}
