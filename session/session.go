@@ -189,6 +189,10 @@ func Open(o Options) (*Session, error) {
 		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
+	// [notify]: before anything runs, so no review or halt is missed
+	if err := s.openNotify(); err != nil {
+		return fail(err)
+	}
 	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
