@@ -18,8 +18,12 @@ const (
 		ON CONFLICT(broker, id) DO UPDATE SET client_order_id = excluded.client_order_id, open = excluded.open, body = excluded.body`
 	paperPositionUpsert = `INSERT INTO paper_positions (broker, symbol, body) VALUES (?, ?, ?)
 		ON CONFLICT(broker, symbol) DO UPDATE SET body = excluded.body`
-	paperOrderByID     = `SELECT body FROM paper_orders WHERE broker = ? AND id = ?`
-	paperOrderByClient = `SELECT body FROM paper_orders WHERE broker = ? AND client_order_id = ? AND client_order_id <> ''`
+	paperOrderByID = `SELECT body FROM paper_orders WHERE broker = ? AND id = ?`
+	// Without INDEXED BY, SQLite's planner (no statistics) walks the primary key's broker
+	// prefix, every order the account ever had, rather than these indexes.
+	paperOrderByClient = `SELECT body FROM paper_orders INDEXED BY paper_orders_client
+		WHERE broker = ? AND client_order_id = ? AND client_order_id <> ''`
+	paperOpenOrders = `SELECT body FROM paper_orders INDEXED BY paper_orders_open WHERE broker = ? AND open = 1 ORDER BY id`
 )
 
 // PaperStore is broker's paper account in this store, saved change by change.
@@ -107,7 +111,7 @@ func (db *DB) LoadPaper(ctx context.Context, broker string) (*paper.State, bool,
 	if err != nil {
 		return nil, false, wrap(err)
 	}
-	orders, err := db.paperRows(ctx, `SELECT body FROM paper_orders WHERE broker = ? AND open = 1 ORDER BY id`, broker)
+	orders, err := db.paperRows(ctx, paperOpenOrders, broker)
 	if err != nil {
 		return nil, false, err
 	}
