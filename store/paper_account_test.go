@@ -74,6 +74,9 @@ func TestPaperAccountRoundTrip(t *testing.T) {
 	if o, err := again.OrderByClientID(ctx, "m3"); err != nil || o.Status != live.StatusFilled {
 		t.Errorf("a settled order after reload: %+v %v, want filled", o, err)
 	}
+	if o, err := again.OrderByID(ctx, "P000002"); err != nil || o.ClientOrderID != "m1" {
+		t.Errorf("a settled order by id after reload: %+v %v, want m1", o, err)
+	}
 	if err := again.CancelOrder(ctx, "P000001"); err == nil || !strings.Contains(err.Error(), "is filled") {
 		t.Errorf("cancel of a settled order after reload: %v, want it said filled", err)
 	}

@@ -46,6 +46,12 @@ func TestSettledOrdersLeaveMemory(t *testing.T) {
 	if err != nil || again.ID != first.ID {
 		t.Errorf("resend of a settled order: %+v %v, want %s back", again, err, first.ID)
 	}
+	if byID, err := b.OrderByID(ctx, first.ID); err != nil || byID.ClientOrderID != "m0" {
+		t.Errorf("a settled order by id: %+v %v, want m0", byID, err)
+	}
+	if _, err := b.OrderByID(ctx, "P999999"); !errors.Is(err, live.ErrOrderNotFound) {
+		t.Errorf("an unknown id: %v, want not found", err)
+	}
 	if err := b.CancelOrder(ctx, first.ID); err == nil || !strings.Contains(err.Error(), "is filled") {
 		t.Errorf("cancel of a filled order: %v, want it said filled", err)
 	}
