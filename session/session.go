@@ -62,7 +62,8 @@ type Session struct {
 	latch     *halt.Latch     // set when the halt watcher cannot watch: halts like HALT
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
 	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
-	integrity store.Integrity // the store's start-up check
+	integrity store.Integrity // the store's start-up check of its chain
+	pages     pageCheck       // the store's start-up check of its pages, beside the screen (session_audit.go)
 
 	fleet *fleetLink // nil without a fleet
 
@@ -83,7 +84,7 @@ func Open(o Options) (*Session, error) {
 	s := &Session{rt: rt, id: live.RandomID("sess")}
 	s.owner.kind = ownerKind(o.Mode)
 	s.closers = append(s.closers, rt.Close)
-	s.integrity = rt.DB.CheckIntegrity(context.Background()) // DV15: before anything is written
+	s.integrity = rt.DB.CheckChain(context.Background()) // DV15: before anything is written; the pages beside (guardAudit)
 	fail := func(err error) (*Session, error) {
 		s.Close()
 		return nil, s.notStarted(err)
@@ -291,6 +292,11 @@ func (s *Session) Run(ctx context.Context) int {
 	}
 	select { // Open proved the watcher: the agent's first turn never comes before that
 	case <-s.watcher.Ready():
+	case <-ctx.Done():
+		return 0
+	}
+	select { // nor before the store's pages are checked (its orders would wait for it)
+	case <-s.pages.finished():
 	case <-ctx.Done():
 		return 0
 	}
