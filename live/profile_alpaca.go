@@ -53,6 +53,7 @@ var AlpacaMCP = &Profile{
 	OrdersTool:         "get_orders",
 	PlaceTool:          "place_stock_order",
 	CancelTool:         "cancel_order_by_id",
+	OrderTool:          "get_order_by_id",
 	Extract:            extractAlpaca,
 	ParseQuote:         parseAlpacaQuote,
 	QuoteToolFor:       alpacaQuoteTool,
