@@ -36,6 +36,10 @@ type Profile struct {
 	OrderTools map[string]bool
 	// Vars are the variables a broker table must give (profile_vars) before Bind.
 	Vars []string
+	// OrderTool, when set, reads one order by its id (OrderToolArg, default "order_id"): how a
+	// fill of an order that left the open list is seen.
+	OrderTool    string
+	OrderToolArg string
 	// Extract returns the intent of an order-placing tool call, or false when the call does
 	// not carry one (any other tool, or unusable arguments): the gate then denies.
 	Extract func(tool string, args *jsonv.Object) (OrderIntent, bool)

@@ -21,6 +21,8 @@ func (s *ProfileSpec) profile() *Profile {
 		PositionsTool:      s.Reads.Positions,
 		AccountTool:        s.Reads.Account,
 		OrdersTool:         s.Reads.Orders,
+		OrderTool:          s.Reads.Order,
+		OrderToolArg:       s.Reads.OrderIDArg,
 		BarsTool:           s.Reads.Bars,
 		PlaceTool:          s.Orders.Place,
 		CancelTool:         s.Orders.Cancel,

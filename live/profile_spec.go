@@ -37,6 +37,8 @@ type readsSpec struct {
 	Positions      string                    `toml:"positions"`
 	Account        string                    `toml:"account"`
 	Orders         string                    `toml:"orders"`
+	Order          string                    `toml:"order"`        // one order by id: how a fill of an order that left the open list is seen
+	OrderIDArg     string                    `toml:"order_id_arg"` // its id argument ("" = order_id)
 	Bars           string                    `toml:"bars"`
 	QuotePrice     []string                  `toml:"quote_price"`     // paths of the price in the quote reply
 	Args           map[string]map[string]any `toml:"args"`            // tool → fixed arguments
@@ -178,7 +180,7 @@ func (s *ProfileSpec) checkRefs() error {
 	for _, ref := range []struct{ key, tool, class string }{
 		{"reads.quote", r.Quote, "read"}, {"reads.quote_crypto", r.QuoteCrypto, "read"},
 		{"reads.quote_option", r.QuoteOption, "read"}, {"reads.positions", r.Positions, "read"},
-		{"reads.account", r.Account, "read"}, {"reads.orders", r.Orders, "read"}, {"reads.bars", r.Bars, "read"},
+		{"reads.account", r.Account, "read"}, {"reads.orders", r.Orders, "read"}, {"reads.order", r.Order, "read"}, {"reads.bars", r.Bars, "read"},
 		{"orders.place", o.Place, "write"}, {"orders.cancel", o.Cancel, "write"},
 	} {
 		if ref.tool != "" && s.Tools[ref.tool] != ref.class {

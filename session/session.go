@@ -161,6 +161,9 @@ func Open(o Options) (*Session, error) {
 	}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
+	// Fills go into the trail from here to Close (after the fleet's sink is in place); one that
+	// cannot be recorded halts like any audit failure (DV15).
+	s.closers = append(s.closers, rt.FollowFills(b, key, s.id, s.gate.TripAuditHalt))
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {

@@ -218,6 +218,11 @@ func (db *DB) insertEvents(ctx context.Context, tx *sql.Tx, events []Event) ([]E
 			e.Summary, e.Payload, e.PrevHash, e.Hash, nullable(e.Notional)); err != nil {
 			return nil, err
 		}
+		if e.Type == live.KindFill { // the trades and P&L tables follow the trail in its transaction
+			if err := db.deriveFill(ctx, tx, e); err != nil {
+				return nil, fmt.Errorf("derive fill %d: %w", e.Seq, err)
+			}
+		}
 		prevHash = e.Hash
 		out[i] = e
 	}

@@ -12,8 +12,9 @@ import (
 
 // migrationHooks run in a migration's transaction after its SQL, for what SQL cannot decide.
 var migrationHooks = map[int]func(context.Context, *sql.Tx) error{
-	8: decodeReduceOnly,
-	9: splitPaperAccounts,
+	8:  decodeReduceOnly,
+	9:  splitPaperAccounts,
+	10: func(ctx context.Context, tx *sql.Tx) error { return (&DB{}).rebuildFills(ctx, tx) }, // no prepared statements yet
 }
 
 // decodeReduceOnly finishes migration 0008's backfill as the day count decided before it: a

@@ -73,6 +73,8 @@ func verbs() []verb {
 		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
 		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay | rotate --reason R", "read and check the audit trail", (*App).cmdAudit},
 		{"approvals", "approvals list [--state S] | approve ID [--reason R] | deny ID [--reason R]", "the review queue, from another terminal", (*App).cmdApprovals},
+		{"trades", "trades [--day YYYY-MM-DD] [--broker B] [--json]", "a UTC day's fills from the audit trail, with the realised P&L of each round trip (FIFO lots)", (*App).cmdTrades},
+		{"pnl", "pnl [--days N] [--broker B] [--json]", "daily realised and unrealised P&L from the audit trail's fills (FIFO; open positions at their last fill price)", (*App).cmdPnL},
 		{"positions", "positions [--broker B] [--json]", "the broker's positions (a running cockpit's saved paper state while it owns the account)", (*App).cmdPositions},
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"attach", "attach --vibe DIR [--broker B] [--no-mouse]", "the screen over a Vibe-Trading root (its live/ files and audit_chain.jsonl), read-only: H halts it", (*App).cmdAttach},

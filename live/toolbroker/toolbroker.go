@@ -26,6 +26,11 @@ type Broker struct {
 	Profile *live.Profile
 	Caller  Caller
 	Now     func() time.Time
+	// PollEvery is how often a subscribed broker re-reads its open orders for fills (0:
+	// DefaultFillPoll).
+	PollEvery time.Duration
+
+	watch watch // the orders its replies showed (fills.go)
 }
 
 var _ live.Broker = (*Broker)(nil)
@@ -153,16 +158,12 @@ func (t *Broker) OpenOrders(ctx context.Context) ([]live.Order, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: a row is %s", t.Profile.OrdersTool, jsonv.TypeName(r))
 		}
-		id := ""
-		for _, k := range []string{"order_id", "id", "broker_order_id"} {
-			if s, ok := fieldString(o, k); ok && s != "" {
-				id = s
-				break
-			}
-		}
-		if id == "" {
+		seen, ok := orderRow(o)
+		if !ok {
 			return nil, fmt.Errorf("%s: an order row has no id", t.Profile.OrdersTool)
 		}
+		t.observe(seen, false) // its fills (fills.go)
+		id := seen.ID
 		status, _ := fieldString(o, "status")
 		switch status {
 		case "filled", "cancelled", "canceled", "rejected", "expired":
@@ -225,6 +226,9 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 	if id == "" {
 		id, _ = fieldString(o, "id")
 	}
+	if seen, ok := orderRow(o); ok { // a reply that shows the order filled is its fill (fills.go)
+		t.observe(merged(seen, live.Order{Symbol: req.Symbol, Side: req.Side, ClientOrderID: req.ClientOrderID}), true)
+	}
 	return live.Order{ID: id, ClientOrderID: req.ClientOrderID, Symbol: req.Symbol, Side: req.Side,
 		Status: live.StatusAccepted, Reply: reply, CreatedAt: t.now(), Children: live.ChildOrders(reply)}, nil
 }
@@ -262,13 +266,6 @@ var errNoClientIDs = errors.New("this broker cannot look orders up by client ord
 // so an indeterminate forward stays indeterminate until an operator reconciles it.
 func (t *Broker) OrderByClientID(context.Context, string) (live.Order, error) {
 	return live.Order{}, errNoClientIDs
-}
-
-// Subscribe implements live.Broker: tool-shaped brokers do not stream; the channel closes with ctx.
-func (t *Broker) Subscribe(ctx context.Context) <-chan live.OrderUpdate {
-	ch := make(chan live.OrderUpdate)
-	go func() { <-ctx.Done(); close(ch) }()
-	return ch
 }
 
 // fieldString is row[key] when it is a string.
