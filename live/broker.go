@@ -133,6 +133,7 @@ type OrderUpdate struct {
 	Order    Order
 	FillQty  money.Amount // zero unless this update is a fill
 	FillPx   money.Amount
+	Fee      money.Amount // the fill's fee, when the broker reports one (none of today's adapters do)
 	Time     time.Time
 	Sequence uint64
 }

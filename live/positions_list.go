@@ -62,3 +62,30 @@ func rowAmount(row *jsonv.Object, keys ...string) money.Amount {
 	}
 	return money.Zero
 }
+
+// RenamePositionFields rewrites a positions payload whose rows use a broker's own keys into
+// rows of cockpit's keys only: fields maps cockpit's name (symbol, quantity, market_value,
+// price) to the payload's key (a dotted path). A row that is not an object, or that lacks a
+// mapped key, keeps the gap: the reading that follows fails it closed.
+func RenamePositionFields(payload any, fields map[string]string) (any, error) {
+	rows, err := PositionRows(payload)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(rows))
+	for i, r := range rows {
+		row, ok := r.(*jsonv.Object)
+		if !ok {
+			out[i] = r
+			continue
+		}
+		o := jsonv.NewObject()
+		for _, k := range sortedKeys(fields) {
+			if v, ok := argPath(row, fields[k]); ok {
+				o.Set(k, v)
+			}
+		}
+		out[i] = o
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 
 	"cockpit/readmodel"
 
@@ -44,11 +45,15 @@ func connectMCP(rt *Runtime, key string, bc config.BrokerConfig) (*mcpbroker.Bro
 	if m.Command != "" {
 		ep.Command = append([]string{m.Command}, m.Args...)
 	}
+	profile, err := m.BrokerProfile(key)
+	if err != nil {
+		return nil, fmt.Errorf("[brokers.%s]: %w", key, err)
+	}
 	tr, err := ep.Transport()
 	if err != nil {
 		return nil, err
 	}
-	return mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: mcpbroker.ProfileFor(m.Profile, key),
+	return mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: profile,
 		Mode: bc.Mode, Timeout: bc.Timeout.Duration, Now: rt.Now, Redial: ep.Transport})
 }
 

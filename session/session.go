@@ -62,7 +62,8 @@ type Session struct {
 
 	latch     *halt.Latch     // the one halt latch: the watcher's (resumable) and the audit's (held, DV15)
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
-	integrity store.Integrity // the store's start-up check
+	integrity store.Integrity // the store's start-up check of its chain
+	pages     pageCheck       // the store's start-up check of its pages, beside the screen (session_audit.go)
 
 	fleet *fleetLink // nil without a fleet
 
@@ -84,7 +85,7 @@ func Open(o Options) (*Session, error) {
 	s := &Session{rt: rt, id: live.RandomID("sess")}
 	s.owner.kind = ownerKind(o.Mode)
 	s.closers = append(s.closers, rt.Close)
-	s.integrity = rt.DB.CheckIntegrity(context.Background()) // DV15: before anything is written
+	s.integrity = rt.DB.CheckChain(context.Background()) // DV15: before anything is written; the pages beside (guardAudit)
 	fail := func(err error) (*Session, error) {
 		s.Close()
 		return nil, s.notStarted(err)
@@ -162,6 +163,9 @@ func Open(o Options) (*Session, error) {
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
 	s.gate.Latch = s.latch
 	s.reader = s.newReader()
+	// Fills go into the trail from here to Close (after the fleet's sink is in place); one that
+	// cannot be recorded halts like any audit failure (DV15).
+	s.closers = append(s.closers, rt.FollowFills(b, key, s.id, s.gate.TripAuditHalt))
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {
@@ -191,6 +195,10 @@ func Open(o Options) (*Session, error) {
 		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
+	// [notify]: before anything runs, so no review or halt is missed
+	if err := s.openNotify(); err != nil {
+		return fail(err)
+	}
 	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
@@ -289,6 +297,11 @@ func (s *Session) Run(ctx context.Context) int {
 	}
 	select { // Open proved the watcher: the agent's first turn never comes before that
 	case <-s.watcher.Ready():
+	case <-ctx.Done():
+		return 0
+	}
+	select { // nor before the store's pages are checked (its orders would wait for it)
+	case <-s.pages.finished():
 	case <-ctx.Done():
 		return 0
 	}

@@ -7,6 +7,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/store"
 )
 
 // guardAudit wires the gate's halt latch to the engine (the agent pauses for good, the screen
@@ -22,15 +23,15 @@ func (s *Session) guardAudit() {
 		s.gate.TripAuditHalt(errors.New(msg))
 		return
 	}
-	// The next start recomputes the chain from here on (now that this process owns the account).
-	if err := s.rt.DB.MarkVerified(context.Background(), s.integrity); err != nil {
-		s.rt.Log.Warn("audit head checkpoint not written", "err", err)
-	}
+	s.checkPages()
 }
 
-// integrityProblem says what the start-up check found, with the first bad event ("" if none).
-func (s *Session) integrityProblem() string {
-	in := s.integrity
+// integrityProblem says what the start-up check of the chain found, with the first bad event
+// ("" if none).
+func (s *Session) integrityProblem() string { return problemOf(s.integrity) }
+
+// problemOf says what a start-up check found, with the first bad event ("" if none).
+func problemOf(in store.Integrity) string {
 	switch {
 	case in.Problem == "":
 		return ""

@@ -195,13 +195,21 @@ func scanApproval(row interface{ Scan(...any) error }) (Approval, error) {
 	return a, err
 }
 
+// approvalsInState lists the items in one state through approvals_state (state, deadline).
+const approvalsInState = `SELECT ` + approvalColumns + ` FROM approvals WHERE state = ? ORDER BY created_at DESC LIMIT ?`
+
 // Approvals lists review items, newest first; state filters when non-empty.
 func (db *DB) Approvals(ctx context.Context, state ApprovalState, limit int) ([]Approval, error) {
 	if limit <= 0 {
 		limit = 200
 	}
-	rows, err := db.readQuery(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE (? = '' OR state = ?)
-		ORDER BY created_at DESC LIMIT ?`, string(state), string(state), limit)
+	// Two statements, not one "(? = '' OR state = ?)": that OR hid the state from SQLite's
+	// planner, so the screen's list of pending items sorted every item ever made each second.
+	q, args := `SELECT `+approvalColumns+` FROM approvals ORDER BY created_at DESC LIMIT ?`, []any{limit}
+	if state != "" {
+		q, args = approvalsInState, []any{string(state), limit}
+	}
+	rows, err := db.readQuery(ctx, q, args...)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -73,6 +73,8 @@ func verbs() []verb {
 		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
 		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay | rotate --reason R", "read and check the audit trail", (*App).cmdAudit},
 		{"approvals", "approvals list [--state S] | approve ID [--reason R] | deny ID [--reason R]", "the review queue, from another terminal", (*App).cmdApprovals},
+		{"trades", "trades [--day YYYY-MM-DD] [--broker B] [--json]", "a UTC day's fills from the audit trail, with the realised P&L of each round trip (FIFO lots)", (*App).cmdTrades},
+		{"pnl", "pnl [--days N] [--broker B] [--json]", "daily realised and unrealised P&L from the audit trail's fills (FIFO; open positions at their last fill price)", (*App).cmdPnL},
 		{"positions", "positions [--broker B] [--json]", "the broker's positions (a running cockpit's saved paper state while it owns the account)", (*App).cmdPositions},
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"attach", "attach --vibe DIR [--broker B] [--no-mouse]", "the screen over a Vibe-Trading root (its live/ files and audit_chain.jsonl), read-only: H halts it", (*App).cmdAttach},
@@ -80,6 +82,7 @@ func verbs() []verb {
 		{"serve-ssh", "serve-ssh [--listen 127.0.0.1:2222 [--allow-remote]] [--idle-timeout 15m] [--max-conns 32] [--agent A] [--live]", "serve the screen over SSH to the keys in <root>/ssh/authorized_keys, each with a role (viewer, operator, admin)", (*App).cmdServeSSH},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"fleet", "fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]", "a fleet on NATS JetStream: run a one-host server, or show hosts, halts and the day count", (*App).cmdFleet},
+		{"broker", "broker tools --broker B [--json] | profile check FILE | profile list | profile show NAME", "an MCP broker's tools as cockpit treats them (class, extractor, tools its profile does not know); broker profiles, checked offline", (*App).cmdBroker},
 		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},
 	}
 }
@@ -145,7 +148,7 @@ func withGlobals(args, global []string) []string {
 
 // hasSubcommands reports a verb whose first argument is a subcommand.
 func hasSubcommands(name string) bool {
-	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet"
+	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet" || name == "broker"
 }
 
 func (a *App) usage(w io.Writer) {

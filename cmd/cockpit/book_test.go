@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -27,11 +26,11 @@ func savePaper(t *testing.T, home string) {
 		Orders: map[string]*live.Order{"P000001": {ID: "P000001", ClientOrderID: "c1", Symbol: "MSFT", Side: live.Buy, Type: live.Limit,
 			Quantity: &qty, LimitPrice: &lp, Status: live.StatusAccepted, CreatedAt: fixedNow}},
 		ByClient: map[string]string{"c1": "P000001"}, Seq: 1}
-	data, err := json.Marshal(st)
+	c, err := st.Whole()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SavePaperState(context.Background(), "paper", data); err != nil {
+	if err := db.PaperStore("paper").Save(c); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/redact"
 	"cockpit/session"
 )
 
@@ -65,6 +67,14 @@ func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
 		return nil, nil, err
 	}
 	return rt.OpenOwnedBroker(key, release)
+}
+
+// followFills records the fills broker b reports (a flatten's closing orders) until the
+// returned stop, which waits for those already delivered; one that cannot be recorded is said.
+func (rt *runtime) followFills(b live.Broker, key string) (stop func()) {
+	return rt.FollowFills(b, key, "cli", func(err error) {
+		fmt.Fprintf(rt.app.Stderr, "cockpit: warning: a fill at %s is not in the audit trail: %s\n", key, redact.Secrets(err.Error()))
+	})
 }
 
 // Names the verbs share with the session package.

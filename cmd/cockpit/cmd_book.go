@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
-	"cockpit/live/paper"
 	"cockpit/session"
 )
 
@@ -83,13 +81,9 @@ func readBook(rt *runtime, key string) (book, error) {
 
 // savedBook reads the paper account's saved state (read-only).
 func savedBook(rt *runtime, key string) (book, error) {
-	data, found, err := rt.DB.PaperState(context.Background(), key)
+	st, found, err := rt.DB.LoadPaper(context.Background(), key)
 	if err != nil || !found {
 		return book{saved: true}, err
-	}
-	var st paper.State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return book{}, fmt.Errorf("the stored paper account is unreadable: %w", err)
 	}
 	bk := book{saved: true}
 	for sym, p := range st.Positions {

@@ -63,6 +63,7 @@ func (a *App) cmdFlatten(args []string) int {
 		return a.failf("%v", err)
 	}
 	defer release()
+	defer rt.followFills(b, key)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{

@@ -45,6 +45,12 @@ type Gate struct {
 	// WatcherReady, when set, is closed once the halt watcher has proven it sees changes (or
 	// has set Latch): until then every order is DENY halted, whoever sends it.
 	WatcherReady <-chan struct{}
+	// StoreChecked, when set, is closed once the store's start-up check of its pages has
+	// finished (one that failed has set the latch first). An order waits for it before its
+	// turn, at most StoreWait (0: DefaultStoreWait) or until its context ends, then is DENY
+	// halted.
+	StoreChecked <-chan struct{}
+	StoreWait    time.Duration
 	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
 	OnHalt func(AuditHalt)
 	// Days, when set, is the fleet's shared day count: a slot is reserved before the check
@@ -185,7 +191,10 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	}
 	r.key = key
 	var d Decision
-	if release, den := r.waitTurn(ctx); den != nil {
+	if den := g.storeDenial(ctx, r.key); den != nil {
+		r.check("halt_flag")
+		d = r.deny(den)
+	} else if release, den := r.waitTurn(ctx); den != nil {
 		d = r.deny(den)
 	} else {
 		d = r.submit(ctx)
