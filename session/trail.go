@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
@@ -64,27 +65,36 @@ type originCache struct {
 	got map[string]string
 }
 
-// of names who placed each open order ("?" when the journal has no row for it).
+// of names who placed each open order ("?" when the journal has no row for it), reading the
+// journal only for orders it has not named yet, by key.
 func (c *originCache) of(ctx context.Context, s *Session, orders []live.Order) map[string]string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var missing []string
+	for _, o := range orders {
+		if _, ok := c.got[o.ClientOrderID]; !ok && o.ClientOrderID != "" {
+			missing = append(missing, o.ClientOrderID)
+		}
+	}
+	var found map[string]string
+	if len(missing) > 0 {
+		var err error
+		if found, err = s.rt.DB.JournalActors(ctx, s.key, missing); err != nil {
+			missing = nil // read again on the next snapshot
+		}
+	}
 	out := make(map[string]string, len(orders))
-	reads := 0 // at most 20 store reads per snapshot
 	for _, o := range orders {
 		id := o.ClientOrderID
 		who, ok := c.got[id]
-		if !ok && id != "" {
-			if reads++; reads > 20 {
-				continue
-			}
-			p, found, err := s.rt.DB.JournalActor(ctx, id)
-			if err != nil {
-				continue // read again on the next snapshot
-			}
+		switch {
+		case ok:
+		case found[id] != "":
+			who = found[id]
+		case slices.Contains(missing, id):
 			who = "?"
-			if found {
-				who = string(p.Kind) + ":" + p.ID
-			}
+		default:
+			continue // not read this time
 		}
 		out[id] = who
 	}

@@ -17,15 +17,17 @@ type DayOrders struct {
 	Approved int
 }
 
+// agentOrders reads the notional and approval of one type's events of a broker by one kind of
+// actor since a time (sinceSeq keeps it to the events since then).
+const agentOrders = `SELECT notional, approval_id FROM events WHERE type = ? AND broker = ? AND actor_kind = ? AND ts >= ? AND ` +
+	sinceSeq + ` AND notional IS NOT NULL ORDER BY seq`
+
 // AgentOrdersSince reads DayOrders from the typed notional column of the agent's order events
-// at broker since the given time. It reads only that day's events (the first event at or after
-// since is found through the time index), so its cost does not grow with the trail.
+// at broker since the given time, whatever their summary text says. It reads only the events
+// since then (sinceSeq), so its cost does not grow with the trail.
 func (db *DB) AgentOrdersSince(ctx context.Context, broker string, since time.Time) (DayOrders, error) {
 	d := DayOrders{Largest: money.Zero, Last: money.Zero}
-	rows, err := db.readQuery(ctx, `SELECT notional, approval_id FROM events
-		WHERE type = ? AND seq >= (SELECT IFNULL(MIN(seq), 9223372036854775807) FROM events WHERE ts >= ?)
-		AND broker = ? AND actor_kind = ? AND notional IS NOT NULL ORDER BY seq`,
-		live.KindOrderPlaced, since.UnixNano(), broker, string(live.ActorAgent))
+	rows, err := db.readQuery(ctx, agentOrders, live.KindOrderPlaced, broker, string(live.ActorAgent), since.UnixNano(), since.UnixNano())
 	if err != nil {
 		return d, wrap(err)
 	}

@@ -100,7 +100,7 @@ func BenchmarkHistoryReads(b *testing.B) {
 		}{
 			{"pending-reviews", func() error { _, err := db.Approvals(ctx, ApprovalPending, 200); return err }},
 			{"audit-tail", func() error { _, err := db.Events(ctx, Filter{Limit: 300}); return err }},
-			{"largest-today", func() error { _, err := db.LargestNotional(ctx, "paper", day); return err }},
+			{"agent-orders-today", func() error { _, err := db.AgentOrdersSince(ctx, "paper", day); return err }},
 			{"spend-today", func() error { return db.EachEvent(ctx, live.KindLLMUsage, day, func(time.Time, string) {}) }},
 			{"placers-of-20", func() error { _, err := db.JournalActors(ctx, "paper", ids); return err }},
 			{"trail", func() error { _, err := db.Events(ctx, Filter{OrderID: cid, Ascending: true, Limit: 50}); return err }},

@@ -236,19 +236,3 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
-
-// JournalActor returns who placed the order with a client order id (its journal row, read by
-// its key: the cost does not grow with the journal); found is false when there is no row.
-func (db *DB) JournalActor(ctx context.Context, clientOrderID string) (live.Principal, bool, error) {
-	var p live.Principal
-	var kind string
-	s, err := db.readStmt(ctx, `SELECT actor_kind, actor_id, session_id FROM order_journal WHERE client_order_id = ?`)
-	if err == nil {
-		err = s.QueryRowContext(ctx, clientOrderID).Scan(&kind, &p.ID, &p.SessionID)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, false, nil
-	}
-	p.Kind = live.ActorKind(kind)
-	return p, err == nil, wrap(err)
-}

@@ -46,7 +46,7 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		want []string
 	}{
 		{"pending review items (each second)", approvalsInState, []any{"pending", 200}, []string{"USING INDEX approvals_state (state=?)"}},
-		{"today's largest order (each start)", largestNotional, []any{live.KindOrderPlaced, "paper", since.UnixNano(), since.UnixNano()},
+		{"today's agent orders (each snapshot)", agentOrders, []any{live.KindOrderPlaced, "paper", "agent", since.UnixNano(), since.UnixNano()},
 			[]string{"USING INDEX events_type (type=? AND seq>?)", "INDEX events_ts (ts>?)"}},
 		{"today's LLM spend (each start)", spend, spendArgs, []string{"USING INDEX events_type (type=? AND seq>?)", "INDEX events_ts (ts>?)"}},
 		{"an order's trail (each new open order)", trail, trailArgs, []string{"USING INDEX events_order (order_id=?)", "USING INDEX events_client_order (client_order_id=?)"}},
