@@ -234,7 +234,7 @@ func (g *Gate) Flatten(ctx context.Context, b live.Broker, brokerKey string, opt
 	}
 	g.verify(ctx, b, opts, &rep)
 	rep.Finished = g.now()
-	progress(FlattenProgress{Phase: PhaseDone, OK: rep.Flat(), Item: rep.Summary()})
+	progress(FlattenProgress{Phase: PhaseDone, OK: rep.Complete(), Item: rep.Summary()}) // a cancel-only halt that cleared every order did what was asked
 	g.auditFlatten(ctx, brokerKey, opts, rep)
 	return rep
 }

@@ -434,7 +434,16 @@ func TestFlattenCancelOnlyKeepsPositions(t *testing.T) {
 	if _, err := f.paper.PlaceOrder(ctx, live.OrderRequest{Symbol: "NVDA", Side: live.Buy, Type: live.Limit, Quantity: amt("1"), LimitPrice: &low}); err != nil {
 		t.Fatal(err)
 	}
-	rep := f.gate.Flatten(ctx, f.broker, "paper", gate.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond})
+	var done *gate.FlattenProgress
+	rep := f.gate.Flatten(ctx, f.broker, "paper", gate.FlattenOptions{Actor: live.System("watcher", ""), Settle: 20 * time.Millisecond,
+		Progress: func(p gate.FlattenProgress) {
+			if p.Phase == gate.PhaseDone {
+				done = &p
+			}
+		}})
+	if done == nil || !done.OK { // the headless log said "flatten done … FAILED" after a normal cancel-only halt
+		t.Errorf("the done step %+v, want OK: a cancel-only halt that cleared every order did what was asked", done)
+	}
 	if rep.Flat() || !rep.Complete() || len(rep.Cancelled) != 1 {
 		t.Fatalf("flat %v complete %v cancelled %v: %s", rep.Flat(), rep.Complete(), rep.Cancelled, rep.Summary())
 	}
