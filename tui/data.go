@@ -284,7 +284,7 @@ func (d *Data) onActionDone(a ActionDoneMsg) {
 		d.sayState("HALTED "+d.Snap.Broker+": its HALT file is written, "+d.haltFollows(), live.Halted)
 	case ActResume:
 		d.Snap.State = live.Active
-		d.sayState("resumed: trading is ACTIVE", live.Active)
+		d.sayState("resumed: trading is ACTIVE; "+d.whoTrades(), live.Active)
 	case ActExport:
 		d.say("audit exported to " + a.Info)
 	case ActApprove: // not "done": the gate runs the order again, and its outcome follows
@@ -308,4 +308,18 @@ func (d *Data) haltFollows() string {
 		return "its own runner stops placing orders; nothing is cancelled from this screen (no broker access)"
 	}
 	return "resting orders are being cancelled, the agent is paused"
+}
+
+// whoTrades says who places orders once the account trades again: the agent of this process,
+// the owner's, the attached program's, or nobody (a supervised owner that is gone).
+func (d *Data) whoTrades() string {
+	switch s := &d.Snap; {
+	case s.Attached != "":
+		return "its own runner may trade again"
+	case s.Supervising != "" && s.OwnerGone:
+		return "no process trades on it now (the owner is gone)"
+	case s.Supervising != "":
+		return "the owner's agent trades again"
+	}
+	return "the agent trades again"
 }

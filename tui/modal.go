@@ -111,19 +111,25 @@ func (q *quitModal) View(w, h int) string {
 	k := q.c.Styles.Key.Render
 	n := len(q.c.Data.Snap.Orders)
 	first := "The agent stops."
-	if q.c.Data.Snap.Supervising != "" {
+	switch s := &q.c.Data.Snap; {
+	case s.Supervising != "" && s.OwnerGone:
+		first = "This screen detaches; the owner is gone: no process trades on this root."
+	case s.Supervising != "":
 		first = "This screen detaches; the owning process keeps running."
 	}
-	return frame(q.c, "Quit cockpit", []string{
-		first,
+	lines := []string{first}
+	if q.c.Data.State() == live.Halted {
+		lines = append(lines, "The root stays HALTED after you quit: `cockpit resume` lifts it.")
+	}
+	return frame(q.c, "Quit cockpit", append(lines,
 		fmt.Sprintf("%d resting order%s at the broker unless you halt.", n, map[bool]string{true: " stays", false: "s stay"}[n == 1]),
 		"",
-		k("h") + "  halt and cancel resting orders, then quit",
-		k("y") + "  quit and leave resting orders",
-		k("n") + "  back (default; esc too)",
+		k("h")+"  halt and cancel resting orders, then quit",
+		k("y")+"  quit and leave resting orders",
+		k("n")+"  back (default; esc too)",
 		"",
 		"ctrl+c again within 2 s = h",
-	}, 70, w, h)
+	), 70, w, h)
 }
 
 func (q *quitModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
@@ -155,7 +161,7 @@ func (r *resumeModal) View(w, h int) string {
 	k := r.c.Styles.Key.Render
 	lines := []string{
 		fmt.Sprintf("Trading is %s. Resuming removes every HALT and REDUCE_ONLY", r.c.Data.State()),
-		"file that stops " + r.c.Data.Snap.Broker + " (global ones too); the agent trades again.",
+		"file that stops " + r.c.Data.Snap.Broker + " (global ones too); " + r.c.Data.whoTrades() + ".",
 		"",
 		"Reason: " + r.reason.View(r.editing),
 		"",

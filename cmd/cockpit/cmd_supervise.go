@@ -1,13 +1,14 @@
 package main
 
 import (
-	"cockpit/readmodel"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"time"
+
+	"cockpit/readmodel"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -58,10 +59,16 @@ func (a *App) superviseScreen(home string, out *os.File, noMouse bool) int {
 	if model.QuitChoice() == readmodel.QuitHalt { // h on quit: as the owner's own screen would, halt and cancel
 		m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, sup.Key())
 		rep := sup.FlattenWith(context.Background(), gate.FlattenAllowed(nil, m), nil)
-		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", sup.Key(), cell(rep.Summary()), sup.Key())
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\n", sup.Key(), cell(rep.Summary()))
+		a.sayStillHalted(rt.Root, sup.Key())
 		return exitOK
 	}
-	fmt.Fprintf(a.Stdout, "Detached from %s; its owner keeps running.\n", sup.Key())
+	if o, alive, err := sup.Owner(context.Background()); err == nil && alive {
+		fmt.Fprintf(a.Stdout, "Detached from %s; its owner (%s pid %d) keeps running.\n", sup.Key(), cell(o.Kind), o.PID)
+	} else {
+		fmt.Fprintf(a.Stdout, "Detached from %s; its owner is gone: no process trades on it now.\n", sup.Key())
+	}
+	a.sayStillHalted(rt.Root, sup.Key())
 	return exitOK
 }
 

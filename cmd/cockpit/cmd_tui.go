@@ -1,16 +1,19 @@
 package main
 
 import (
-	"cockpit/readmodel"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"sync"
 
+	"cockpit/live"
+	"cockpit/readmodel"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
+	"cockpit/live/halt"
 	"cockpit/live/redact"
 	"cockpit/session"
 	"cockpit/tui"
@@ -67,9 +70,25 @@ func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 	}
 	if halted {
-		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.Key(), cell(rep.Summary()), s.Key())
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\n", s.Key(), cell(rep.Summary()))
 	} else if open, err := s.Broker().OpenOrders(context.Background()); err == nil {
 		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.Key())
 	}
+	a.sayStillHalted(s.Runtime().Root, s.Key())
 	return a.endedHalted(haltedWhy, endedHalted) // DV15's audit_unavailable among them
+}
+
+// sayStillHalted tells the operator leaving a screen that the root stays HALTED (whatever
+// halted it: the quit, an earlier H, an outside touch) and how to resume; nothing when it is
+// not halted.
+func (a *App) sayStillHalted(root live.Root, key string) {
+	if !halt.IsHalted(root, key) {
+		return
+	}
+	scope := "--broker " + key
+	if halt.IsGloballyHalted(root) {
+		scope = "(every broker: the global HALT)"
+	}
+	fmt.Fprintf(a.Stdout, "%s stays HALTED %s: nothing trades on it until you resume.\nResume with `cockpit resume --broker %s --reason …` (or U on the screen).\n",
+		root.Dir(), scope, key)
 }
