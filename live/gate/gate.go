@@ -88,7 +88,9 @@ type Submission struct {
 	// autonomy): its id is recorded on the decision, and it waives the quantitative breaches
 	// it covers (the ones shown, up to the values shown), nothing else.
 	Approval *live.Approval
-	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
+	// DryRun runs every step of the gate up to the forward without side effects: no lock, no
+	// fleet slot, no journal, forward, count or audit record. What-ifs run this, never a copy
+	// of the steps.
 	DryRun bool
 	// Drift, on the re-check of an approved order, denies it when the price moved too far.
 	Drift *Drift
@@ -225,7 +227,7 @@ func (r *run) submit(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	if b := live.ShapeBreach(r.m, r.intent); b != nil { // an order of unknown shape is never guessed
-		return r.refuse(b)
+		return r.breach(b)
 	}
 	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
 	if den := r.value(ctx); den != nil {
@@ -243,16 +245,14 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
 	}
-	if r.s.DryRun {
-		return r.dryRun(ctx)
-	}
-	// 8: the lock, and everything from the count to the outcome inside it.
+	// 8: the lock, and everything from the count to the outcome inside it. A dry run takes
+	// no lock and goes through every step to the forward, which it does not make.
 	r.check("daily_order_lock")
-	lock, den := r.lock(ctx)
+	unlock, den := r.enter(ctx)
 	if den != nil {
 		return r.deny(den)
 	}
-	defer lock.Unlock()
+	defer unlock()
 	r.d.LockedAt = g.now()
 	if den := g.latchDenial("lock"); den != nil {
 		return r.deny(den)
@@ -301,26 +301,27 @@ func (r *run) submit(ctx context.Context) Decision {
 	return r.forward(ctx)
 }
 
-// dryRun decides like the locked step would, from today's count, and stops.
-func (r *run) dryRun(ctx context.Context) Decision {
-	count, den := counter.DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
+// enter takes the submit lock of step 8 and returns its release. A dry run takes none: it
+// decides on what it read, and neither waits for nor blocks a real order.
+func (r *run) enter(ctx context.Context) (func(), *live.Denial) {
+	if r.s.DryRun {
+		return func() {}, nil
+	}
+	lock, den := r.lock(ctx)
 	if den != nil {
-		return r.deny(den)
+		return nil, den
 	}
-	r.d.Count = count
-	r.check("mandate_limits")
-	in := r.intent
-	r.d.Intent = &in
-	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors}
-	b := live.CheckMandate(ctx, req)
-	if b != nil {
-		if b.Kind == live.KindQuantitative {
-			r.d.Breaches = live.Breaches(ctx, req)
-		}
-		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, live.Reason(b.Limit), live.OutcomeBlocked
-		return r.d
+	return func() { lock.Unlock() }, nil
+}
+
+// dryRun ends a dry run where the forward would be, or with the decision it reached: nothing
+// is journaled, sent, counted or audited, and the valued intent is on the decision.
+func (r *run) dryRun(verdict live.Verdict, outcome string) Decision {
+	if r.intent.Symbol != "" || r.intent.Side != "" {
+		in := r.intent
+		r.d.Intent = &in
 	}
-	r.d.Verdict, r.d.Outcome = live.Allow, "dry_run"
+	r.d.Verdict, r.d.Outcome = verdict, outcome
 	return r.d
 }
 
@@ -474,6 +475,9 @@ func errText(err error, fallback string) string {
 // forward writes the journal, sends the order once and classifies the outcome.
 func (r *run) forward(ctx context.Context) Decision {
 	g := r.g
+	if r.s.DryRun { // everything before the forward ran: this is where a dry run stops
+		return r.dryRun(live.Allow, "dry_run")
+	}
 	r.d.Verdict = live.Allow
 	r.req.ClientOrderID = g.clientOrderID()
 	r.d.ClientOrderID = r.req.ClientOrderID
@@ -568,11 +572,12 @@ func (r *run) finish(ctx context.Context, state live.JournalState, orderID, deta
 
 // deny ends the run with a refusal before any forward.
 func (r *run) deny(den *live.Denial) Decision {
-	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = live.Deny, den, den.Code, live.OutcomeBlocked
+	r.d.Denial, r.d.Reason = den, den.Code
 	r.release(context.Background())
 	if r.s.DryRun {
-		return r.d
+		return r.dryRun(live.Deny, live.OutcomeBlocked)
 	}
+	r.d.Verdict, r.d.Outcome = live.Deny, live.OutcomeBlocked
 	return r.record(context.Background(), live.KindOrderRejected, live.OutcomeBlocked, den.Error(), nil)
 }
 
@@ -582,6 +587,9 @@ func (r *run) breach(b *live.Breach) Decision {
 	r.d.Verdict, r.d.Breach, r.d.Reason = b.Verdict(), b, live.Reason(b.Limit)
 	r.d.Outcome = live.OutcomeBlocked
 	r.release(context.Background())
+	if r.s.DryRun {
+		return r.dryRun(b.Verdict(), live.OutcomeBlocked)
+	}
 	return r.record(context.Background(), live.KindBreach, r.d.Outcome, b.Message(), nil)
 }
 
