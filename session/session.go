@@ -80,7 +80,7 @@ func Open(o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, id: live.RandomID("sess")}
+	s := &Session{rt: rt, id: live.RandomID("sess"), auditHalt: auditLatch{ch: make(chan struct{})}}
 	s.owner.kind = ownerKind(o.Mode)
 	s.closers = append(s.closers, rt.Close)
 	s.integrity = rt.DB.CheckIntegrity(context.Background()) // DV15: before anything is written
@@ -153,13 +153,15 @@ func Open(o Options) (*Session, error) {
 	if err := s.openFleet(); err != nil { // before the gate: the audit sink also feeds the fleet
 		return fail(err)
 	}
-	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true,
-		LockWait: gate.DefaultLockWait}
-	if s.fleet != nil {
-		s.gate.Days = s.fleet.days
-	}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
-	s.gate.Latch = s.latch
+	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
+		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
+	// No order before the watcher is proven (or latched); an audit failure halts (DV15).
+	gopts := GateOptions{Latch: s.latch, WatcherReady: s.watcher.Ready(), OnHalt: s.onAuditHalt}
+	if s.fleet != nil {
+		gopts.Days = s.fleet.days
+	}
+	s.gate = rt.Gate(gopts)
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {
@@ -189,9 +191,6 @@ func Open(o Options) (*Session, error) {
 		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
-	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
-		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
-	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) halt.Result {
 		s.flattenMu.Lock()
