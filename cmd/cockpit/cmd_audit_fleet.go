@@ -24,6 +24,10 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 	if err != nil {
 		return a.failf("fleet audit: %v", err)
 	}
+	list := a.jsonList()
+	if asJSON {
+		defer list.end()
+	}
 	for _, e := range entries {
 		var r struct {
 			Time    time.Time
@@ -35,7 +39,7 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 		}
 		_ = json.Unmarshal(e.Record, &r)
 		if asJSON {
-			a.printJSON(map[string]any{"seq": e.Seq, "host": e.Host, "hash": e.Hash, "record": e.Record})
+			list.add(map[string]any{"seq": e.Seq, "host": e.Host, "hash": e.Hash, "record": e.Record})
 			continue
 		}
 		fmt.Fprintf(a.Stdout, "%6d  %-12s %s  %-8s %-16s %-9s %-24s %s\n", e.Seq, cell(e.Host), r.Time.UTC().Format("2006-01-02 15:04:05"),
