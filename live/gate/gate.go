@@ -214,6 +214,10 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	r.m, r.hash = m, hash
 	r.check("expiry")
+	if a := r.s.Approval; a != nil && a.Mandate != hash { // the card's numbers were another mandate's
+		r.check("approval_mandate")
+		return r.deny(live.NewDenial(live.ReasonMandateChanged, "approval", a.Grant, "reviewed_under", orNone(a.Mandate), "now", hash))
+	}
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
 	if den := g.latchDenial("start"); den != nil { // DV15: the in-memory latch names its reason
@@ -463,6 +467,13 @@ func (r *run) read(ctx context.Context) {
 		}
 	}
 	r.account, _ = r.s.Broker.Account(ctx) // the balance is not a limit input (reference E12)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none recorded"
+	}
+	return s
 }
 
 func errText(err error, fallback string) string {
