@@ -70,7 +70,7 @@ func TestHaltDuringBurstFlattenAndApprovals(t *testing.T) {
 			return gate.Submission{Broker: p, Intent: &in, Actor: live.Agent("burst", "s")}
 		})
 	}
-	over := money.MustParse("6000") // over the 5,000 per-order cap: only the grant lets it through
+	over := money.MustParse("6000")                      // over the 5,000 per-order cap: only the grant lets it through
 	reviewed := livetest.PinFile(root, "paper")["paper"] // the mandate the grant's card was computed under
 	wg.Add(1)
 	go agent(func() gate.Submission {
