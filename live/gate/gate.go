@@ -163,6 +163,7 @@ type run struct {
 	d        Decision
 	slot     string    // the UTC day of a fleet slot this run holds ("" none)
 	deadline time.Time // how long the run may wait for the submit lock (zero: not at all)
+	val      valuation // how the order's notional was reached (the audit says which)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -373,21 +374,26 @@ func (r *run) value(ctx context.Context) *live.Denial {
 			return den
 		}
 		implied = n
+		r.val.basis = basisLegs
 	} else if sz, ok := r.s.Broker.(live.Sizer); ok {
 		n, err := sz.NotionalFor(ctx, in.NormalizedSymbol(), *in.Quantity)
 		if err != nil || n.Sign() <= 0 {
 			return live.NewDenial(live.ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
 		}
 		implied = n
+		r.val.basis = basisSizing
 	} else {
 		price, den := r.price(ctx)
 		if den != nil {
 			return den
 		}
 		implied = live.ImpliedNotional(*in, price) // × 100 for an option contract
+		r.val.priced(r, price)
 	}
 	if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
 		in.NotionalUSD = &implied
+	} else {
+		r.val.basis = basisExplicit
 	}
 	return nil
 }
@@ -636,14 +642,17 @@ func (r *run) auditRecord(kind, outcome, errText string, response any) live.Audi
 	if r.m != nil {
 		rec.MandateRef, rec.ConsentRef = r.m.Consent.ConsentTokenSHA256, r.m.Consent.AccountRef
 	}
-	if r.s.Reason != "" || r.s.Policy != nil {
-		detail := jsonv.NewObject()
-		if r.s.Reason != "" {
-			detail.Set("agent_reason", r.s.Reason)
-		}
-		if r.s.Policy != nil {
-			detail.Set("policy", r.s.Policy)
-		}
+	detail := jsonv.NewObject()
+	if r.s.Reason != "" {
+		detail.Set("agent_reason", r.s.Reason)
+	}
+	if r.s.Policy != nil {
+		detail.Set("policy", r.s.Policy)
+	}
+	if rec.Notional != nil {
+		r.val.describe(detail)
+	}
+	if detail.Len() > 0 {
 		rec.Detail = detail
 	}
 	return rec
