@@ -45,6 +45,7 @@ type unsure struct {
 var (
 	_ live.DayReserver = (*Days)(nil)
 	_ live.SentCounter = (*Days)(nil)
+	_ live.DayCounter  = (*Days)(nil)
 )
 
 // dayHistory is the revisions kept per day key (the window in which an unsure write is found).

@@ -88,6 +88,7 @@ func DescribeDenial(d *Denial) string {
 		ReasonLockBusy:         "another order submission is in progress",
 		ReasonLockError:        "the order-submission lock is unavailable",
 		ReasonFleetUnavailable: "the fleet's day count cannot be reached or written",
+		ReasonMandateChanged:   "the mandate changed since the review: the approval covers nothing, ask again",
 	}
 	s := words[d.Code]
 	if s == "" {
@@ -125,3 +126,7 @@ const ReasonCountUnavailable Reason = "count_unavailable"
 
 // ReasonStaleApproval denies an approved order whose price moved too far since the review.
 const ReasonStaleApproval Reason = "stale_approval"
+
+// ReasonMandateChanged denies an approved order when the verified mandate is not the one its
+// review was computed under: the breaches the human waived were measured against other limits.
+const ReasonMandateChanged Reason = "mandate_changed"

@@ -20,8 +20,8 @@ type pageCheck struct {
 	wg     sync.WaitGroup
 }
 
-// finished is closed once the check has finished; with no check started (the chain's check
-// failed, and the latch is set) it is closed already.
+// finished is closed once the check has finished (or was not run: the chain's check failed,
+// and the latch is set).
 func (c *pageCheck) finished() <-chan struct{} {
 	if c.done == nil {
 		return closedChan
@@ -38,8 +38,7 @@ const bigStore = 64 << 20
 func (s *Session) checkPages() {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &s.pages
-	c.done, c.cancel = make(chan struct{}), cancel
-	s.gate.StoreChecked = c.done
+	c.cancel = cancel
 	s.closers = append(s.closers, func() { c.cancel(); c.wg.Wait() })
 	if fi, err := os.Stat(s.rt.DB.Path()); err == nil && fi.Size() >= bigStore {
 		s.notes = append(s.notes, fmt.Sprintf("checking the audit store (%d MB) beside the screen: orders wait until it has passed", fi.Size()>>20))

@@ -155,13 +155,17 @@ func Open(o Options) (*Session, error) {
 	if err := s.openFleet(); err != nil { // before the gate: the audit sink also feeds the fleet
 		return fail(err)
 	}
-	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true,
-		LockWait: gate.DefaultLockWait}
-	if s.fleet != nil {
-		s.gate.Days = s.fleet.days
-	}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
-	s.gate.Latch = s.latch
+	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
+		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
+	// No order before the watcher is proven (or latched); an audit failure halts (DV15).
+	// No order before the store's page check has passed either (pagecheck.go).
+	s.pages.done = make(chan struct{})
+	gopts := GateOptions{Latch: s.latch, WatcherReady: s.watcher.Ready(), StoreChecked: s.pages.done, OnHalt: s.onAuditHalt}
+	if s.fleet != nil {
+		gopts.Days = s.fleet.days
+	}
+	s.gate = rt.Gate(gopts)
 	s.reader = s.newReader()
 	// Fills go into the trail from here to Close (after the fleet's sink is in place); one that
 	// cannot be recorded halts like any audit failure (DV15).
@@ -199,9 +203,6 @@ func Open(o Options) (*Session, error) {
 	if err := s.openNotify(); err != nil {
 		return fail(err)
 	}
-	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
-		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
-	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) halt.Result {
 		s.flattenMu.Lock()

@@ -15,15 +15,21 @@ import (
 // chain or a chain that disagrees with its anchor starts the session HALTED audit_unavailable
 // with the first bad event named.
 func (s *Session) guardAudit() {
-	s.gate.OnHalt = func(h gate.AuditHalt) {
-		s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
-		s.eng.AuditHalted(h)
-	}
 	if msg := s.integrityProblem(); msg != "" {
 		s.gate.TripAuditHalt(errors.New(msg))
+		close(s.pages.done) // no page check: the latch denies every order
 		return
 	}
 	s.checkPages()
+}
+
+// onAuditHalt is the gate's OnHalt: the agent pauses for good, the screen and the bus say
+// why, and a headless run ends (UntilLatched).
+func (s *Session) onAuditHalt(h gate.AuditHalt) {
+	s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
+	if s.eng != nil { // the gate is made before the engine
+		s.eng.AuditHalted(h)
+	}
 }
 
 // integrityProblem says what the start-up check of the chain found, with the first bad event

@@ -271,11 +271,45 @@ func (a *App) usageErr(fs *flag.FlagSet, format string, args ...any) int {
 // printJSON writes one JSON document and a newline; what an encoder leaves raw that a
 // terminal acts on (DEL, C1 controls, invisible characters) is written as JSON escapes.
 func (a *App) printJSON(v any) {
+	a.Stdout.Write(append(jsonText(v), '\n'))
+}
+
+// jsonText is v as compact, terminal-safe JSON.
+func jsonText(v any) []byte {
 	b, err := jsonv.Marshal(v, jsonv.Compact)
 	if err != nil {
 		b, _ = jsonv.Marshal(v, jsonv.Python)
 	}
-	a.Stdout.Write(append(termsafe.JSON(b), '\n'))
+	return termsafe.JSON(b)
+}
+
+// jsonList writes a list verb's --json output: one JSON array, each element on a line of its
+// own ("[]" when the list is empty), so the output is always one valid JSON document and
+// still a record per line for grep. Call end once, after the last add.
+type jsonList struct {
+	a *App
+	n int
+}
+
+func (a *App) jsonList() *jsonList { return &jsonList{a: a} }
+
+// add writes one element.
+func (l *jsonList) add(v any) {
+	sep := ",\n"
+	if l.n == 0 {
+		sep = "[\n"
+	}
+	l.n++
+	l.a.Stdout.Write(append([]byte(sep), jsonText(v)...))
+}
+
+// end closes the array.
+func (l *jsonList) end() {
+	if l.n == 0 {
+		l.a.Stdout.Write([]byte("[]\n"))
+		return
+	}
+	l.a.Stdout.Write([]byte("\n]\n"))
 }
 
 // readLine reads one line of operator input (without the newline).

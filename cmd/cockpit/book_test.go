@@ -63,9 +63,9 @@ func TestPositionsAndOrdersVerbs(t *testing.T) {
 		}
 		for _, verb := range []string{"positions", "orders"} {
 			out, _, code = run(t, home, "", verb, "--json")
-			var v map[string]any
-			if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &v); code != 0 || err != nil {
-				t.Errorf("owned %v: %s --json: exit %d %v: %q", owned, verb, code, err, out)
+			var v []map[string]any
+			if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || len(v) != 1 {
+				t.Errorf("owned %v: %s --json: exit %d %v: %q, want an array of one", owned, verb, code, err, out)
 			}
 		}
 	}

@@ -36,9 +36,10 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 
 func (rt *runtime) close() { rt.Close() }
 
-// gate returns a gate bound to this runtime's store.
-func (rt *runtime) gate() *gate.Gate {
-	return &gate.Gate{Root: rt.Root, Now: rt.app.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB}
+// gate returns the runtime's gate (session.Runtime.Gate) for a verb: no watcher or latch of
+// its own (the sentinels are read on every order); a configured fleet's count is days.
+func (rt *runtime) gate(days live.DayReserver) *gate.Gate {
+	return rt.Gate(session.GateOptions{Days: days})
 }
 
 // operatorAction audits something the operator did from the command line (DV8).

@@ -44,7 +44,7 @@ func (a *App) auditList(args []string) int {
 	order := fs.String("order", "", "only events of this order id or client order id")
 	code := fs.String("code", "", "only events with this reason code (halted, max_order_notional_usd, …)")
 	limit := fs.Int("limit", 50, "at most this many events")
-	asJSON := fs.Bool("json", false, "one JSON object per line")
+	asJSON := fs.Bool("json", false, "a JSON array, one element per line")
 	fleetWide := fs.Bool("fleet", false, "every host's trail, from the fleet's audit stream (newest --limit)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
@@ -69,10 +69,14 @@ func (a *App) auditList(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
+	list := a.jsonList()
+	if *asJSON {
+		defer list.end()
+	}
 	for i := len(evs) - 1; i >= 0; i-- { // oldest first, like a log
 		e := evs[i]
 		if *asJSON {
-			a.printJSON(session.EventJSON(e))
+			list.add(session.EventJSON(e))
 			continue
 		}
 		fmt.Fprintf(a.Stdout, "%6d  %s  %-8s %-16s %-9s %-24s %s\n", e.Seq, e.Time.Format("2006-01-02 15:04:05"),

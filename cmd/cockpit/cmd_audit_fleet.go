@@ -37,12 +37,16 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 	local, closeLocal := localTrail(ctx, filepath.Join(root.Dir(), "cockpit.db"))
 	defer closeLocal()
 	checked := f.CheckAudit(ctx, tail, session.RehashEvent, local)
+	list := a.jsonList()
+	if asJSON {
+		defer list.end()
+	}
 	bad := len(tail.Warnings)
 	for _, c := range checked {
 		if c.Mark != fleet.MarkOK && c.Mark != fleet.MarkDuplicate {
 			bad++
 		}
-		a.printFleetEntry(c, asJSON)
+		a.printFleetEntry(c, list, asJSON)
 	}
 	if len(checked) == 0 && !asJSON {
 		fmt.Fprintln(a.Stdout, "no events in the fleet's stream")
@@ -58,11 +62,11 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 }
 
 // printFleetEntry prints one checked entry: a line, or a JSON object with its mark.
-func (a *App) printFleetEntry(c fleet.CheckedEntry, asJSON bool) {
+func (a *App) printFleetEntry(c fleet.CheckedEntry, list *jsonList, asJSON bool) {
 	var e store.Event
 	_ = json.Unmarshal(c.Event, &e)
 	if asJSON {
-		a.printJSON(map[string]any{"stream_seq": c.StreamSeq, "host": c.Host, "seq": c.Seq, "hash": c.Hash,
+		list.add(map[string]any{"stream_seq": c.StreamSeq, "host": c.Host, "seq": c.Seq, "hash": c.Hash,
 			"mark": c.Mark, "why": c.Why, "event": c.Event})
 		return
 	}

@@ -10,17 +10,15 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"cockpit/live"
-	"cockpit/live/counter"
-	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
-// cmdCheck evaluates orders without sending them: one order against a broker's committed
-// mandate, or a JSONL batch of self-contained what-ifs. It prints one JSON verdict per order
+// cmdCheck evaluates orders without sending them: one order through the runtime's gate in
+// dry-run mode (offline on the book the flags describe, or --live on the broker's), or a
+// JSONL batch of self-contained what-ifs. It prints one JSON verdict per order
 // ({"id","verdict","kind","limit","limit_value","attempted_value","overage","detail"}).
 func (a *App) cmdCheck(args []string) int {
 	p, fs := a.preamble("check")
@@ -29,7 +27,7 @@ func (a *App) cmdCheck(args []string) int {
 	symbol := fs.String("symbol", "", "symbol")
 	side := fs.String("side", "", "buy or sell")
 	notional := fs.String("notional", "", "order value in USD")
-	qty := fs.String("qty", "", "quantity (needs --price until live quotes are wired)")
+	qty := fs.String("qty", "", "quantity (offline it needs --price; --live asks the broker)")
 	price := fs.String("price", "", "price per unit used to value a quantity")
 	instrument := fs.String("instrument", "equity", "instrument type: "+strings.Join(instrumentNames(), ", "))
 	assetClass := fs.String("asset-class", "", "asset class (default: the instrument's bucket)")
@@ -52,33 +50,41 @@ func (a *App) cmdCheck(args []string) int {
 	if *qty != "" && *price == "" && !*liveMode {
 		return a.usageErr(fs, "--qty needs --price to value it offline (or --live for the broker's quote)")
 	}
-	root, err := a.root(*p.home)
-	if err != nil {
-		return a.failf("%v", err)
-	}
 	intent, err := cliIntent(*symbol, *side, *notional, *qty, *price, *instrument, *assetClass)
 	if err != nil {
 		return a.usageErr(fs, "%v", err)
 	}
-	if *liveMode {
-		return a.checkLive(*p.home, *broker, intent, *id, *human)
+	var book *offlineBook
+	if !*liveMode {
+		payload, err := a.positionsPayload(*positions)
+		if err != nil {
+			return a.usageErr(fs, "--positions: %v", err)
+		}
+		book = &offlineBook{positions: payload, now: a.Now}
+		if *price != "" {
+			px, _ := money.Parse(*price) // cliIntent checked it
+			book.price = &px
+		}
 	}
-	payload, err := a.positionsPayload(*positions)
+	key, err := live.NormalizeBroker(*broker)
 	if err != nil {
-		return a.usageErr(fs, "--positions: %v", err)
+		return a.usageErr(fs, "--broker: %v", err)
 	}
-	ledger, closeLedger := openLedger(root)
-	defer closeLedger()
-	res := evaluateOrder(root, ledger, *broker, intent, live.ParsePositions(payload), a.Now)
-	res.ID = *id
-	a.printJSON(res.JSON())
-	if *human {
-		fmt.Fprintln(a.Stderr, explain(res))
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
-	if res.Verdict != live.Allow {
-		return exitNotAllow
+	defer rt.close()
+	if book != nil {
+		book.key = key
+		return a.whatIf(rt, book, key, intent, *id, *human)
 	}
-	return exitOK
+	b, release, err := rt.openBroker(key)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer release()
+	return a.whatIf(rt, b, key, intent, *id, *human)
 }
 
 func instrumentNames() []string {
@@ -142,78 +148,6 @@ func (a *App) positionsPayload(spec string) (any, error) {
 		}
 	}
 	return jsonv.Parse(data, jsonv.Options{NonFinite: true})
-}
-
-// evaluateOrder runs the gate's pre-steps (mandate, expiry, trading state, price) and
-// CheckMandate for one order against the committed mandate. Universe floors have no data
-// provider on the command line, so a mandate with floors denies (fail-closed).
-func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, intent live.OrderIntent, book live.Book, now func() time.Time) live.WhatIfResult {
-	t := now()
-	deny := func(d *live.Denial) live.WhatIfResult {
-		return live.WhatIfResult{Verdict: live.Deny, Breach: live.DenialBreach(d)}
-	}
-	key, err := live.NormalizeBroker(broker)
-	if err != nil {
-		return deny(live.NewDenial(live.ReasonInvalidBroker, "broker", broker))
-	}
-	m, d := gate.GateMandate(context.Background(), root, ledger, key, t)
-	if d != nil {
-		return deny(d)
-	}
-	if d := gate.GateState(root, key, intent, book); d != nil {
-		return deny(d)
-	}
-	if b := live.ShapeBreach(m, intent); b != nil { // as the gate: an unknown shape is refused
-		return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
-	}
-	if intent.Quantity != nil && intent.NotionalUSD == nil {
-		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))
-	}
-	b := live.CheckMandate(context.Background(), live.CheckRequest{
-		Mandate: m, Intent: intent, Book: book, DailyCount: counter.ReadDailyCount(root, key, t),
-	})
-	if b == nil {
-		return live.WhatIfResult{Verdict: live.Allow}
-	}
-	return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
-}
-
-// checkLive runs the gate in dry-run mode against the running broker: every step up to the
-// decision, with the broker's quote and positions; no lock, journal, order or audit record.
-func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string, explain_ bool) int {
-	rt, err := a.openRuntime(home)
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	defer rt.close()
-	key, err := live.NormalizeBroker(broker)
-	if err != nil {
-		return a.failf("--broker: %v", err)
-	}
-	b, release, err := rt.openBroker(key)
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	defer release()
-	d := rt.gate().Submit(context.Background(), gate.Submission{Broker: b, Intent: &intent,
-		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
-	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach}
-	if d.Denial != nil {
-		res.Breach = live.DenialBreach(d.Denial)
-	}
-	out := res.JSON()
-	if d.Intent != nil && d.Intent.NotionalUSD != nil {
-		out.Set("valued_notional", live.EncodeAmount(*d.Intent.NotionalUSD))
-	}
-	out.Set("orders_today", jsonv.Number(fmt.Sprint(d.Count)))
-	a.printJSON(out)
-	if explain_ {
-		fmt.Fprintln(a.Stderr, explain(res))
-	}
-	if res.Verdict != live.Allow {
-		return exitNotAllow
-	}
-	return exitOK
 }
 
 // batchLineLimit bounds one --batch line; a longer line gets an error verdict and the batch

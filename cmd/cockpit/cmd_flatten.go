@@ -66,7 +66,7 @@ func (a *App) cmdFlatten(args []string) int {
 	defer rt.followFills(b, key)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{
+	rep := rt.gate(nil).Flatten(ctx, b, key, gate.FlattenOptions{
 		ClosePositions: gate.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
 		Progress: a.printProgress})
 	fmt.Fprintln(a.Stdout, "Result:", cell(rep.Summary()))

@@ -95,7 +95,15 @@ func TestAgentTextNeverDrivesTheTerminal(t *testing.T) {
 		terminalSafe(t, strings.Join(args, " "), js, `\u001b]0;OWNED\u0007`)
 		terminalSafe(t, strings.Join(args, " "), js, `\u009b2J`)
 		found := false
-		for _, line := range strings.Split(strings.TrimSpace(js), "\n") {
+		lines := strings.Split(strings.TrimSpace(js), "\n")
+		if args[1] == "list" { // one array, an event per line
+			lines = nil
+			for _, v := range jsonArray(t, "audit list --json", js) {
+				b, _ := json.Marshal(v)
+				lines = append(lines, string(b))
+			}
+		}
+		for _, line := range lines {
 			var v map[string]any
 			if err := json.Unmarshal([]byte(line), &v); err != nil {
 				t.Fatalf("%v: not JSON: %v\n%s", args, err, line)

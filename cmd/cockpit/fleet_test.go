@@ -129,6 +129,47 @@ func TestFleetVerbs(t *testing.T) {
 	if code == 0 || !strings.Contains(out, "FORGED  desk1") || !strings.Contains(errOut, "do not check out") {
 		t.Fatalf("audit list --fleet with a forged record: exit %d\n%s%s", code, out, errOut)
 	}
+	// A what-if counts the day as the gate does in a fleet: the other hosts' 5 orders fill
+	// this mandate's 5 a day, though this host sent none (issue 28 §2).
+	if _, errOut, code := run(t, client, "", "mandate", "commit", "--broker", "paper", "--from", writeDraft(t, draft), "--yes"); code != 0 {
+		t.Fatalf("commit: exit %d %s", code, errOut)
+	}
+	days := &fleet.Days{F: f}
+	for range 5 {
+		if _, err := days.Reserve(context.Background(), "paper", "2026-06-01"); err != nil { // fixedNow's day
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code = run(t, client, "", "check", "--symbol", "AAPL", "--side", "buy", "--notional", "100")
+	if code != exitNotAllow || !strings.Contains(out, `"limit":"max_trades_per_day"`) || !strings.Contains(out, `"orders_today":5`) {
+		t.Fatalf("check in a fleet at 5/5: exit %d %s%s, want a max_trades_per_day pause at 5", code, out, errOut)
+	}
+}
+
+// TestCheckWithAFleetThatDoesNotAnswer: a what-if on a root whose fleet does not answer is
+// denied fleet_unavailable, as the gate would deny the order: the day's count is unknown.
+func TestCheckWithAFleetThatDoesNotAnswer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens there
+	home := t.TempDir()
+	run(t, home, "", "init")
+	commitDraft(t, home, draft)
+	cfg, err := os.ReadFile(filepath.Join(home, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, fmt.Sprintf("\n[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk9\"\n", port)...)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, home, "", "check", "--symbol", "AAPL", "--side", "buy", "--notional", "100")
+	if code != exitNotAllow || !strings.Contains(out, `"kind":"fleet_unavailable"`) {
+		t.Fatalf("check with the fleet down: exit %d %s%s, want %d and fleet_unavailable", code, out, errOut, exitNotAllow)
+	}
 }
 
 // TestFleetStatusWithoutFleet: status without [fleet] says so and fails.

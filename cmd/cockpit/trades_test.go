@@ -17,16 +17,11 @@ func fillEvents(t *testing.T, home string, env map[string]string) (map[string]in
 	}
 	byOrder := map[string]int{}
 	var evs []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if line == "" {
-			continue
-		}
-		var e map[string]any
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("audit list --json line %q: %v", line, err)
-		}
+	if err := json.Unmarshal([]byte(out), &evs); err != nil { // one JSON array (issue 28 §2)
+		t.Fatalf("audit list --json: %v\n%s", err, out)
+	}
+	for _, e := range evs {
 		byOrder[e["order_id"].(string)]++
-		evs = append(evs, e)
 	}
 	return byOrder, evs
 }

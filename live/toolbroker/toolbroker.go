@@ -91,8 +91,9 @@ func (t *Broker) Quote(ctx context.Context, symbol string) (live.Quote, error) {
 	return live.Quote{Symbol: symbol, Last: p, Time: t.now()}, nil
 }
 
-// Positions implements live.Broker: the raw payload is read with the reference's rules; an
-// unreadable payload is an error, never an empty book.
+// Positions implements live.Broker: the raw payload is read with the reference's rules (a
+// row's value is its exposure, E22); an unreadable payload is an error, never an empty book.
+// A symbol with a row that has a value and no quantity has an unknown quantity (QtyUnknown).
 func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 	reply, err := t.read(ctx, t.Profile.PositionsTool, nil)
 	if err != nil {
@@ -107,17 +108,21 @@ func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 	if book.Err != nil {
 		return nil, book.Err
 	}
-	rows, err := live.ParsePositionList(reply) // quantities, for flatten: a value without one is an error
+	rows, err := live.ParsePositionList(reply) // quantities, for flatten
 	if err != nil {
 		return nil, err
 	}
-	qty := map[string]money.Amount{}
+	qty, unknown := map[string]money.Amount{}, map[string]bool{}
 	for _, r := range rows {
 		qty[r.Symbol] = qty[r.Symbol].Add(r.Qty)
+		unknown[r.Symbol] = unknown[r.Symbol] || r.QtyUnknown // one row without a quantity: the symbol's is unknown
 	}
 	out := make([]live.Position, len(book.Exposures))
 	for i, e := range book.Exposures {
-		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net, Qty: qty[e.Symbol]}
+		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net, Qty: qty[e.Symbol], QtyUnknown: unknown[e.Symbol]}
+		if unknown[e.Symbol] {
+			out[i].Qty = money.Zero
+		}
 	}
 	return out, nil
 }
