@@ -62,7 +62,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			}
 			out := make([]any, len(ps))
 			for i, p := range ps {
-				out[i] = jsonv.ObjectOf("symbol", p.Symbol, "qty", num(p.Qty), "avg_price", num(p.AvgPrice),
+				out[i] = jsonv.ObjectOf("symbol", p.Symbol, "quantity", num(p.Qty), "avg_price", num(p.AvgPrice),
 					"market_value", num(p.MarketValue), "unrealized_pnl", num(p.UnrealizedPnL), "realized_pnl", num(p.RealizedPnL))
 			}
 			return jsonv.ObjectOf("positions", out), nil
