@@ -30,7 +30,8 @@ func DialFleet(root live.Root, cfg config.Config, getenv func(string) string, lo
 		return nil, fmt.Errorf("fleet instance id: %w", err)
 	}
 	o := fleet.Options{URL: fc.URL, Creds: fc.Creds, CA: fc.CA, Cert: fc.Cert, Key: fc.Key, Host: fc.HostName(),
-		Instance: inst, Replicas: max(fc.Replicas, 1), Log: log}
+		Instance: inst, Replicas: max(fc.Replicas, 1), Log: log,
+		Audit: fleet.AuditRetention{MaxAge: fc.AuditMaxAge.Duration, MaxBytes: fc.AuditMaxBytes}}
 	if fc.TokenEnv != "" {
 		if o.Token = getenv(fc.TokenEnv); o.Token == "" {
 			return nil, fmt.Errorf("config: fleet.token_env = %q: the variable is empty", fc.TokenEnv)
