@@ -45,8 +45,14 @@ func (w *retryWriter) Write(p []byte) (int, error) {
 	return w.ResponseWriter.Write(p)
 }
 
-// Flush flushes the underlying writer (SSE events must not wait in a buffer).
-func (w *retryWriter) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
+// Flush flushes the underlying writer (SSE events must not wait in a buffer); a flush that
+// sends the headers sends the retry block with them.
+func (w *retryWriter) Flush() {
+	if !w.started {
+		w.WriteHeader(http.StatusOK)
+	}
+	http.NewResponseController(w.ResponseWriter).Flush()
+}
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *retryWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
