@@ -164,16 +164,53 @@ func (a *AuditSink) publishFrom(ctx context.Context, seq int64) (int64, error) {
 	return seq, nil
 }
 
-// stream binds (creating when needed) the audit stream.
+// The audit stream's default limits: a mirror of each host's trail (the trail itself, in
+// each host's store, is the truth) need not grow without end.
+const (
+	DefaultAuditMaxAge         = 90 * 24 * time.Hour
+	DefaultAuditMaxBytes int64 = 1 << 30
+)
+
+// AuditRetention bounds the fleet's audit stream: records older than MaxAge, and the oldest
+// records past MaxBytes, are dropped (new records are always taken).
+type AuditRetention struct {
+	MaxAge   time.Duration // 0: DefaultAuditMaxAge
+	MaxBytes int64         // 0: DefaultAuditMaxBytes
+}
+
+// withDefaults fills the zero limits.
+func (r AuditRetention) withDefaults() AuditRetention {
+	if r.MaxAge <= 0 {
+		r.MaxAge = DefaultAuditMaxAge
+	}
+	if r.MaxBytes <= 0 {
+		r.MaxBytes = DefaultAuditMaxBytes
+	}
+	return r
+}
+
+// stream binds the audit stream. `fleet serve` creates it, with the retention in its config
+// (a host with credentials may not create or change it); on an open demo server a host creates
+// it, and updates a stream whose limits differ (an older cockpit made it unbounded), logged.
 func (f *Fleet) stream(ctx context.Context) (jetstream.Stream, error) {
+	ret := f.opts.Audit.withDefaults()
 	s, err := f.js.Stream(ctx, AuditStream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) && f.id == nil {
-		s, err = f.js.CreateStream(ctx, auditStreamConfig(f.opts.Replicas))
+		s, err = f.js.CreateStream(ctx, auditStreamConfig(f.opts.Replicas, ret))
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			s, err = f.js.Stream(ctx, AuditStream)
 		}
 	}
-	return s, err
+	if err != nil || f.id != nil {
+		return s, err
+	}
+	if c := s.CachedInfo().Config; c.MaxAge != ret.MaxAge || c.MaxBytes != ret.MaxBytes || c.Discard != jetstream.DiscardOld {
+		f.log.Info("fleet audit stream retention set", "max_age", ret.MaxAge, "max_bytes", ret.MaxBytes,
+			"was_max_age", c.MaxAge, "was_max_bytes", c.MaxBytes)
+		c.MaxAge, c.MaxBytes, c.Discard = ret.MaxAge, ret.MaxBytes, jetstream.DiscardOld
+		return f.js.UpdateStream(ctx, c)
+	}
+	return s, nil
 }
 
 // PublishAudit appends one of this host's trail events to the stream, signed; an event
