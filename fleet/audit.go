@@ -239,6 +239,8 @@ type AuditTail struct {
 	Entries  []AuditEntry
 	FromHead bool     // the entries start at the stream's first message
 	Warnings []string // purged or deleted messages
+	// Notes say what the stream's retention removed from its start, as it should: no alarm.
+	Notes []string
 }
 
 // ReadAuditTail reads the last n entries of the stream (n <= 0: all).
@@ -253,8 +255,13 @@ func (f *Fleet) ReadAuditTail(ctx context.Context, n int) (AuditTail, error) {
 		return out, err
 	}
 	st := info.State
-	if st.FirstSeq > 1 && (info.Config.MaxAge == 0 && info.Config.MaxMsgs <= 0 && info.Config.MaxBytes <= 0) {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("the stream's messages 1 to %d are gone (purged or deleted): those records can no longer be checked here", st.FirstSeq-1))
+	if st.FirstSeq > 1 {
+		if retained(info.Config, st, time.Now()) {
+			out.Notes = append(out.Notes, fmt.Sprintf("the stream's messages 1 to %d were dropped by its retention (max age %s, max bytes %d): records before can no longer be checked here",
+				st.FirstSeq-1, info.Config.MaxAge, info.Config.MaxBytes))
+		} else {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("the stream's messages 1 to %d are gone (purged or deleted), and its retention does not explain it: those records can no longer be checked here", st.FirstSeq-1))
+		}
 	}
 	if st.NumDeleted > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d messages were deleted from the middle of the stream", st.NumDeleted))
@@ -288,3 +295,14 @@ func (f *Fleet) ReadAuditTail(ctx context.Context, n int) (AuditTail, error) {
 
 // subjectHost is the host an audit subject belongs to.
 func subjectHost(subject string) string { return strings.TrimPrefix(subject, auditSubj) }
+
+// retained reports whether the stream's retention explains that its first messages are gone:
+// it is near its size limit, or its oldest message is near its age limit (a purge leaves a
+// small, young stream). A fleet idle longer than the age limit is told as a purge: a false
+// alarm, never a missed one.
+func retained(c jetstream.StreamConfig, st jetstream.StreamState, now time.Time) bool {
+	if c.MaxBytes > 0 && st.Bytes >= uint64(c.MaxBytes)*9/10 {
+		return true
+	}
+	return c.MaxAge > 0 && !st.FirstTime.IsZero() && now.Sub(st.FirstTime) >= c.MaxAge-c.MaxAge/10
+}

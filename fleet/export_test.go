@@ -37,3 +37,4 @@ func AdminJetStream(ns *server.Server, a *Authority) (jetstream.JetStream, func(
 	}
 	return js, nc.Close, nil
 }
+var Retained = retained

@@ -98,3 +98,30 @@ func TestOpenAuditStreamRetention(t *testing.T) {
 		})
 	}
 }
+
+// TestRetainedTellsAgingFromAPurge: a stream whose first messages are gone is explained by its
+// retention when it is near its size limit or its oldest message near its age limit; a small,
+// young stream that lost its start was purged.
+func TestRetainedTellsAgingFromAPurge(t *testing.T) {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	c := jetstream.StreamConfig{MaxAge: 90 * 24 * time.Hour, MaxBytes: 1 << 30}
+	cases := []struct {
+		name string
+		st   jetstream.StreamState
+		want bool
+	}{
+		{"aged out", jetstream.StreamState{FirstSeq: 500, Bytes: 1 << 20, FirstTime: now.Add(-89 * 24 * time.Hour)}, true},
+		{"full", jetstream.StreamState{FirstSeq: 500, Bytes: 1000 << 20, FirstTime: now.Add(-time.Hour)}, true},
+		{"purged", jetstream.StreamState{FirstSeq: 500, Bytes: 1 << 20, FirstTime: now.Add(-time.Hour)}, false},
+		{"no limits", jetstream.StreamState{FirstSeq: 500, Bytes: 1 << 20, FirstTime: now.Add(-400 * 24 * time.Hour)}, false},
+	}
+	for _, tc := range cases {
+		cfg := c
+		if tc.name == "no limits" {
+			cfg = jetstream.StreamConfig{}
+		}
+		if got := fleet.Retained(cfg, tc.st, now); got != tc.want {
+			t.Errorf("%s: retained = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
