@@ -66,7 +66,7 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 				if p.QtyUnknown { // the broker gave a value and no quantity: not zero
 					qty = nil
 				}
-				out[i] = jsonv.ObjectOf("symbol", p.Symbol, "qty", qty, "avg_price", num(p.AvgPrice),
+				out[i] = jsonv.ObjectOf("symbol", p.Symbol, "quantity", qty, "avg_price", num(p.AvgPrice),
 					"market_value", num(p.MarketValue), "unrealized_pnl", num(p.UnrealizedPnL), "realized_pnl", num(p.RealizedPnL))
 			}
 			return jsonv.ObjectOf("positions", out), nil

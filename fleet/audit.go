@@ -164,16 +164,53 @@ func (a *AuditSink) publishFrom(ctx context.Context, seq int64) (int64, error) {
 	return seq, nil
 }
 
-// stream binds (creating when needed) the audit stream.
+// The audit stream's default limits: a mirror of each host's trail (the trail itself, in
+// each host's store, is the truth) need not grow without end.
+const (
+	DefaultAuditMaxAge         = 90 * 24 * time.Hour
+	DefaultAuditMaxBytes int64 = 1 << 30
+)
+
+// AuditRetention bounds the fleet's audit stream: records older than MaxAge, and the oldest
+// records past MaxBytes, are dropped (new records are always taken).
+type AuditRetention struct {
+	MaxAge   time.Duration // 0: DefaultAuditMaxAge
+	MaxBytes int64         // 0: DefaultAuditMaxBytes
+}
+
+// withDefaults fills the zero limits.
+func (r AuditRetention) withDefaults() AuditRetention {
+	if r.MaxAge <= 0 {
+		r.MaxAge = DefaultAuditMaxAge
+	}
+	if r.MaxBytes <= 0 {
+		r.MaxBytes = DefaultAuditMaxBytes
+	}
+	return r
+}
+
+// stream binds the audit stream. `fleet serve` creates it, with the retention in its config
+// (a host with credentials may not create or change it); on an open demo server a host creates
+// it, and updates a stream whose limits differ (an older cockpit made it unbounded), logged.
 func (f *Fleet) stream(ctx context.Context) (jetstream.Stream, error) {
+	ret := f.opts.Audit.withDefaults()
 	s, err := f.js.Stream(ctx, AuditStream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) && f.id == nil {
-		s, err = f.js.CreateStream(ctx, auditStreamConfig(f.opts.Replicas))
+		s, err = f.js.CreateStream(ctx, auditStreamConfig(f.opts.Replicas, ret))
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			s, err = f.js.Stream(ctx, AuditStream)
 		}
 	}
-	return s, err
+	if err != nil || f.id != nil {
+		return s, err
+	}
+	if c := s.CachedInfo().Config; c.MaxAge != ret.MaxAge || c.MaxBytes != ret.MaxBytes || c.Discard != jetstream.DiscardOld {
+		f.log.Info("fleet audit stream retention set", "max_age", ret.MaxAge, "max_bytes", ret.MaxBytes,
+			"was_max_age", c.MaxAge, "was_max_bytes", c.MaxBytes)
+		c.MaxAge, c.MaxBytes, c.Discard = ret.MaxAge, ret.MaxBytes, jetstream.DiscardOld
+		return f.js.UpdateStream(ctx, c)
+	}
+	return s, nil
 }
 
 // PublishAudit appends one of this host's trail events to the stream, signed; an event
@@ -202,6 +239,8 @@ type AuditTail struct {
 	Entries  []AuditEntry
 	FromHead bool     // the entries start at the stream's first message
 	Warnings []string // purged or deleted messages
+	// Notes say what the stream's retention removed from its start, as it should: no alarm.
+	Notes []string
 }
 
 // ReadAuditTail reads the last n entries of the stream (n <= 0: all).
@@ -216,8 +255,13 @@ func (f *Fleet) ReadAuditTail(ctx context.Context, n int) (AuditTail, error) {
 		return out, err
 	}
 	st := info.State
-	if st.FirstSeq > 1 && (info.Config.MaxAge == 0 && info.Config.MaxMsgs <= 0 && info.Config.MaxBytes <= 0) {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("the stream's messages 1 to %d are gone (purged or deleted): those records can no longer be checked here", st.FirstSeq-1))
+	if st.FirstSeq > 1 {
+		if retained(info.Config, st, time.Now()) {
+			out.Notes = append(out.Notes, fmt.Sprintf("the stream's messages 1 to %d were dropped by its retention (max age %s, max bytes %d): records before can no longer be checked here",
+				st.FirstSeq-1, info.Config.MaxAge, info.Config.MaxBytes))
+		} else {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("the stream's messages 1 to %d are gone (purged or deleted), and its retention does not explain it: those records can no longer be checked here", st.FirstSeq-1))
+		}
 	}
 	if st.NumDeleted > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d messages were deleted from the middle of the stream", st.NumDeleted))
@@ -251,3 +295,14 @@ func (f *Fleet) ReadAuditTail(ctx context.Context, n int) (AuditTail, error) {
 
 // subjectHost is the host an audit subject belongs to.
 func subjectHost(subject string) string { return strings.TrimPrefix(subject, auditSubj) }
+
+// retained reports whether the stream's retention explains that its first messages are gone:
+// it is near its size limit, or its oldest message is near its age limit (a purge leaves a
+// small, young stream). A fleet idle longer than the age limit is told as a purge: a false
+// alarm, never a missed one.
+func retained(c jetstream.StreamConfig, st jetstream.StreamState, now time.Time) bool {
+	if c.MaxBytes > 0 && st.Bytes >= uint64(c.MaxBytes)*9/10 {
+		return true
+	}
+	return c.MaxAge > 0 && !st.FirstTime.IsZero() && now.Sub(st.FirstTime) >= c.MaxAge-c.MaxAge/10
+}

@@ -48,7 +48,7 @@ func cluster(tb testing.TB) *testFleet {
 	for time.Now().Before(deadline) {
 		for _, n := range nodes {
 			if n.JetStreamIsLeader() {
-				if err := fleet.Provision(n, tf.auth, tf.replicas, nil); err != nil {
+				if err := fleet.Provision(n, tf.auth, tf.replicas, nil, fleet.AuditRetention{}); err != nil {
 					tb.Fatal(err)
 				}
 				return tf

@@ -36,9 +36,10 @@ type Options struct {
 	CA       string    // TLS: the CA file, the client certificate and its key
 	Cert     string
 	Key      string
-	Host     string // this host's name in the fleet (unique per root); with credentials, theirs
-	Instance string // this root's id (InstanceID); empty: a random one for this process
-	Replicas int    // replicas of the buckets and stream when they are created (default 1)
+	Host     string         // this host's name in the fleet (unique per root); with credentials, theirs
+	Instance string         // this root's id (InstanceID); empty: a random one for this process
+	Replicas int            // replicas of the buckets and stream when they are created (default 1)
+	Audit    AuditRetention // the audit stream's limits (zero fields: the defaults)
 	Log      *slog.Logger
 	// OnAlert, when set, sees each thing the fleet refused because it did not check out.
 	OnAlert func(Alert)

@@ -37,3 +37,6 @@ func AdminJetStream(ns *server.Server, a *Authority) (jetstream.JetStream, func(
 	}
 	return js, nc.Close, nil
 }
+
+// Retained is retained, for the retention test.
+var Retained = retained

@@ -128,7 +128,7 @@ func (tf *testFleet) identity(tb testing.TB, name string) *fleet.Identity {
 	if len(nodes) > 0 {
 		p, err := tf.auth.SignPeer(name, id.Key(), time.Now())
 		if err == nil {
-			err = fleet.Provision(nodes[0], tf.auth, tf.replicas, []fleet.Peer{p})
+			err = fleet.Provision(nodes[0], tf.auth, tf.replicas, []fleet.Peer{p}, fleet.AuditRetention{})
 		}
 		if err != nil {
 			tb.Fatal(err)

@@ -31,9 +31,11 @@ func bucketConfig(name string, replicas int) jetstream.KeyValueConfig {
 	return cfg
 }
 
-func auditStreamConfig(replicas int) jetstream.StreamConfig {
+func auditStreamConfig(replicas int, ret AuditRetention) jetstream.StreamConfig {
+	ret = ret.withDefaults()
 	return jetstream.StreamConfig{Name: AuditStream, Subjects: []string{auditSubj + ">"},
-		Storage: jetstream.FileStorage, Replicas: max(replicas, 1), Duplicates: 10 * time.Minute}
+		Storage: jetstream.FileStorage, Replicas: max(replicas, 1), Duplicates: 10 * time.Minute,
+		MaxAge: ret.MaxAge, MaxBytes: ret.MaxBytes, Discard: jetstream.DiscardOld}
 }
 
 // noPeers is JetStream's "no suitable peers for placement": a cluster whose nodes are not
@@ -62,7 +64,7 @@ func retry(ctx context.Context, fn func() error) error {
 // open server), makes the buckets and the audit stream (hosts with credentials may not), and
 // puts each peer record whose value changed. A cluster is provisioned through any one of its
 // nodes once all of them are up.
-func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer) error {
+func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer, ret AuditRetention) error {
 	opts := []nats.Option{nats.InProcessServer(ns), nats.Name("cockpit fleet authority")}
 	if a != nil {
 		c, err := a.adminCreds()
@@ -95,7 +97,7 @@ func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer) erro
 			return fmt.Errorf("fleet serve: bucket %s: %w", b, err)
 		}
 	}
-	if err := retry(ctx, func() error { _, err := js.CreateOrUpdateStream(ctx, auditStreamConfig(replicas)); return err }); err != nil {
+	if err := retry(ctx, func() error { _, err := js.CreateOrUpdateStream(ctx, auditStreamConfig(replicas, ret)); return err }); err != nil {
 		return fmt.Errorf("fleet serve: stream %s: %w", AuditStream, err)
 	}
 	kv, err := js.KeyValue(ctx, PeerBucket)

@@ -21,9 +21,10 @@ type ServeOptions struct {
 	// a loopback demo).
 	Auth     *Authority
 	Peers    []Peer
-	Replicas int         // of the buckets and stream Serve creates (default 1)
-	TLS      *tls.Config // clients connect with TLS (required off loopback)
-	Name     string      // server name (a cluster's members need distinct ones)
+	Replicas int            // of the buckets and stream Serve creates (default 1)
+	Audit    AuditRetention // the audit stream's limits (zero fields: the defaults)
+	TLS      *tls.Config    // clients connect with TLS (required off loopback)
+	Name     string         // server name (a cluster's members need distinct ones)
 	// Cluster, when set, joins a cluster: its name, this node's route listener and the
 	// other nodes' route URLs (nats-route://host:port).
 	Cluster *ClusterOptions
@@ -93,7 +94,7 @@ func Serve(o ServeOptions) (*server.Server, error) {
 		}
 	}
 	if o.Cluster == nil { // a cluster is provisioned once all its nodes are up
-		if err := Provision(ns, o.Auth, o.Replicas, o.Peers); err != nil {
+		if err := Provision(ns, o.Auth, o.Replicas, o.Peers, o.Audit); err != nil {
 			ns.Shutdown()
 			return nil, err
 		}

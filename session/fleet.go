@@ -41,7 +41,8 @@ func DialFleetAlerting(root live.Root, cfg config.Config, getenv func(string) st
 		return nil, fmt.Errorf("fleet instance id: %w", err)
 	}
 	o := fleet.Options{URL: fc.URL, CA: fc.CA, Cert: fc.Cert, Key: fc.Key, Host: fc.Host,
-		Instance: inst, Replicas: max(fc.Replicas, 1), Log: log, OnAlert: onAlert}
+		Instance: inst, Replicas: max(fc.Replicas, 1), Log: log, OnAlert: onAlert,
+		Audit: fleet.AuditRetention{MaxAge: fc.AuditMaxAge.Duration, MaxBytes: fc.AuditMaxBytes}}
 	creds := fc.Creds
 	if creds == "" {
 		if p := filepath.Join(root.Dir(), fleet.CredsFile); fileExists(p) {

@@ -72,7 +72,7 @@ func (tf *testFleet) creds(t *testing.T, host string) []byte {
 	}
 	tf.peers = append(tf.peers, p)
 	if tf.ns != nil {
-		if err := fleet.Provision(tf.ns, tf.auth, 1, []fleet.Peer{p}); err != nil {
+		if err := fleet.Provision(tf.ns, tf.auth, 1, []fleet.Peer{p}, fleet.AuditRetention{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"cockpit/internal/buildinfo"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/redact"
@@ -98,6 +99,9 @@ func (a *App) Run(args []string) int {
 	case "-h", "--help", "help":
 		a.usage(a.Stdout)
 		return exitOK
+	case "--version", "-version":
+		fmt.Fprintln(a.Stdout, buildinfo.Read())
+		return exitOK
 	case mcpPaperServerVerb: // hidden: a test and demo aid
 		return a.cmdMCPPaperServer(rest[1:])
 	}
@@ -152,7 +156,7 @@ func hasSubcommands(name string) bool {
 }
 
 func (a *App) usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cockpit <command> [flags]   (every command takes --home DIR)")
+	fmt.Fprintln(w, "usage: cockpit <command> [flags]   (every command takes --home DIR; cockpit --version says which build this is)")
 	fmt.Fprintln(w)
 	for _, v := range verbs() {
 		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", v.name, v.summary, "", v.usage)

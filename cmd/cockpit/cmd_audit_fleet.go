@@ -51,6 +51,9 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 	if len(checked) == 0 && !asJSON {
 		fmt.Fprintln(a.Stdout, "no events in the fleet's stream")
 	}
+	for _, n := range tail.Notes {
+		fmt.Fprintf(a.Stderr, "cockpit: fleet audit: %s\n", n)
+	}
 	for _, w := range tail.Warnings {
 		fmt.Fprintf(a.Stderr, "cockpit: warning: fleet audit: %s\n", w)
 	}

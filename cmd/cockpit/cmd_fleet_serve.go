@@ -69,7 +69,8 @@ func (a *App) fleetServe(args []string) int {
 		return a.usageErr(fs, "--allow-remote needs TLS: give --tls-cert and --tls-key (the fleet's credentials and halts must not cross the network in clear)")
 	}
 	o := fleet.ServeOptions{Host: host, Port: port, StoreDir: filepath.Join(root.Dir(), "fleet"), TLS: tlsConf,
-		Name: cfg.Fleet.HostName(), Replicas: 1}
+		Name: cfg.Fleet.HostName(), Replicas: 1,
+		Audit: fleet.AuditRetention{MaxAge: cfg.Fleet.AuditMaxAge.Duration, MaxBytes: cfg.Fleet.AuditMaxBytes}}
 	if err := os.MkdirAll(o.StoreDir, 0o700); err != nil {
 		return a.failf("%v", err)
 	}
@@ -170,7 +171,7 @@ func (a *App) publishNewHosts(ctx context.Context, ns *server.Server, o fleet.Se
 		}
 		peers, err := fleet.ReadHosts(path)
 		if err == nil {
-			err = fleet.Provision(ns, o.Auth, o.Replicas, peers)
+			err = fleet.Provision(ns, o.Auth, o.Replicas, peers, o.Audit)
 		}
 		if err != nil {
 			fmt.Fprintf(a.Stderr, "cockpit: fleet serve: the new hosts are not published yet: %v\n", err)
