@@ -40,9 +40,10 @@ type Reader struct {
 	// FleetView, when set, reads the fleet's health and hosts.
 	FleetView func(ctx context.Context, now time.Time) *FleetView
 
-	mu      sync.Mutex
-	tail    auditTail
-	mandate mandateSeen
+	mu         sync.Mutex
+	tail       auditTail
+	alertsSeen trailAlerts
+	mandate    mandateSeen
 }
 
 // Snapshot reads the account's state as every window shows it.
@@ -65,6 +66,7 @@ func (r *Reader) Snapshot(ctx context.Context) Snapshot {
 		}
 	}
 	snap.Audit, snap.AuditTotal = r.auditTail(ctx)
+	snap.Alerts = r.alerts(ctx, snap.AuditTotal)
 	if r.FleetView != nil {
 		snap.Fleet = r.FleetView(ctx, now)
 	}

@@ -47,6 +47,7 @@ type Snapshot struct {
 	Reviews    []live.ReviewItem // pending
 	Audit      []AuditRow        // the newest events, newest first
 	AuditTotal int64
+	Alerts     []TrailAlert // what the trail raises (halts, denials, reviews, findings…), oldest first
 }
 
 // Owned is the part of a snapshot only the process that owns the account can read (its broker

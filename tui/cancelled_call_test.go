@@ -4,17 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"cockpit/engine"
-	"cockpit/live"
+	"cockpit/readmodel"
 )
 
 // TestCancelledCallIsNotADenial: a call cut off at stop or quit shows as a cancelled info
 // alert, not as a DENIED one pinned with the refusals (issue 12).
 func TestCancelledCallIsNotADenial(t *testing.T) {
 	m, _, _ := newTestModel(t, 120, 40)
-	m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvToolCall, Agent: "strategy", Tool: "place_order",
-		Result: &engine.Result{Status: engine.StatusDenied, Decision: live.DecisionDeny, Code: live.ReasonCancelled,
-			Detail: "the call was cancelled before it ran: context canceled"}}))
+	trailAlerts(m, readmodel.TrailAlert{Level: readmodel.AlertInfo, Kind: "CANCELLED", Source: "strategy place_order",
+		Text: "cancelled: the call was cancelled before it ran: context canceled"})
 	out := screen(m)
 	if strings.Contains(out, "DENIED") {
 		t.Errorf("a cancelled call shows as DENIED:\n%s", out)

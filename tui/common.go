@@ -52,6 +52,7 @@ type Data struct {
 	gen          uint64          // the engine bus generation events are accepted from
 	outcomeShown map[string]bool // review ids whose post-approval outcome is on screen
 	lastRefresh  time.Time       // the last refresh an order update asked for
+	alertSeq     int64           // the last audit event whose alerts are raised
 	c            *Common
 }
 

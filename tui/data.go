@@ -11,7 +11,6 @@ import (
 
 	"cockpit/engine"
 	"cockpit/live"
-	"cockpit/live/gate"
 	"cockpit/live/halt"
 	"cockpit/live/money"
 	"cockpit/live/redact"
@@ -84,6 +83,7 @@ func (d *Data) onSnapshot(s readmodel.Snapshot) {
 	d.Gross = headroomGross(&s)
 	d.Series.sample(s, d.Gross)
 	d.fleetAlert(s)
+	d.trailAlerts(s)
 	for _, w := range s.Warnings {
 		d.once("warn:"+w, 5*time.Minute, Alert{Level: levelWarn, Kind: "HALT", Source: "sentinels", Text: w})
 	}
@@ -124,21 +124,12 @@ func (d *Data) onEngine(msg engineMsg) (refresh bool) {
 		}
 	case ToolCallMsg:
 		d.onToolCall(m)
-	case DecisionMsg:
-		d.onDecision(m.Decision)
 	case OrderUpdateMsg:
 		return d.onOrderUpdate(m.Update)
 	case ReviewMsg:
 		return d.onReview(m)
 	case HaltMsg:
 		return d.onHalt(m.State)
-	case FlattenReportMsg:
-		d.alert(Alert{Level: flattenLevel(m.Report), Kind: "FLATTEN", Source: "halt action", Text: m.Report.Summary()})
-	case FindingMsg:
-		if f := m.Finding; f != nil {
-			d.alert(Alert{Level: levelCrit, Kind: "INJECTION", Source: m.Tool, Untrusted: true,
-				Text: fmt.Sprintf("%s %s: %s", f.Severity, f.RuleID, f.Match)})
-		}
 	case ErrorMsg:
 		d.alert(Alert{Level: levelCrit, Kind: "ERROR", Source: m.Agent, Text: m.Message})
 	case NoteMsg:
@@ -150,44 +141,16 @@ func (d *Data) onEngine(msg engineMsg) (refresh bool) {
 // onReview raises a waiting review and re-reads the queue on every review event.
 func (d *Data) onReview(m ReviewMsg) (refresh bool) {
 	it := m.Item
-	switch {
-	case it == nil:
-	case m.Kind == engine.EvReviewCreated:
-		d.alert(Alert{Level: levelWarn, Kind: "REVIEW", Source: it.ID, Text: reviewLine(it, d.c.Privacy)})
-	case m.Kind == engine.EvReviewOutcome:
+	if it != nil && m.Kind == engine.EvReviewOutcome {
 		d.onReviewOutcome(it)
 	}
 	return true
 }
 
 func (d *Data) onToolCall(ev ToolCallMsg) {
-	r := ev.Result
-	if r == nil {
-		return
+	if r := ev.Result; r != nil {
+		d.Agent.last = ev.Tool + " " + string(r.Status)
 	}
-	d.Agent.last = ev.Tool + " " + string(r.Status)
-	if r.OK() || r.Decision == live.DecisionAsk {
-		return
-	}
-	kind, lvl := "DENIED", levelWarn
-	if r.Code == live.ReasonCancelled { // cut off at stop or quit: not refused, not a denial
-		d.alert(Alert{Level: levelInfo, Kind: "CANCELLED", Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets("cancelled: " + r.Detail)})
-		return
-	}
-	if r.Status == engine.StatusError || r.Status == engine.StatusRejected {
-		kind = "ERROR"
-		if r.Status == engine.StatusRejected {
-			kind = "REJECT"
-		}
-	}
-	d.alert(Alert{Level: lvl, Kind: kind, Source: ev.Agent + " " + ev.Tool, Text: redact.Secrets(string(r.Code) + ": " + r.Detail)})
-}
-
-func (d *Data) onDecision(dec *gate.Decision) {
-	if dec == nil || dec.Verdict != live.Allow || dec.Outcome == live.OutcomeAccepted {
-		return
-	}
-	d.alert(Alert{Level: levelCrit, Kind: "REJECT", Source: "broker", Text: dec.Message()})
 }
 
 func (d *Data) onOrderUpdate(u *live.OrderUpdate) (refresh bool) {
@@ -215,9 +178,6 @@ func (d *Data) onHalt(h *halt.State) (refresh bool) {
 	prev := d.Snap.State
 	switch {
 	case h.Halted:
-		if d.Snap.State != live.Halted {
-			d.alert(Alert{Level: levelCrit, Kind: "HALT", Source: h.Broker, Text: "trading halted (" + h.Cause + "); agent paused"})
-		}
 		d.Snap.State, d.Snap.Paused = live.Halted, true
 	case h.ReduceOnly:
 		d.Snap.State = live.ReduceOnly
@@ -322,4 +282,26 @@ func (d *Data) whoTrades() string {
 		return "the owner's agent trades again"
 	}
 	return "the agent trades again"
+}
+
+// trailAlerts raises the alerts the audit trail raised since the last snapshot: halts,
+// denials, rejections, reviews, scanner findings, flattens. Every window of the account reads
+// them from the trail, so each shows the same ones, and none is lost to a window that was not
+// following when it happened.
+func (d *Data) trailAlerts(s readmodel.Snapshot) {
+	for _, a := range s.Alerts {
+		if a.Seq <= d.alertSeq {
+			continue
+		}
+		d.alertSeq = a.Seq
+		text := a.Text
+		if a.Kind == "REVIEW" {
+			for i := range s.Reviews {
+				if it := &s.Reviews[i]; it.ID == a.Ref {
+					text = reviewLine(it, d.c.Privacy)
+				}
+			}
+		}
+		d.alert(Alert{Time: a.Time, Level: a.Level, Kind: a.Kind, Source: a.Source, Text: redact.Secrets(text), Untrusted: a.Untrusted})
+	}
 }
