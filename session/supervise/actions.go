@@ -144,8 +144,29 @@ func (b *Backend) flattenSelf(ctx context.Context, closePositions bool, progress
 	if c, ok := br.(io.Closer); ok {
 		defer c.Close()
 	}
-	return rt.Gate(session.GateOptions{}).Flatten(ctx, br, b.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
+	rep := rt.Gate(session.GateOptions{}).Flatten(ctx, br, b.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
 		Why: "operator flatten from a supervisor (owner gone)", Progress: progress})
+	b.publishVerified(ctx, rep)
+	return rep
+}
+
+// publishVerified publishes the book a verified flatten re-read as the account's live state,
+// in place of the gone owner's last one: every window of the root then shows what the broker
+// said after the flatten, not the resting orders and positions the owner saw before it.
+func (b *Backend) publishVerified(ctx context.Context, rep gate.FlattenReport) {
+	if !rep.Verified {
+		return
+	}
+	ls := b.lastLive(ctx)
+	ls.Positions, ls.Orders, ls.BookAt, ls.BrokerErr = rep.Positions, rep.OpenOrders, rep.VerifiedAt, ""
+	ls.Agent, ls.Clients, ls.Paused = "", nil, true // nothing of the owner's runs
+	body, err := json.Marshal(ls)
+	if err == nil {
+		_, err = b.rt.DB.PutLiveState(ctx, b.key, body)
+	}
+	if err != nil {
+		b.rt.Log.Error("supervise: publish the verified book", "err", err)
+	}
 }
 
 // command queues one command for the owner and waits for its end, passing flatten progress

@@ -103,7 +103,13 @@ func (b *Backend) ownerView(ctx context.Context, snap *readmodel.Snapshot) {
 		}
 		snap.OwnerGone = true
 		snap.Supervising = "SUPERVISING — OWNER GONE (" + gone + ")"
-		snap.Warnings = append(snap.Warnings, "owner gone: "+gone+"; what shows is its last published state; X flattens with the broker itself")
+		// One warning per owner, worded the same every second (the heartbeat's age is on the
+		// banner), so the alerts pane says it once.
+		who := "no process owns " + b.key
+		if o.PID != 0 {
+			who = fmt.Sprintf("%s pid %d has no heartbeat", o.Kind, o.PID)
+		}
+		snap.Warnings = append(snap.Warnings, "owner gone: "+who+"; what shows is the last published state; X flattens with the broker itself")
 		return
 	}
 	first := b.watch(ctx, now)

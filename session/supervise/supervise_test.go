@@ -131,6 +131,12 @@ func TestSupervisorOwnerStale(t *testing.T) {
 	if !snap.OwnerGone || !strings.Contains(snap.Supervising, "OWNER GONE") {
 		t.Errorf("stale heartbeat: gone %v, Supervising %q", snap.OwnerGone, snap.Supervising)
 	}
+	// A killed owner (its row stays): "owner gone" is one warning, the same a second later
+	// (issue 28 §3: it was a new alert every second, 30+ rows).
+	sup.Now = func() time.Time { return o.HeartbeatAt.Add(session.OwnerStale + 3*time.Second) }
+	if w1, w2 := snap.Warnings, sup.Snapshot(context.Background()).Warnings; strings.Join(w1, "|") != strings.Join(w2, "|") {
+		t.Errorf("the owner-gone warning changes with time:\n%q\n%q", w1, w2)
+	}
 	if err := sup.Cancel(context.Background(), "x"); err != ErrOwnerGone {
 		t.Errorf("cancel with the owner gone: %v, want ErrOwnerGone", err)
 	}
@@ -182,6 +188,41 @@ func TestSupervisorFlattenOwnerGone(t *testing.T) {
 	rep := sup.Flatten(session.WithOperator(context.Background(), "tui:sup-tester"), nil)
 	if !rep.Flat() || !strings.HasPrefix(rep.Summary(), "FLAT (verified") {
 		t.Fatalf("flatten: %s", rep.Summary())
+	}
+}
+
+// TestSupervisorShowsItsOwnVerifiedFlat (issue 28 §3): after the owner died, the supervisor's
+// own verified FLAT is what its panes show at once (they showed the dead owner's resting
+// order and positions for 16 s and more), and "owner gone" is one warning, worded the same
+// every second (it was a new alert each second).
+func TestSupervisorShowsItsOwnVerifiedFlat(t *testing.T) {
+	home := t.TempDir()
+	s, stop := owner(t, home)
+	sup := supervisor(t, home)
+	eventually(t, sup, "the owner", func(s readmodel.Snapshot) bool { return s.Supervising != "" && !s.OwnerGone })
+	if r := s.Engine().NewTurn("strategy").Call(context.Background(), "place_order",
+		map[string]any{"symbol": "AAPL", "side": "buy", "notional": "100", "reason": "test"}); !r.OK() {
+		t.Fatalf("place_order: %+v", r)
+	}
+	eventually(t, sup, "the owner's position", func(s readmodel.Snapshot) bool { return len(s.Positions) > 0 })
+	s.SetOnQuit("leave")
+	stop()
+	snap := sup.Snapshot(context.Background())
+	if !snap.OwnerGone || len(snap.Positions) == 0 {
+		t.Fatalf("after the owner stopped: gone %v, %d positions (its last published state)", snap.OwnerGone, len(snap.Positions))
+	}
+	later := sup.Now
+	sup.Now = func() time.Time { return later().Add(3 * time.Second) }
+	if w1, w2 := snap.Warnings, sup.Snapshot(context.Background()).Warnings; strings.Join(w1, "|") != strings.Join(w2, "|") {
+		t.Errorf("the owner-gone warning changes with time (a new alert each second):\n%q\n%q", w1, w2)
+	}
+	sup.Now = later
+	if rep := sup.Flatten(session.WithOperator(context.Background(), "tui:sup-tester"), nil); !rep.Flat() {
+		t.Fatalf("flatten: %s", rep.Summary())
+	}
+	if snap := sup.Snapshot(context.Background()); len(snap.Positions) != 0 || len(snap.Orders) != 0 || snap.BookAt.IsZero() {
+		t.Errorf("after the verified FLAT the panes show %d positions, %d orders (book at %v): the dead owner's state",
+			len(snap.Positions), len(snap.Orders), snap.BookAt)
 	}
 }
 
