@@ -94,6 +94,9 @@ var need = map[string]Role{
 	"commit mandate": RoleAdmin,
 }
 
+// Allows reports whether this screen's key may take action (the screen offers only those).
+func (g *guarded) Allows(action string) bool { return Allowed(g.id.Role, action) }
+
 // Allowed reports whether role may do action (an action it does not know: no).
 func Allowed(role Role, action string) bool {
 	r, ok := need[action]

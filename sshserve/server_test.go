@@ -66,7 +66,7 @@ func until(t *testing.T, tm *term, keys, what string, cond func() bool) {
 }
 
 // TestViewerHaltsButMayNotResumeOrApprove: H from a viewer key writes the HALT file, audited
-// as ssh:<comment>; U (resume) and a (approve) are refused in the backend and audited, and
+// as ssh:<comment>; U (resume) and a (approve) are not offered, say so when pressed, and
 // change nothing.
 func TestViewerHaltsButMayNotResumeOrApprove(t *testing.T) {
 	r := newRig(t, nil)
@@ -86,18 +86,26 @@ func TestViewerHaltsButMayNotResumeOrApprove(t *testing.T) {
 		t.Fatalf("ssh_connect rows = %+v, want one by ssh:viewer@test naming %s", conns, fp)
 	}
 
-	until(t, tm, "Uy", "the refused resume", func() bool { _, ok := r.refusedRow("resume"); return ok })
-	row, _ := r.refusedRow("resume")
-	if row.ActorID != "ssh:viewer@test" || !strings.Contains(row.Payload, "viewer viewer@test may not resume") {
-		t.Errorf("refused resume row = %+v", row)
+	// The screen offers a viewer only the keys its role allows (issue 28 §3): no U, X, a or d on
+	// the footer or the banner, and pressing them says so and calls nothing (the backend would
+	// refuse and audit them anyway: TestGuardRoles).
+	if out := ansi.Strip(tm.out.String()); strings.Contains(out, "U resume") || strings.Contains(out, "X flatten") {
+		t.Errorf("a viewer's screen offers U or X:\n%s", out)
 	}
+	until(t, tm, "U", "the screen's refusal of resume", func() bool {
+		return strings.Contains(ansi.Strip(tm.out.String()), "may not resume")
+	})
 	if !exists(r.haltFile()) {
 		t.Fatal("a viewer's U removed the HALT file")
 	}
-
-	until(t, tm, "4ay", "the refused approve", func() bool { _, ok := r.refusedRow("approve"); return ok })
+	until(t, tm, "4a", "the screen's refusal of approve", func() bool {
+		return strings.Contains(ansi.Strip(tm.out.String()), "approve (its role)") // the renderer writes the changed cells only
+	})
 	if got := r.approval("ap_v1").State; got != store.ApprovalPending {
 		t.Fatalf("after a viewer's a: ap_v1 is %s, want pending", got)
+	}
+	if _, ok := r.refusedRow("flatten"); ok {
+		t.Error("a viewer's screen called flatten")
 	}
 }
 

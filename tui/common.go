@@ -5,6 +5,8 @@ import (
 
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"cockpit/live"
 	"cockpit/live/money"
 	"cockpit/live/termsafe"
@@ -21,6 +23,18 @@ type Common struct {
 	Privacy       bool
 	Data          *Data
 	Remote        bool // served over SSH (Options.Remote)
+	// May, when set, says whether this screen's operator may take an action (an SSH key's
+	// role): keys for actions it may not take are not offered, and say so when pressed.
+	May func(action string) bool
+}
+
+// may reports whether the screen's operator may take action ("flatten", "resume",
+// "approve", "deny", "cancel", "close").
+func (c *Common) may(action string) bool { return c.May == nil || c.May(action) }
+
+// notAllowed is the footer's word for a key whose action this screen's role may not take.
+func notAllowed(action string) tea.Msg {
+	return flashMsg("this screen's key may not " + action + " (its role); H still halts")
 }
 
 // amt formats money, hidden in privacy mode; compact uses 8.2k style.

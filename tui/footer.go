@@ -27,8 +27,14 @@ func (f footer) View(w int, focused pane) string {
 	}
 	bindings := []key.Binding{hint("?", "help"), hint("/", "filter"), hint("tab", "pane")}
 	bindings = append(bindings, focused.ShortHelp()...)
-	bindings = append(bindings, hint("f", "freeze"), hint(f.c.Keys.Halt.Help().Key, "HALT"), hint("X", "flatten"),
-		hint("U", "resume"), hint("q", "quit"))
+	bindings = append(bindings, hint("f", "freeze"), hint(f.c.Keys.Halt.Help().Key, "HALT"))
+	if f.c.may("flatten") {
+		bindings = append(bindings, hint("X", "flatten"))
+	}
+	if f.c.may("resume") {
+		bindings = append(bindings, hint("U", "resume"))
+	}
+	bindings = append(bindings, hint("q", "quit"))
 	h := f.help
 	h.Styles.ShortKey, h.Styles.ShortDesc, h.Styles.ShortSeparator = st.Key, st.Muted, lipgloss.NewStyle()
 	line := " " + h.ShortHelpView(bindings)

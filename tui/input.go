@@ -55,8 +55,12 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	focused := m.panes.all()[m.focus]
 	var a tea.Msg
 	switch {
+	case key.Matches(k, keys.Flatten) && !c.may("flatten"):
+		a = notAllowed("flatten")
 	case key.Matches(k, keys.Flatten):
 		a = openFlattenMsg{}
+	case key.Matches(k, keys.Resume) && !c.may("resume"):
+		a = notAllowed("resume")
 	case key.Matches(k, keys.Resume):
 		a = openModalMsg{newResumeModal(c)}
 	case key.Matches(k, keys.Help):

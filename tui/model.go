@@ -114,6 +114,9 @@ func New(o Options) (*Model, error) {
 	m.c = &Common{Width: 120, Height: 40, Styles: NewStyles(th), Keys: keys, Now: o.Now, Data: m.data}
 	m.data.c = m.c
 	m.c.Remote = o.Remote
+	if r, ok := o.Backend.(interface{ Allows(action string) bool }); ok { // an SSH key's role
+		m.c.May = r.Allows
+	}
 	m.status, m.footer, m.panes = statusBar{m.c}, newFooter(m.c), newPaneSet(m.c)
 	m.setFocus(paneHeadroom)
 	return m, nil

@@ -40,6 +40,9 @@ func (p *approvalsPane) View() string {
 }
 
 func (p *approvalsPane) ShortHelp() []key.Binding {
+	if !p.c.may("approve") {
+		return []key.Binding{hint("enter", "details")}
+	}
 	return []key.Binding{hint("a/d/D", "approve/deny/all"), hint("enter", "details")}
 }
 
@@ -51,6 +54,10 @@ func (p *approvalsPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	}
 	keys := p.c.Keys
 	switch {
+	case key.Matches(k, keys.Approve) && !p.c.may("approve"):
+		return notAllowed("approve"), nil
+	case (key.Matches(k, keys.Deny) || key.Matches(k, keys.DenyAll)) && !p.c.may("deny"):
+		return notAllowed("deny"), nil
 	case key.Matches(k, keys.Approve):
 		it, ok := p.selectedReview()
 		if !ok {

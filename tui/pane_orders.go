@@ -49,6 +49,8 @@ func (p *ordersPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	switch {
 	case !ok || p.moveKey(msg):
+	case (key.Matches(k, p.c.Keys.Cancel) || key.Matches(k, p.c.Keys.CancelAll)) && !p.c.may("cancel"):
+		return notAllowed("cancel"), nil
 	case key.Matches(k, p.c.Keys.Cancel):
 		return p.confirmCancel(p.SelectedID()), nil
 	case key.Matches(k, p.c.Keys.CancelAll):
@@ -57,7 +59,12 @@ func (p *ordersPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	return nil, nil
 }
 
-func (p *ordersPane) ShortHelp() []key.Binding { return []key.Binding{hint("c/C", "cancel/all")} }
+func (p *ordersPane) ShortHelp() []key.Binding {
+	if !p.c.may("cancel") {
+		return nil
+	}
+	return []key.Binding{hint("c/C", "cancel/all")}
+}
 
 func (p *ordersPane) orderRows() []row {
 	v := p.c.Data.View()

@@ -52,12 +52,20 @@ func (p *positionsPane) View() string {
 
 func (p *positionsPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && !p.moveKey(msg) && key.Matches(k, p.c.Keys.Close) {
+		if !p.c.may("close") {
+			return notAllowed("close"), nil
+		}
 		return p.confirmClose(p.SelectedID()), nil
 	}
 	return nil, nil
 }
 
-func (p *positionsPane) ShortHelp() []key.Binding { return []key.Binding{hint("x", "close")} }
+func (p *positionsPane) ShortHelp() []key.Binding {
+	if !p.c.may("close") {
+		return nil
+	}
+	return []key.Binding{hint("x", "close")}
+}
 
 func (p *positionsPane) positionRows() []row {
 	v := p.c.Data.View()

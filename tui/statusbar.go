@@ -103,7 +103,17 @@ func (b statusBar) Banner(w int) string {
 		why = "HALT sentinel present"
 	}
 	n := len(b.c.Data.Snap.Orders)
-	text := fmt.Sprintf(" HALTED — %s — %d resting — agent paused — U resume · X flatten", untrusted(why, 70), n)
+	var acts []string
+	if b.c.may("resume") {
+		acts = append(acts, "U resume")
+	}
+	if b.c.may("flatten") {
+		acts = append(acts, "X flatten")
+	}
+	text := fmt.Sprintf(" HALTED — %s — %d resting — agent paused", untrusted(why, 70), n)
+	if len(acts) > 0 {
+		text += " — " + strings.Join(acts, " · ")
+	}
 	if b.c.Data.Snap.Attached != "" { // no agent of ours and no broker access: say only what is true
 		text = fmt.Sprintf(" ATTACHED · HALTED — %s — its runner refuses orders — U removes the HALT file", untrusted(why, 60))
 	}
