@@ -101,6 +101,11 @@ type list struct {
 	paneBase
 	sel   string
 	log   bool         // unfocused, it shows its newest lines
+	// scrolled: the operator moved a log's selection off its newest row; until they move back
+	// to it, new rows do not move the selection and are counted above it ("N new"). seen is
+	// the newest row when they scrolled. A log not scrolled follows its new rows.
+	scrolled bool
+	seen     string
 	all   func() []row // the pane's rows, unfiltered
 	drawn []string     // the row id on each line inside the box as last drawn, "" for none
 }
@@ -158,6 +163,31 @@ func (l *list) move(delta int) {
 	i := l.selected(rs) + delta
 	i = max(0, min(i, len(rs)-1))
 	l.sel = rs[i].id
+	if l.log {
+		if i == 0 {
+			l.scrolled, l.seen = false, ""
+		} else if !l.scrolled {
+			l.scrolled, l.seen = true, rs[0].id
+		}
+	}
+}
+
+// follow keeps a log's selection on its newest row unless the operator scrolled, and returns
+// how many rows came in above what they saw when they did.
+func (l *list) follow(rs []row) (fresh int) {
+	if !l.log || len(rs) == 0 || l.filter != "" {
+		return 0
+	}
+	if !l.scrolled {
+		l.sel = rs[0].id
+		return 0
+	}
+	for i, r := range rs {
+		if r.id == l.seen {
+			return i
+		}
+	}
+	return 0
 }
 
 // moveKey handles the movement keys; it reports whether k was one.
@@ -204,6 +234,7 @@ func (l *list) lines(header string, rs []row, w, h int, compact bool) []string {
 	if len(rs) == 0 {
 		return append(out, st.Muted.Render("  (none)"))
 	}
+	fresh := l.follow(rs)
 	sel := l.selected(rs)
 	if !l.focused && l.log {
 		sel = -1 // an unfocused log shows its newest lines
@@ -230,6 +261,16 @@ func (l *list) lines(header string, rs []row, w, h int, compact bool) []string {
 	}
 	if more := len(rs) - (first + visible); more > 0 && len(out) > 0 {
 		out[len(out)-1] = fit(out[len(out)-1], w-8) + st.Muted.Render(fmt.Sprintf(" +%d ↓", more))
+	}
+	if fresh > 0 && l.focused && len(out) > 0 { // scrolled: say what came in above
+		i := 0
+		if header != "" {
+			i = 1
+		}
+		if i < len(out) {
+			note := fmt.Sprintf(" %d new ↑ (g: newest)", fresh)
+			out[i] = fit(out[i], max(w-ansi.StringWidth(note), 0)) + st.Warn.Render(note)
+		}
 	}
 	return out
 }
