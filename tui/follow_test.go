@@ -46,4 +46,3 @@ func selectedLine(out string) string {
 	}
 	return ""
 }
-

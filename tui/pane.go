@@ -99,15 +99,15 @@ func (r row) text() string { return strings.Join(r.draw(false), " ") }
 // list is a pane of rows with a selection that follows the row's id, not its index.
 type list struct {
 	paneBase
-	sel   string
-	log   bool         // unfocused, it shows its newest lines
+	sel string
+	log bool // unfocused, it shows its newest lines
 	// scrolled: the operator moved a log's selection off its newest row; until they move back
 	// to it, new rows do not move the selection and are counted above it ("N new"). seen is
 	// the newest row when they scrolled. A log not scrolled follows its new rows.
 	scrolled bool
 	seen     string
-	all   func() []row // the pane's rows, unfiltered
-	drawn []string     // the row id on each line inside the box as last drawn, "" for none
+	all      func() []row // the pane's rows, unfiltered
+	drawn    []string     // the row id on each line inside the box as last drawn, "" for none
 }
 
 // rows gives the list of a list pane (the mouse selects rows by the lines it drew).
