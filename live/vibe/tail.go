@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -25,9 +26,10 @@ type TailRecord struct {
 // process: each Advance verifies only the complete lines appended since the last call,
 // continuing from the last verified seq and hash, and keeps the newest Keep records. The first
 // break is sticky: every line from it on is kept as unverified, never shown as good. A file
-// that shrinks, is replaced, or whose last verified line changes is a break too (the
-// verified prefix can no longer be trusted); edits to older lines of the same size are caught
-// only by a full VerifyChain (at attach).
+// that shrinks, is replaced, or any of whose read lines changes is a break too (the verified
+// prefix can no longer be trusted): on any change of the file's size or time, the lines read
+// so far are compared with what was read (a 64-bit sum of each), so an edit in place of the
+// same length is caught at the next Advance, naming its line and seq.
 type ChainTail struct {
 	Path string
 	Keep int // records kept for the screen (default 500)
@@ -41,6 +43,7 @@ type ChainTail struct {
 	info     fs.FileInfo
 	brk      *MirrorBreak
 	recent   []TailRecord
+	sums     []uint64 // each line read so far, its FNV-1a sum (to notice an edit in place)
 }
 
 // Advance reads the lines appended since the last call. An unreadable file is an error
@@ -65,9 +68,14 @@ func (t *ChainTail) Advance() error {
 	if err != nil {
 		return err
 	}
-	if reason := t.rewritten(f, fi); reason != "" {
-		t.breakAt(t.lines, "rewritten", reason)
-		t.offset, t.lines, t.recent = 0, 0, nil // re-read it all, as unverified
+	if at, seq, reason := t.rewritten(f, fi); reason != "" {
+		if first := t.brk == nil; first {
+			t.breakAt(at, "rewritten", reason)
+			t.brk.Seq = seq
+		} else {
+			t.breakAt(at, "rewritten", reason)
+		}
+		t.offset, t.lines, t.recent, t.sums = 0, 0, nil, nil // re-read it all, as unverified
 	}
 	t.info = fi
 	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
@@ -86,28 +94,58 @@ func (t *ChainTail) Advance() error {
 	return nil
 }
 
-// rewritten says why the file can no longer be the one whose prefix was verified, or "".
-func (t *ChainTail) rewritten(f *os.File, fi fs.FileInfo) string {
+// rewritten says why the file can no longer be the one whose prefix was verified, and the
+// first line that is not what was read ("" when it still is).
+func (t *ChainTail) rewritten(f *os.File, fi fs.FileInfo) (int, int64, string) {
 	switch {
 	case t.info == nil || t.offset == 0:
-		return ""
+		return 0, 0, ""
 	case !os.SameFile(t.info, fi):
-		return "the chain file was replaced by another file"
+		return t.lines, 0, "the chain file was replaced by another file"
 	case fi.Size() < t.offset:
-		return fmt.Sprintf("the chain file shrank from %d to %d bytes", t.offset, fi.Size())
-	case t.lastLine != nil:
-		buf := make([]byte, len(t.lastLine))
-		if _, err := f.ReadAt(buf, t.lastAt); err != nil || !bytes.Equal(buf, t.lastLine) {
-			return fmt.Sprintf("verified record %d was rewritten", t.records)
+		return t.lines, 0, fmt.Sprintf("the chain file shrank from %d to %d bytes", t.offset, fi.Size())
+	case fi.Size() == t.info.Size() && fi.ModTime().Equal(t.info.ModTime()):
+		return 0, 0, "" // unchanged
+	}
+	return t.changedLine(f)
+}
+
+// changedLine compares the lines read so far with the file: the first that differs (by its
+// sum) is named with its seq ("" when none does).
+func (t *ChainTail) changedLine(f *os.File) (int, int64, string) {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, t.offset), 64*1024)
+	for i := range t.sums {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return i, 0, fmt.Sprintf("line %d of the chain file can no longer be read as it was", i+1)
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if lineSum(line) != t.sums[i] {
+			var seq int64
+			if doc, err := jsonv.Parse(line, jsonv.Options{NonFinite: true}); err == nil {
+				if o, ok := doc.(*jsonv.Object); ok {
+					v, _ := jsonv.ToFloat(o.Value("seq"))
+					seq = int64(v)
+				}
+			}
+			return i, seq, fmt.Sprintf("line %d (seq %d) was edited in place after it was read", i+1, seq)
 		}
 	}
-	return ""
+	return 0, 0, ""
+}
+
+// lineSum is a line's FNV-1a sum.
+func lineSum(line []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(line)
+	return h.Sum64()
 }
 
 // take verifies (while the chain is intact) and keeps one complete line.
 func (t *ChainTail) take(line []byte, at int64) {
 	i := t.lines
 	t.lines++
+	t.sums = append(t.sums, lineSum(line))
 	rec := TailRecord{Index: i}
 	if t.brk == nil {
 		o, seq, hash, b := checkLine(line, i, t.records, t.lastHash)

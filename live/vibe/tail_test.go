@@ -113,6 +113,14 @@ func TestChainTailBreaks(t *testing.T) {
 			os.WriteFile(p+".new", data, 0o600)
 			os.Rename(p+".new", p)
 		}},
+		{"older line edited in place, same length", func(p string) {
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(data), `"la_1"`, `"la_Y"`, 1)), 0o600)
+		}},
+		{"older line edited in place and a line appended", func(p string) {
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(data), `"la_2"`, `"la_Z"`, 1)+"{\"audit_id\": \"la_9\", \"seq\": 4}\n"), 0o600)
+		}},
 		{"last line rewritten", func(p string) {
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, []byte(strings.Replace(string(data), `"la_3"`, `"la_X"`, 1)), 0o600)
@@ -133,6 +141,9 @@ func TestChainTailBreaks(t *testing.T) {
 			rep := tl.Report()
 			if rep.OK || rep.Break.Reason != "rewritten" {
 				t.Fatalf("report %+v, want a rewritten break", rep)
+			}
+			if strings.Contains(tc.name, "in place") && (!strings.Contains(rep.Break.Detail, "(seq ") || rep.Break.Seq == 0) {
+				t.Errorf("break %+v, want it to name the edited line and its seq", rep.Break)
 			}
 			for _, r := range tl.Recent() {
 				if r.Verified {
