@@ -3,9 +3,12 @@ package session
 import (
 	"context"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"cockpit/engine"
 	"cockpit/live"
@@ -21,10 +24,59 @@ func EventJSON(e store.Event) *jsonv.Object {
 		payload = e.Payload
 	}
 	return jsonv.ObjectOf("seq", jsonv.Number(strconv.FormatInt(e.Seq, 10)), "ts", live.FormatTimestamp(e.Time),
+		"ts_ns", jsonv.Number(strconv.FormatInt(e.Time.UnixNano(), 10)),
 		"session_id", e.SessionID, "actor", jsonv.ObjectOf("kind", e.ActorKind, "id", e.ActorID, "turn_id", e.TurnID, "tool_call_id", e.ToolCallID),
 		"type", e.Type, "outcome", e.Outcome, "reason", e.Reason, "broker", e.Broker, "tool", e.Tool,
 		"order_id", e.OrderID, "client_order_id", e.ClientOrderID, "approval_id", e.ApprovalID, "summary", e.Summary,
 		"payload", payload, "prev_hash", e.PrevHash, "hash", e.Hash)
+}
+
+// EventFromJSON reads an event back from EventJSON's form (what the fleet's audit stream
+// carries): its hash can be recomputed, since ts_ns keeps the exact time and the payload's
+// canonical text is what the store keeps.
+func EventFromJSON(raw []byte) (store.Event, error) {
+	var e store.Event
+	doc, err := jsonv.Parse(raw, jsonv.Options{NonFinite: true})
+	if err != nil {
+		return e, err
+	}
+	o, ok := doc.(*jsonv.Object)
+	if !ok {
+		return e, errors.New("an event is a JSON object")
+	}
+	str := func(o *jsonv.Object, k string) string { v, _ := o.Value(k).(string); return v }
+	num := func(k string) (int64, error) {
+		n, ok := o.Value(k).(jsonv.Number)
+		if !ok {
+			return 0, fmt.Errorf("event field %q is not a number", k)
+		}
+		return strconv.ParseInt(string(n), 10, 64)
+	}
+	if e.Seq, err = num("seq"); err != nil {
+		return e, err
+	}
+	ns, err := num("ts_ns")
+	if err != nil {
+		return e, err
+	}
+	e.Time = time.Unix(0, ns).UTC()
+	if a, ok := o.Value("actor").(*jsonv.Object); ok {
+		e.ActorKind, e.ActorID, e.TurnID, e.ToolCallID = str(a, "kind"), str(a, "id"), str(a, "turn_id"), str(a, "tool_call_id")
+	}
+	e.SessionID, e.Type, e.Outcome, e.Reason, e.Broker = str(o, "session_id"), str(o, "type"), str(o, "outcome"), str(o, "reason"), str(o, "broker")
+	e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID = str(o, "tool"), str(o, "order_id"), str(o, "client_order_id"), str(o, "approval_id")
+	e.Summary, e.PrevHash, e.Hash = str(o, "summary"), str(o, "prev_hash"), str(o, "hash")
+	switch p := o.Value("payload").(type) {
+	case string: // a payload the store could not parse is carried as its text
+		e.Payload = p
+	default:
+		text, err := jsonv.Canonical(p)
+		if err != nil {
+			return e, fmt.Errorf("event payload: %w", err)
+		}
+		e.Payload = string(text)
+	}
+	return e, nil
 }
 
 // ExportEvents writes every event, oldest first, in pages, as csv, jsonl or a replay script;

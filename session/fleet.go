@@ -117,7 +117,7 @@ func (t StoreTrail) TrailAfter(ctx context.Context, seq int64, limit int) ([]fle
 	}
 	out := make([]fleet.TrailEvent, 0, len(evs))
 	for _, e := range evs {
-		data, err := json.Marshal(e)
+		data, err := jsonv.Marshal(EventJSON(e), jsonv.Compact) // the fields `audit show` prints
 		if err != nil {
 			return nil, err
 		}
@@ -128,8 +128,8 @@ func (t StoreTrail) TrailAfter(ctx context.Context, seq int64, limit int) ([]fle
 
 // RehashEvent recomputes a published event's chain hash as `audit verify` does (fleet.Rehash).
 func RehashEvent(raw json.RawMessage) (int64, string, string, error) {
-	var e store.Event
-	if err := json.Unmarshal(raw, &e); err != nil {
+	e, err := EventFromJSON(raw)
+	if err != nil {
 		return 0, "", "", err
 	}
 	return e.Seq, e.PrevHash, store.HashEvent(e), nil

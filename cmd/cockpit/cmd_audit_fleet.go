@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,8 +65,7 @@ func (a *App) auditListFleet(home string, limit int, asJSON bool) int {
 
 // printFleetEntry prints one checked entry: a line, or a JSON object with its mark.
 func (a *App) printFleetEntry(c fleet.CheckedEntry, list *jsonList, asJSON bool) {
-	var e store.Event
-	_ = json.Unmarshal(c.Event, &e)
+	e, _ := session.EventFromJSON(c.Event) // the fields `audit show` prints
 	if asJSON {
 		list.add(map[string]any{"stream_seq": c.StreamSeq, "host": c.Host, "seq": c.Seq, "hash": c.Hash,
 			"mark": c.Mark, "why": c.Why, "event": c.Event})

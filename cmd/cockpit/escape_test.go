@@ -19,7 +19,9 @@ import (
 	"cockpit/fleet"
 	"cockpit/live"
 	"cockpit/live/halt"
+	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/session"
 	"cockpit/sshserve"
 	"cockpit/store"
 )
@@ -238,8 +240,8 @@ func TestFleetViewsEscapePeerText(t *testing.T) {
 	if err := peer.PublishHalt(ctx, live.GlobalScope, fleet.HaltValue{Halted: true, By: owned, Reason: osc52, Host: owned, At: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
-	rec, _ := json.Marshal(store.Event{Time: fixedNow, Type: "order" + owned, Outcome: osc52, Summary: "buy $100 " + owned,
-		ActorKind: "agent" + csi})
+	rec, _ := jsonv.Marshal(session.EventJSON(store.Event{Seq: 1, Time: fixedNow, Type: "order" + owned, Outcome: osc52, Summary: "buy $100 " + owned,
+		ActorKind: "agent" + csi, Payload: "{}"}), jsonv.Compact)
 	if err := peer.PublishAudit(ctx, fleet.AuditEntry{Host: "desk1" + owned, Seq: 1, Hash: "h1", Event: rec}); err != nil {
 		t.Fatal(err)
 	}

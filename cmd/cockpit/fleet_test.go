@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"cockpit/fleet"
+	"cockpit/live/jsonv"
+	"cockpit/session"
 	"cockpit/store"
 )
 
@@ -112,7 +113,7 @@ func TestFleetVerbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _ := json.Marshal(ev)
+	data, _ := jsonv.Marshal(session.EventJSON(ev), jsonv.Compact) // the form the fleet carries
 	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Seq: ev.Seq, Prev: ev.PrevHash, Hash: ev.Hash, Event: data}); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestFleetVerbs(t *testing.T) {
 		t.Fatalf("audit list --fleet: exit %d\n%s%s", code, out, errOut)
 	}
 	ev.Summary = "buy $1 AAPL"
-	data, _ = json.Marshal(ev)
+	data, _ = jsonv.Marshal(session.EventJSON(ev), jsonv.Compact)
 	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Seq: ev.Seq + 1, Prev: ev.Hash, Hash: ev.Hash + "0", Event: data}); err != nil {
 		t.Fatal(err)
 	}
