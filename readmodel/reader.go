@@ -57,6 +57,12 @@ func (r *Reader) Snapshot(ctx context.Context) Snapshot {
 	if r.Source != nil {
 		r.Source.Owned(ctx, &snap)
 	}
+	switch fd := snap.FleetDay; {
+	case r.Fleet != nil && snap.FleetOrders: // this process's own fleet count: published for supervisors
+		snap.FleetDay = &FleetDay{Orders: snap.OrdersToday, Here: snap.HostOrders}
+	case r.Fleet == nil && fd != nil: // the owner's fleet count (a supervisor has no fleet link)
+		snap.OrdersToday, snap.HostOrders, snap.FleetOrders = max(fd.Orders, snap.OrdersToday), fd.Here, true
+	}
 	if snap.OwnerHalt != "" { // the owner's halt latch, whatever the disk says
 		snap.State, snap.HaltReason = live.Halted, snap.OwnerHalt
 	}
@@ -80,7 +86,10 @@ func (r *Reader) countInto(ctx context.Context, now time.Time, snap *Snapshot) {
 	if r.Fleet == nil {
 		return
 	}
-	snap.HostOrders = snap.OrdersToday
+	// This host's share is what its journal holds (its counter file mirrors the fleet's count).
+	if n, err := r.DB.AcceptedOrders(ctx, r.Broker, now); err == nil {
+		snap.HostOrders = n
+	}
 	if n, err := r.Fleet.Count(ctx, r.Broker, now.UTC().Format(time.DateOnly)); err == nil {
 		snap.OrdersToday, snap.FleetOrders = max(n, snap.OrdersToday), true
 	} else {

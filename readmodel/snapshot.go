@@ -62,6 +62,9 @@ type Owned struct {
 	Blocked   []string  `json:"blocked,omitempty"`
 	// OwnerHalt is the owner's in-memory halt (its watcher's or its audit latch), "" when none.
 	OwnerHalt string `json:"owner_halt,omitempty"`
+	// FleetDay is the fleet's day count as the owner read it (nil without a fleet): a
+	// supervisor, which has no fleet link, shows the fleet's count with it.
+	FleetDay *FleetDay `json:"fleet_day,omitempty"`
 
 	BrokerErr string                `json:"broker_err,omitempty"` // the last broker read error, "" when healthy
 	Latency   time.Duration         `json:"latency"`
@@ -103,4 +106,10 @@ type AuditFilter struct {
 	Text      string // substring of type, reason, summary or order id
 	BeforeSeq int64  // paging: rows older than this
 	Limit     int
+}
+
+// FleetDay is the fleet's day count and this host's share of it.
+type FleetDay struct {
+	Orders int `json:"orders"`
+	Here   int `json:"here"`
 }

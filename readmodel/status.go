@@ -15,6 +15,13 @@ import (
 // Status is `cockpit status` of a root: the global sentinels and, for each broker, its state,
 // sentinels, mandate (as the gate checks it) and the day's count, as JSON.
 func Status(root live.Root, ledger live.MandateLedger, brokers []string, now time.Time) *jsonv.Object {
+	return StatusIn(root, ledger, brokers, now, nil, nil)
+}
+
+// StatusIn is Status of a root in a fleet: each broker's orders_today is the fleet's count (as
+// the gate counts it there), orders_here this root's share; fleetErr, when the fleet does not
+// answer, is said instead (the gate would deny fleet_unavailable).
+func StatusIn(root live.Root, ledger live.MandateLedger, brokers []string, now time.Time, fleet FleetCount, fleetErr error) *jsonv.Object {
 	global := jsonv.ObjectOf(
 		"halted", halt.IsGloballyHalted(root),
 		"halt", sentinelJSON(root, live.HaltSentinel, live.GlobalScope),
@@ -23,7 +30,23 @@ func Status(root live.Root, ledger live.MandateLedger, brokers []string, now tim
 	)
 	list := make([]any, 0, len(brokers))
 	for _, b := range brokers {
-		list = append(list, brokerStatus(root, ledger, b, now))
+		o := brokerStatus(root, ledger, b, now)
+		switch {
+		case fleetErr != nil:
+			o.Set("fleet_error", fleetErr.Error())
+		case fleet != nil:
+			if j, ok := ledger.(live.Journal); ok { // this host's share: its journal (its counter file mirrors the fleet)
+				if n, err := j.AcceptedOrders(context.Background(), b, now); err == nil {
+					o.Set("orders_here", jsonv.Number(fmt.Sprint(n)))
+				}
+			}
+			if n, err := fleet.Count(context.Background(), b, now.UTC().Format(time.DateOnly)); err != nil {
+				o.Set("fleet_error", err.Error())
+			} else {
+				o.Set("orders_today", jsonv.Number(fmt.Sprint(n)))
+			}
+		}
+		list = append(list, o)
 	}
 	warnings := []any{}
 	for _, w := range SentinelWarnings(root) {

@@ -231,3 +231,37 @@ func TestFleetSinkProbes(t *testing.T) {
 		t.Fatal("probe of a closed store passed through the fleet sink")
 	}
 }
+
+// TestFleetCountOnEveryWindow (issue 28 §2): in a fleet, each host's screen shows the fleet's
+// day count as the gate counts it (with the host's share), not the host's own count alone:
+// desk1 4/40 and desk2 6/40 while `fleet status` said 6 before.
+func TestFleetCountOnEveryWindow(t *testing.T) {
+	tf := newTestFleet(t)
+	tf.serve(t)
+	a, b := fleetSession(t, tf, "desk1"), fleetSession(t, tf, "desk2")
+	buy := func(s *Session, notional string) {
+		t.Helper()
+		n := money.MustParse(notional)
+		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: &n}
+		if d := s.gate.Submit(context.Background(), gate.Submission{Broker: s.broker, Intent: &in, Actor: live.Agent("test", s.id)}); d.Outcome != live.OutcomeAccepted {
+			t.Fatalf("order: %s %s", d.Outcome, d.Reason)
+		}
+	}
+	buy(a, "100")
+	buy(a, "101")
+	buy(b, "102")
+	ctx := context.Background()
+	for _, c := range []struct {
+		s    *Session
+		here int
+	}{{a, 2}, {b, 1}} {
+		snap := c.s.Backend().Snapshot(ctx)
+		if !snap.FleetOrders || snap.OrdersToday != 3 || snap.HostOrders != c.here {
+			t.Errorf("%s: orders today %d (fleet %v, here %d), want the fleet's 3 and this host's %d",
+				c.s.Key(), snap.OrdersToday, snap.FleetOrders, snap.HostOrders, c.here)
+		}
+		if snap.FleetDay == nil || snap.FleetDay.Orders != 3 {
+			t.Errorf("the owner publishes no fleet count for supervisors: %+v", snap.FleetDay)
+		}
+	}
+}

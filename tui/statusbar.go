@@ -233,6 +233,9 @@ func (b statusBar) ordersSeg() string {
 	}
 	max := s.Mandate.HardCaps.MaxTradesPerDay
 	text := fmt.Sprintf("orders %d/%d", s.OrdersToday, max)
+	if s.FleetOrders { // the gate counts the fleet's day: say so, and this host's share
+		text = fmt.Sprintf("orders %d/%d fleet (here %d)", s.OrdersToday, max, s.HostOrders)
+	}
 	switch pct := percent(float64(s.OrdersToday), float64(max)); {
 	case pct >= 100:
 		return b.c.Styles.Critical.Render(text + " USED UP")

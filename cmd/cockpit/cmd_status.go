@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"cockpit/config"
+	"cockpit/fleet"
 	"cockpit/live"
 	"cockpit/live/halt"
 	"cockpit/live/jsonv"
@@ -63,7 +65,9 @@ func (a *App) cmdStatus(args []string) int {
 	now := a.Now()
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
-	report := readmodel.Status(root, ledger, withConfigured(root, brokersFor(root, key), key), now)
+	fc, fleetErr, closeFleet := a.fleetCount(root)
+	defer closeFleet()
+	report := readmodel.StatusIn(root, ledger, withConfigured(root, brokersFor(root, key), key), now, fc, fleetErr)
 	report.Set("store", a.storeStatus(*home))
 	a.addBrokerLinks(*home, report)
 	code := a.statusTrouble(root, report) // DV15: a store or config that cannot be used fails status
@@ -160,11 +164,17 @@ func (a *App) printStatus(r *jsonv.Object) {
 		if line := verificationLine(m); line != "" {
 			printLine(w, "  Integrity: %s", line)
 		}
+		line := fmt.Sprint(count)
 		if maxN != nil {
-			printLine(w, "  Orders today (UTC): %v/%v", count, maxN)
-		} else {
-			printLine(w, "  Orders today (UTC): %v", count)
+			line += fmt.Sprintf("/%v", maxN)
 		}
+		if here, ok := b.Get("orders_here"); ok {
+			line += fmt.Sprintf(" fleet-wide (this host %v)", here)
+		}
+		if e, ok := b.Get("fleet_error"); ok {
+			line += fmt.Sprintf(" — this host's count only: the fleet does not answer (%v); the gate denies fleet_unavailable", e)
+		}
+		printLine(w, "  Orders today (UTC): %s", line)
 	}
 }
 
@@ -222,4 +232,18 @@ func humanDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm %ds", d/time.Minute, (d%time.Minute)/time.Second)
 	}
 	return strings.TrimSuffix(fmt.Sprintf("%ds", d/time.Second), "")
+}
+
+// fleetCount is the configured fleet's day count for status (nil, nil without a fleet; the
+// error when the fleet does not answer).
+func (a *App) fleetCount(root live.Root) (readmodel.FleetCount, error, func()) {
+	cfg, err := config.Load(root)
+	if err != nil || !cfg.Fleet.Enabled() {
+		return nil, nil, func() {}
+	}
+	f, _, err := a.dialFleet(root, 3*time.Second)
+	if err != nil {
+		return nil, err, func() {}
+	}
+	return &fleet.Days{F: f}, nil, f.Close
 }

@@ -145,6 +145,10 @@ func TestFleetVerbs(t *testing.T) {
 	if code != exitNotAllow || !strings.Contains(out, `"limit":"max_trades_per_day"`) || !strings.Contains(out, `"orders_today":5`) {
 		t.Fatalf("check in a fleet at 5/5: exit %d %s%s, want a max_trades_per_day pause at 5", code, out, errOut)
 	}
+	// status shows the fleet's count as the gate counts it, and this host's share (issue 28 §2).
+	if out, errOut, _ := run(t, client, "", "status", "--broker", "paper"); !strings.Contains(out, "Orders today (UTC): 5/5 fleet-wide (this host 0)") {
+		t.Errorf("status in a fleet at 5/5:\n%s%s", out, errOut)
+	}
 }
 
 // TestCheckWithAFleetThatDoesNotAnswer: a what-if on a root whose fleet does not answer is
