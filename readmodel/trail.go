@@ -5,6 +5,11 @@ package readmodel
 type OrderTrail struct {
 	Reason string      // the agent's stated reason, as the agent wrote it
 	Steps  []TrailStep // policy, gate, breach, approval and broker events, oldest first
+	// Checked is the notional the gate checked the order at, and on what basis ("quote",
+	// "limit", "explicit"…), from its audit record: the Orders pane's column is the order's
+	// own notional (quantity × limit price), which can differ from it.
+	Checked      string
+	CheckedBasis string
 }
 
 // TrailStep is one audited event of an order's trail.

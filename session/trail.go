@@ -129,6 +129,13 @@ func trailOf(events []store.Event) readmodel.OrderTrail {
 		if t.Reason == "" {
 			t.Reason = field(p.Detail, "agent_reason") // the gate's copy, on one line
 		}
+		if b := field(p.Detail, "notional_basis"); b != "" && t.CheckedBasis == "" {
+			if m, ok := p.Detail.(map[string]any); ok {
+				if a := amountText(m["notional_at_"+b]); a != "?" {
+					t.CheckedBasis, t.Checked = b, a
+				}
+			}
+		}
 		if !policy {
 			if s, ok := policyStep(e, p.Detail); ok { // the engine's policy, before the gate: first
 				t.Steps, policy = append([]readmodel.TrailStep{s}, t.Steps...), true

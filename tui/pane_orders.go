@@ -140,6 +140,12 @@ func (p *ordersPane) orderDetails(o live.Order) []string {
 	if o.LimitPrice != nil {
 		lines = append(lines, "Limit:      "+c.amt(*o.LimitPrice, false))
 	}
+	if o.Quantity != nil && o.LimitPrice != nil {
+		lines = append(lines, "Notional:   "+c.amt(o.Quantity.Mul(*o.LimitPrice), false)+" at the limit price (the pane's NOTIONAL column)")
+	}
+	if t, ok := c.Data.View().Trails[o.ClientOrderID]; ok && t.Checked != "" {
+		lines = append(lines, "Checked at: "+termsafe.Text(t.Checked)+" by the gate, priced at the "+termsafe.Text(t.CheckedBasis)+" (the audit's notional)")
+	}
 	lines = append(lines, "Filled:     "+qty(o.FilledQty)+" @ "+c.amt(o.AvgFillPrice, false), "Status:     "+termsafe.Text(string(o.Status)),
 		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+termsafe.Text(c.Data.View().Origins[o.ClientOrderID]))
 	if t, ok := c.Data.View().Trails[o.ClientOrderID]; ok {
