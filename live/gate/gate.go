@@ -54,11 +54,18 @@ type Gate struct {
 	// otherwise this gate's orders for one broker take turns in arrival order, each running
 	// every step after the one before it forwarded (see DefaultLockWait).
 	LockWait time.Duration
+	// OnLossLimit, when set, is told of a crossed loss limit when the gate trips the broker's
+	// HALT for it (and once per broker, day and limit when a HALT was already in place).
+	OnLossLimit func(LossHalt)
+	// ExpectSentinel, when set, is told the path of a sentinel the gate is about to write (a
+	// loss limit's HALT), so the session does not audit it as written from outside.
+	ExpectSentinel func(path string)
 
 	latch  haltLatch // DV15: set when a journal row or an audit record cannot be written
 	mu     sync.Mutex
 	recent map[string][]forwarded   // per broker, for the duplicate window and the rate throttle
 	turns  map[string]chan struct{} // per broker, the turn of the order submitting (LockWait)
+	loss   lossState                // equity mark keepers and reported crossings (gate_loss.go)
 }
 
 type forwarded struct {
@@ -115,7 +122,8 @@ type Decision struct {
 	StartedAt     time.Time
 	LockedAt      time.Time // when the lock was taken and the halt re-checked
 	AuditErr      error
-	Read          *Snapshot // what this run read (the review's one snapshot)
+	Read          *Snapshot        // what this run read (the review's one snapshot)
+	Loss          *live.LossLimits // the loss limits as this run read them (nil: none set, or not reached)
 }
 
 // Message is a one-line account of the decision.
@@ -147,20 +155,21 @@ func (g *Gate) clientOrderID() string {
 
 // run carries one submission through the steps.
 type run struct {
-	g        *Gate
-	s        Submission
-	key      string
-	m        *live.Mandate
-	hash     string // m's verified SHA-256
-	intent   live.OrderIntent
-	req      live.OrderRequest
-	quote    *live.Quote
-	book     live.Book
-	held     live.Book // positions only, before resting orders
-	account  live.Account
-	d        Decision
-	slot     string    // the UTC day of a fleet slot this run holds ("" none)
-	deadline time.Time // how long the run may wait for the submit lock (zero: not at all)
+	g          *Gate
+	s          Submission
+	key        string
+	m          *live.Mandate
+	hash       string // m's verified SHA-256
+	intent     live.OrderIntent
+	req        live.OrderRequest
+	quote      *live.Quote
+	book       live.Book
+	held       live.Book // positions only, before resting orders
+	account    live.Account
+	accountErr error // the account read failed: the loss limits fail closed
+	d          Decision
+	slot       string    // the UTC day of a fleet slot this run holds ("" none)
+	deadline   time.Time // how long the run may wait for the submit lock (zero: not at all)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -241,6 +250,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	// 7: reads. A failed read is data: it fails the checks closed.
 	r.read(ctx)
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
+		return r.deny(den)
+	}
+	if den := r.lossLimits(ctx); den != nil { // a crossed limit halts the broker
 		return r.deny(den)
 	}
 	if r.s.DryRun {
@@ -461,7 +473,8 @@ func (r *run) read(ctx context.Context) {
 			})
 		}
 	}
-	r.account, _ = r.s.Broker.Account(ctx) // the balance is not a limit input (reference E12)
+	// The balance is not a mandate limit input (reference E12); its equity is the loss limits'.
+	r.account, r.accountErr = r.s.Broker.Account(ctx)
 }
 
 func errText(err error, fallback string) string {
