@@ -39,7 +39,6 @@ type Backend struct {
 	day     string            // the UTC day largest belongs to
 	origins map[string]string // client order id → who placed it
 	start   *money.Amount     // the equity at the first account read of the session
-	dayEq   dayMark           // the day P&L's baseline when the broker keeps none (not paper)
 	trails  trailCache        // open orders' decision trails (trail.go)
 	mandate mandateSeen       // the last mandate check and what it read (mandate_cache.go)
 }

@@ -189,6 +189,7 @@ func Open(o Options) (*Session, error) {
 		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
+	s.wireLoss()   // a crossed loss limit halts the broker and pauses the agent
 	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
 		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
 	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
@@ -276,6 +277,7 @@ func (s *Session) Run(ctx context.Context) int {
 	})
 	start(func() { s.eng.FollowHalts(loops, states) })
 	start(func() { s.eng.FollowBroker(loops) })
+	start(func() { s.watchLoss(loops) })
 	start(func() { s.runOwner(loops) })
 	s.fleet.run(loops, start, s)
 	if s.paper != nil {
