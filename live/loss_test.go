@@ -1,11 +1,13 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
@@ -161,5 +163,54 @@ func TestLossUnknownFailsClosed(t *testing.T) {
 	}
 	if den := LossUnknown(Controls{}, time.Time{}, errors.New("x")).Denial(true); den != nil {
 		t.Fatalf("no loss limits: denial = %v, want none", den)
+	}
+}
+
+// TestWhatIfLossLimits: a what-if line explains the mandate's loss limits (loss_limits in the
+// verdict) and denies as the gate does: a crossed limit denies every order (kind loss_limit),
+// no equity denies an order that adds exposure (kind data) but not one that only reduces.
+func TestWhatIfLossLimits(t *testing.T) {
+	mandate := `"mandate": {"hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000,
+	 "max_total_exposure_usd": 100000, "max_leverage": 1, "allowed_instruments": ["equity"], "max_trades_per_day": 5},
+	 "universe": {"asset_classes": ["us_equity"], "min_market_cap_usd": null, "min_avg_daily_volume_usd": null, "exclude_symbols": []},
+	 "controls": {"max_daily_loss_usd": 500, "max_drawdown_pct": 2}}`
+	buy := `"intent": {"symbol": "AAPL", "side": "buy", "notional_usd": 100, "instrument_type": "equity"}`
+	sell := `"intent": {"symbol": "AAPL", "side": "sell", "notional_usd": 100, "instrument_type": "equity"}, "positions": [{"symbol": "AAPL", "market_value": 1000}]`
+	cases := []struct {
+		name, line, verdict, kind, limit string
+	}{
+		{"inside", `{` + mandate + `, ` + buy + `, "equity": {"current": 99800, "day_start": 100000}}`, "ALLOW", "", ""},
+		{"daily loss crossed", `{` + mandate + `, ` + sell + `, "equity": {"current": 99400, "day_start": 100000}}`, "DENY", "loss_limit", LimitDailyLoss},
+		{"drawdown crossed", `{` + mandate + `, ` + buy + `, "equity": {"current": 101800, "day_start": 100000, "day_peak": 104000}}`, "DENY", "loss_limit", LimitDrawdown},
+		{"no equity, adds exposure", `{` + mandate + `, ` + buy + `}`, "DENY", "data", LimitDailyLoss},
+		{"no equity, reduces", `{` + mandate + `, ` + sell + `}`, "ALLOW", "", ""},
+		{"equity a string", `{` + mandate + `, ` + buy + `, "equity": {"current": "lots"}}`, "DENY", "data", LimitDailyLoss},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := jsonv.Parse([]byte(c.line), jsonv.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := WhatIfFromJSON(doc.(*jsonv.Object))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := EvaluateWhatIf(context.Background(), w)
+			kind, limit := "", ""
+			if res.Breach != nil {
+				kind, limit = string(res.Breach.Kind), res.Breach.Limit
+			}
+			if string(res.Verdict) != c.verdict || kind != c.kind || limit != c.limit {
+				t.Fatalf("verdict %s %s %s, want %s %s %s (%+v)", res.Verdict, kind, limit, c.verdict, c.kind, c.limit, res.Breach)
+			}
+			out := jsonv.MustMarshal(res.JSON(), jsonv.Compact)
+			if !strings.Contains(string(out), `"loss_limits":{"limits":[{"limit":"max_daily_loss_usd"`) {
+				t.Fatalf("verdict JSON does not explain the loss limits: %s", out)
+			}
+			if got := string(res.AppendJSON(nil)); got != string(out) {
+				t.Fatalf("AppendJSON = %s, want JSON()'s %s", got, out)
+			}
+		})
 	}
 }
