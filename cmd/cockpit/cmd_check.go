@@ -37,6 +37,7 @@ func (a *App) cmdCheck(args []string) int {
 	id := fs.String("id", "cli", "id echoed in the verdict")
 	liveMode := fs.Bool("live", false, "ask the broker: its quote values a quantity, its positions replace --positions (nothing is sent)")
 	human := fs.Bool("explain", false, "also print a sentence for people on stderr")
+	equity := fs.String("equity", "", "the account's equity now, for the mandate's loss limits (offline; --live reads the broker's)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
@@ -69,7 +70,15 @@ func (a *App) cmdCheck(args []string) int {
 	}
 	ledger, closeLedger := openLedger(root)
 	defer closeLedger()
-	res := evaluateOrder(root, ledger, *broker, intent, live.ParsePositions(payload), a.Now)
+	var eq *money.Amount
+	if *equity != "" {
+		v, err := money.Parse(*equity)
+		if err != nil || v.Sign() <= 0 {
+			return a.usageErr(fs, "--equity %q: want a positive number (the account's equity in USD)", *equity)
+		}
+		eq = &v
+	}
+	res := evaluateOrder(root, ledger, *broker, intent, live.ParsePositions(payload), a.Now, eq)
 	res.ID = *id
 	a.printJSON(res.JSON())
 	if *human {
@@ -147,7 +156,7 @@ func (a *App) positionsPayload(spec string) (any, error) {
 // evaluateOrder runs the gate's pre-steps (mandate, expiry, trading state, price) and
 // CheckMandate for one order against the committed mandate. Universe floors have no data
 // provider on the command line, so a mandate with floors denies (fail-closed).
-func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, intent live.OrderIntent, book live.Book, now func() time.Time) live.WhatIfResult {
+func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, intent live.OrderIntent, book live.Book, now func() time.Time, equity *money.Amount) live.WhatIfResult {
 	t := now()
 	deny := func(d *live.Denial) live.WhatIfResult {
 		return live.WhatIfResult{Verdict: live.Deny, Breach: live.DenialBreach(d)}
@@ -169,13 +178,39 @@ func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, int
 	if intent.Quantity != nil && intent.NotionalUSD == nil {
 		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))
 	}
+	var loss *live.LossLimits
+	if m.Controls.HasLossLimits() { // the gate's loss step, before the mandate's limits
+		l := offlineLoss(root, ledger, key, m, equity, t)
+		loss = &l
+		if b := l.Breach(book.Err != nil || !live.ReducesPosition(book, intent)); b != nil {
+			return live.WhatIfResult{Verdict: live.Deny, Breach: b, Loss: loss}
+		}
+	}
 	b := live.CheckMandate(context.Background(), live.CheckRequest{
 		Mandate: m, Intent: intent, Book: book, DailyCount: counter.ReadDailyCount(root, key, t),
 	})
 	if b == nil {
-		return live.WhatIfResult{Verdict: live.Allow}
+		return live.WhatIfResult{Verdict: live.Allow, Loss: loss}
 	}
-	return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
+	return live.WhatIfResult{Verdict: b.Verdict(), Breach: b, Loss: loss}
+}
+
+// offlineLoss values m's loss limits at the equity given on the command line against the
+// broker's day mark (the gate's; a mark of another day counts as none: the equity given is
+// then the day's start). No equity is no reading: orders that add exposure are denied.
+func offlineLoss(root live.Root, ledger live.MandateLedger, key string, m *live.Mandate, equity *money.Amount, now time.Time) live.LossLimits {
+	if equity == nil {
+		return live.LossUnknown(m.Controls, now, errors.New("no equity given: pass --equity E (the account's equity now), or --live to read the broker's"))
+	}
+	mark, found, err := dayMark(root, ledger, key)
+	if err != nil {
+		return live.LossUnknown(m.Controls, now, err)
+	}
+	if !found || mark.Day != live.UTCDay(now) {
+		mark = live.EquityMark{Day: live.UTCDay(now), Start: *equity, Peak: *equity}
+	}
+	mark.Peak = money.Max(money.Max(mark.Peak, mark.Start), *equity)
+	return live.EvaluateLoss(m.Controls, mark, *equity, now)
 }
 
 // checkLive runs the gate in dry-run mode against the running broker: every step up to the
@@ -197,7 +232,7 @@ func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string,
 	defer release()
 	d := rt.gate().Submit(context.Background(), gate.Submission{Broker: b, Intent: &intent,
 		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
-	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach}
+	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach, Loss: d.Loss}
 	if d.Denial != nil {
 		res.Breach = live.DenialBreach(d.Denial)
 	}
@@ -339,8 +374,13 @@ func batchLine(line string, n int) live.WhatIfResult {
 	return live.EvaluateWhatIf(context.Background(), w)
 }
 
-// explain is one sentence for people about a verdict.
+// explain is one sentence for people about a verdict, then one about the loss limits when
+// the mandate sets any.
 func explain(r live.WhatIfResult) string {
+	return verdictSentence(r) + lossSentence(r.Loss)
+}
+
+func verdictSentence(r live.WhatIfResult) string {
 	if r.Breach == nil {
 		return "ALLOW: the order is inside the mandate."
 	}
@@ -350,4 +390,19 @@ func explain(r live.WhatIfResult) string {
 		return fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message())
 	}
 	return fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message())
+}
+
+// lossSentence says where each loss limit stands ("" without loss limits).
+func lossSentence(l *live.LossLimits) string {
+	if l == nil || len(l.Gauges) == 0 {
+		return ""
+	}
+	if l.Err != nil {
+		return "\nLoss limits: unknown (" + l.Err.Error() + "): orders that add exposure are denied."
+	}
+	parts := make([]string, len(l.Gauges))
+	for i, g := range l.Gauges {
+		parts[i] = g.Describe(*l)
+	}
+	return "\nLoss limits: " + strings.Join(parts, "; ") + "."
 }

@@ -141,6 +141,9 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 	} else {
 		o.Set("max_orders_per_day", nil)
 	}
+	if m != nil && m.Controls.HasLossLimits() {
+		o.Set("loss_limits", lossStatus(root, ledger, broker, m, now))
+	}
 	return o
 }
 
@@ -261,6 +264,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 			fmt.Fprintf(w, "  Orders today (UTC): %v/%v\n", count, maxN)
 		} else {
 			fmt.Fprintf(w, "  Orders today (UTC): %v\n", count)
+		}
+		for _, line := range lossLines(b) {
+			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
 }

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"cockpit/live"
+	"cockpit/live/equitymark"
+	"cockpit/live/halt"
+	"cockpit/live/jsonv"
+	"cockpit/live/money"
+	"cockpit/live/paper"
+)
+
+// paperStates is the store's view of a saved paper account (store.DB).
+type paperStates interface {
+	PaperState(ctx context.Context, broker string) ([]byte, bool, error)
+}
+
+// dayMark reads broker's durable day equity mark, the one the gate's loss limits use: the
+// paper account keeps it in its saved state (read through the store), any other broker in
+// live/<broker>/day_equity.json. found is false when none was ever taken.
+func dayMark(root live.Root, ledger live.MandateLedger, key string) (live.EquityMark, bool, error) {
+	if !live.IsPaperBroker(key) {
+		return equitymark.Read(root, key)
+	}
+	ps, ok := ledger.(paperStates)
+	if !ok {
+		return live.EquityMark{}, false, fmt.Errorf("no store to read the paper account's day mark from")
+	}
+	data, found, err := ps.PaperState(context.Background(), key)
+	if err != nil || !found {
+		return live.EquityMark{}, false, err
+	}
+	var st paper.State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return live.EquityMark{}, false, fmt.Errorf("the stored paper account is unreadable: %w", err)
+	}
+	if st.DayStart == nil {
+		return live.EquityMark{}, false, nil
+	}
+	return live.EquityMark{Day: st.DayStart.Day, Start: st.DayStart.Equity, Peak: money.Max(st.DayStart.Peak, st.DayStart.Equity)}, true, nil
+}
+
+// lossStatus is the status view of m's loss limits: each limit and the equity below which it
+// halts, from the day's mark (status reads no broker; the gate and the session read the
+// equity), and whether a loss limit's HALT stands.
+func lossStatus(root live.Root, ledger live.MandateLedger, key string, m *live.Mandate, now time.Time) *jsonv.Object {
+	o := jsonv.ObjectOf("day", live.UTCDay(now))
+	mark, found, err := dayMark(root, ledger, key)
+	today := found && err == nil && mark.Day == live.UTCDay(now)
+	l := live.EvaluateLoss(m.Controls, mark, money.Max(mark.Peak, mark.Start), time.Time{})
+	limits := make([]any, len(l.Gauges))
+	for i, g := range l.Gauges {
+		lo := jsonv.ObjectOf("limit", g.Limit, "limit_value", live.EncodeAmount(g.Value), "halt_below_equity", nil)
+		if today {
+			lo.Set("halt_below_equity", live.EncodeAmount(g.HaltBelow.Round(2)))
+		}
+		limits[i] = lo
+	}
+	o.Set("limits", limits)
+	o.Set("day_start_equity", nil)
+	o.Set("day_peak_equity", nil)
+	if today {
+		o.Set("day_start_equity", live.EncodeAmount(mark.Start))
+		o.Set("day_peak_equity", live.EncodeAmount(money.Max(mark.Peak, mark.Start)))
+	}
+	if err != nil {
+		o.Set("error", err.Error())
+	}
+	a, _ := halt.ReadSentinel(root, live.HaltSentinel, live.BrokerScope(key))
+	o.Set("halted_by_loss_limit", a != nil && strings.HasPrefix(a.Reason, string(live.ReasonLossLimit)+":"))
+	return o
+}
+
+// lossLines are the status lines of a broker's loss limits ("" when none is set).
+func lossLines(b *jsonv.Object) []string {
+	lo := obj(b, "loss_limits")
+	if lo == nil {
+		return nil
+	}
+	var out []string
+	if e, ok := lo.Get("error"); ok {
+		out = append(out, fmt.Sprintf("Loss:      ERROR %v (orders that add exposure are denied)", e))
+	}
+	start, _ := lo.Get("day_start_equity")
+	peak, _ := lo.Get("day_peak_equity")
+	day, _ := lo.Get("day")
+	limits, _ := lo.Get("limits")
+	list, _ := limits.([]any)
+	for _, raw := range list {
+		g, _ := raw.(*jsonv.Object)
+		name, _ := g.Get("limit")
+		value, _ := g.Get("limit_value")
+		below, _ := g.Get("halt_below_equity")
+		base, what := start, "day start"
+		if name == live.LimitDrawdown {
+			base, what = peak, "day peak"
+		}
+		switch {
+		case below == nil:
+			out = append(out, fmt.Sprintf("Loss:      %v %v — no equity read yet on %v (the first read sets the day's start)", name, value, day))
+		default:
+			out = append(out, fmt.Sprintf("Loss:      %v %v — %s equity %v on %v: HALTs below %v", name, value, what, base, day, below))
+		}
+	}
+	if v, _ := lo.Get("halted_by_loss_limit"); v == true {
+		out = append(out, "Loss:      HALTED by a loss limit: resume (after raising the limit, or on the next UTC day) to trade again")
+	}
+	return out
+}
