@@ -35,6 +35,7 @@ type lossState struct {
 	mu       chan struct{} // one trip at a time (a buffered channel of 1: a lock that ctx can skip)
 	files    map[string]*equitymark.File
 	reported map[string]bool
+	last     map[string]live.LossLimits // per broker, the last reading (LastLoss)
 }
 
 // Marker is the keeper of broker's day equity mark: the broker itself when it keeps one (the
@@ -66,14 +67,30 @@ func (g *Gate) LossLimits(b live.Broker, key string, m *live.Mandate, acct live.
 	if m == nil || !m.Controls.HasLossLimits() {
 		return live.LossLimits{At: now}
 	}
+	var l live.LossLimits
 	if readErr != nil {
-		return live.LossUnknown(m.Controls, now, fmt.Errorf("account unreadable: %w", readErr))
+		l = live.LossUnknown(m.Controls, now, fmt.Errorf("account unreadable: %w", readErr))
+	} else if mark, err := g.Marker(b, key).MarkEquity(now, acct.Equity); err != nil {
+		l = live.LossUnknown(m.Controls, now, err)
+	} else {
+		l = live.EvaluateLoss(m.Controls, mark, acct.Equity, now)
 	}
-	mark, err := g.Marker(b, key).MarkEquity(now, acct.Equity)
-	if err != nil {
-		return live.LossUnknown(m.Controls, now, err)
+	g.mu.Lock()
+	if g.loss.last == nil {
+		g.loss.last = map[string]live.LossLimits{}
 	}
-	return live.EvaluateLoss(m.Controls, mark, acct.Equity, now)
+	g.loss.last[key] = l
+	g.mu.Unlock()
+	return l
+}
+
+// LastLoss is broker's last loss-limit reading (an order's, WatchLoss's or a what-if's): what
+// the screen's gauges show (used / limit per limit), false before the first one.
+func (g *Gate) LastLoss(key string) (live.LossLimits, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	l, ok := g.loss.last[key]
+	return l, ok
 }
 
 // CheckLoss is LossLimits, and when a limit is crossed the broker's HALT is tripped with

@@ -178,6 +178,9 @@ func TestLossLimitWatchTripsWithoutAnOrder(t *testing.T) {
 	if len(*told) != 1 {
 		t.Fatalf("a crossing already halted was told again: %d calls", len(*told))
 	}
+	if last, ok := f.gate.LastLoss("paper"); !ok || last.Crossed() == nil {
+		t.Fatalf("LastLoss = %+v %v, want the crossed reading", last, ok)
+	}
 	if m, _, err := equitymark.Read(f.root, "paper"); err != nil || m.Peak.String() != "110000" {
 		t.Fatalf("mark file: %+v %v, want the 110000 peak", m, err)
 	}
