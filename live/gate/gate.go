@@ -166,7 +166,9 @@ type run struct {
 	book       live.Book
 	held       live.Book // positions only, before resting orders
 	account    live.Account
-	accountErr error // the account read failed: the loss limits fail closed
+	accountErr error           // the account read failed: the loss limits fail closed
+	positions  []live.Position // the positions read (nil when unreadable)
+	explicit   *money.Amount   // the notional the order itself gave, before valuation
 	d          Decision
 	slot       string    // the UTC day of a fleet slot this run holds ("" none)
 	deadline   time.Time // how long the run may wait for the submit lock (zero: not at all)
@@ -249,6 +251,7 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 7: reads. A failed read is data: it fails the checks closed.
 	r.read(ctx)
+	r.protective() // a stop that only closes a held position is valued at the position's mark (DV3)
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
 	}
@@ -349,12 +352,24 @@ func (r *run) extract() *live.Denial {
 		r.intent = in
 		r.req = live.OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: live.Market,
 			Quantity: in.Quantity, Notional: in.NotionalUSD, Instrument: in.InstrumentType, Legs: in.Legs, Tool: s.Tool, Args: s.Args}
+		if in.Type.Triggered() { // the journal and the book know the trigger (the arguments are what is sent)
+			r.req.Type, r.req.StopPrice, r.req.TrailAmount, r.req.TrailPercent = in.Type, in.StopPrice, in.TrailAmount, in.TrailPercent
+		}
 	case s.Intent != nil:
 		r.intent = *s.Intent
 		r.req = s.Order
 		r.req.Symbol, r.req.Side = r.intent.NormalizedSymbol(), r.intent.Side
+		if r.req.Type == "" && r.intent.Type != "" { // an intent that names its type and prices
+			r.req.Type, r.req.LimitPrice, r.req.StopPrice = r.intent.Type, r.intent.LimitPrice, r.intent.StopPrice
+			r.req.TrailAmount, r.req.TrailPercent = r.intent.TrailAmount, r.intent.TrailPercent
+		}
 		if r.req.Type == "" {
 			r.req.Type = live.Market
+		}
+		if r.req.Type.Triggered() { // a trigger the gate cannot value is never guessed
+			if err := live.CheckOrderPrices(r.req.Type, r.req.Prices()); err != nil {
+				return live.NewDenial(live.ReasonNoIntent, "tool", s.Tool, "error", err.Error())
+			}
 		}
 		if r.req.Quantity == nil && r.req.Notional == nil {
 			r.req.Quantity, r.req.Notional = r.intent.Quantity, r.intent.NotionalUSD
@@ -369,6 +384,7 @@ func (r *run) extract() *live.Denial {
 // broker's quote, then the market-data source; no price denies.
 func (r *run) value(ctx context.Context) *live.Denial {
 	in := &r.intent
+	r.explicit = in.NotionalUSD
 	if in.Quantity == nil {
 		return nil
 	}
@@ -410,12 +426,12 @@ func (r *run) price(ctx context.Context) (money.Amount, *live.Denial) {
 			p = money.Max(p, *in.LimitPrice)
 		}
 		if p.Sign() > 0 {
-			return p, nil
+			return r.atTrigger(p), nil
 		}
 	}
 	if r.g.Prices != nil {
 		if p, err := r.g.Prices.LastPrice(ctx, sym, in.Bucket()); err == nil && p != nil && p.Sign() > 0 {
-			return *p, nil
+			return r.atTrigger(*p), nil
 		}
 	}
 	return money.Zero, live.NewDenial(live.ReasonNoQuote, "symbol", sym, "error", "quantity order notional could not be priced (fail-closed)")
@@ -448,6 +464,7 @@ func (r *run) read(ctx context.Context) {
 	if err != nil {
 		r.book = live.UnreadableBook(err)
 	} else {
+		r.positions = pos
 		rows := make([]live.Exposure, len(pos))
 		for i, p := range pos {
 			rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
