@@ -126,7 +126,8 @@ func parseAlpacaQuote(payload any, symbol string) (money.Amount, bool) {
 }
 
 // extractAlpaca reads an order tool's arguments. Only shapes the gate can price exactly yield
-// an intent: market or limit, simple order class, exactly one of qty and notional. An option
+// an intent: market, limit, stop, stop_limit or trailing_stop with the prices its type needs
+// (alpacaPrices), simple order class, exactly one of qty and notional. An option
 // order's contracts are counted in shares (× 100) and its limit is valued at contracts × 100
 // × limit; a limit order's notional is at least quantity × limit.
 func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
@@ -165,8 +166,7 @@ func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	default:
 		return OrderIntent{}, false
 	}
-	for _, k := range []string{"take_profit_limit_price", "stop_loss_stop_price", "stop_loss_limit_price", "advanced_instructions",
-		"stop_price", "trail_price", "trail_percent"} {
+	for _, k := range []string{"take_profit_limit_price", "stop_loss_stop_price", "stop_loss_limit_price", "advanced_instructions"} {
 		if v, ok := args.Get(k); ok && v != nil {
 			return OrderIntent{}, false
 		}
@@ -176,19 +176,8 @@ func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	if !okQ || !okN || hasQty == hasNotional {
 		return OrderIntent{}, false
 	}
-	var limit *money.Amount
-	switch t := strField(args, "type"); t {
-	case "", "market":
-		if v, ok := args.Get("limit_price"); ok && v != nil {
-			return OrderIntent{}, false
-		}
-	case "limit":
-		l, has, ok := positiveArg(args, "limit_price")
-		if !has || !ok {
-			return OrderIntent{}, false
-		}
-		limit = &l
-	default:
+	limit, ok := alpacaPrices(args, &in)
+	if !ok {
 		return OrderIntent{}, false
 	}
 	if in.InstrumentType == Option {
@@ -231,4 +220,38 @@ func positiveArg(args *jsonv.Object, key string) (money.Amount, bool, bool) {
 		return money.Zero, true, false
 	}
 	return a, true, true
+}
+
+// alpacaPrices reads an order tool's type and prices into in (stop_price, trail_price,
+// trail_percent as the type needs; CheckOrderPrices) and returns its limit price; false for a
+// type or prices the gate cannot value exactly. A stop's notional is the gate's to value (at
+// its trigger); a limit price still sets quantity × limit as the notional floor.
+func alpacaPrices(args *jsonv.Object, in *OrderIntent) (*money.Amount, bool) {
+	t := OrderType(strField(args, "type"))
+	if t == "" {
+		t = Market
+	}
+	if !t.Valid() {
+		return nil, false
+	}
+	var p OrderPrices
+	for _, f := range []struct {
+		key string
+		dst **money.Amount
+	}{{"limit_price", &p.Limit}, {"stop_price", &p.Stop}, {"trail_price", &p.TrailAmount}, {"trail_percent", &p.TrailPercent}} {
+		v, has, ok := positiveArg(args, f.key)
+		if has && !ok {
+			return nil, false
+		}
+		if has {
+			*f.dst = &v
+		}
+	}
+	if CheckOrderPrices(t, p) != nil {
+		return nil, false
+	}
+	if t.Triggered() {
+		in.Type, in.StopPrice, in.TrailAmount, in.TrailPercent = t, p.Stop, p.TrailAmount, p.TrailPercent
+	}
+	return p.Limit, true
 }
