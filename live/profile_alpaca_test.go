@@ -67,3 +67,21 @@ func TestAlpacaQuoteTools(t *testing.T) {
 		t.Fatalf("ParseQuote: got %s %v, want the ask 191.5", p, ok)
 	}
 }
+
+// TestBuildOrderCarriesTheTrigger: a typed stop sent through an MCP profile carries its stop
+// and trail (Alpaca), or is refused where the profile does not map stops (Robinhood): it is
+// never sent as a plain order.
+func TestBuildOrderCarriesTheTrigger(t *testing.T) {
+	stop, trail, one := amt("95"), amt("2"), amt("1")
+	_, args, err := AlpacaMCP.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: StopLimit, Quantity: &one, StopPrice: &stop, LimitPrice: &trail})
+	if err != nil || args.Value("stop_price") != "95" || args.Value("limit_price") != "2" || args.Value("type") != "stop_limit" {
+		t.Fatalf("alpaca stop-limit args = %v %v", args, err)
+	}
+	_, args, _ = AlpacaMCP.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: TrailingStop, Quantity: &one, TrailPercent: &trail})
+	if args.Value("trail_percent") != "2" || args.Value("type") != "trailing_stop" {
+		t.Fatalf("alpaca trailing args = %v", args)
+	}
+	if _, _, err := Robinhood.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: Stop, Quantity: &one, StopPrice: &stop}); err == nil {
+		t.Fatal("robinhood built a stop order it cannot express")
+	}
+}

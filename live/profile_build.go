@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cockpit/live/jsonv"
+	"cockpit/live/money"
 )
 
 // errNoSize refuses a typed order without a size.
@@ -19,8 +20,13 @@ func buildAlpacaOrder(req OrderRequest) (string, *jsonv.Object, error) {
 		return "", nil, err
 	}
 	args.Set("type", string(orderType(req)))
-	if req.LimitPrice != nil {
-		args.Set("limit_price", req.LimitPrice.String())
+	for _, f := range []struct {
+		key string
+		v   *money.Amount
+	}{{"limit_price", req.LimitPrice}, {"stop_price", req.StopPrice}, {"trail_price", req.TrailAmount}, {"trail_percent", req.TrailPercent}} {
+		if f.v != nil {
+			args.Set(f.key, f.v.String())
+		}
 	}
 	if strings.Contains(req.Symbol, "/") {
 		tool = "place_crypto_order"
@@ -36,6 +42,9 @@ func buildAlpacaOrder(req OrderRequest) (string, *jsonv.Object, error) {
 
 // buildRobinhoodOrder is a typed order as place_equity_order arguments.
 func buildRobinhoodOrder(req OrderRequest) (string, *jsonv.Object, error) {
+	if req.Type.Triggered() { // its stop arguments are not known here: never sent as something else
+		return "", nil, errors.New("the robinhood profile does not map " + string(req.Type) + " orders")
+	}
 	args := jsonv.ObjectOf("symbol", req.Symbol, "side", req.Side, "instrument_type", string(Equity))
 	if err := sizeArgs(args, req, "quantity", "notional_usd"); err != nil {
 		return "", nil, err
