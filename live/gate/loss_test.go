@@ -59,7 +59,7 @@ func (b *equityBroker) set(eq string) {
 	b.mu.Unlock()
 }
 
-func newLossFixture(t *testing.T, controls string) (*fixture, *equityBroker, *[]gate.LossHalt) {
+func newLossFixture(t testing.TB, controls string) (*fixture, *equityBroker, *[]gate.LossHalt) {
 	t.Helper()
 	f := newFixture(t, lossDoc(controls))
 	eb := &equityBroker{Broker: f.paper, equity: money.MustParse("100000")}
