@@ -101,3 +101,13 @@ func isLoopbackHost(host string) bool {
 	ip := net.ParseIP(host)
 	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }
+
+// sortedBrokerKeys are the broker tables' keys in order.
+func sortedBrokerKeys(m map[string]BrokerConfig) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -30,6 +30,7 @@ type Config struct {
 	SSH     SSH                     `toml:"ssh"`
 	Brokers map[string]BrokerConfig `toml:"brokers"` // real brokers by key; cockpit.broker picks one
 	Fleet   Fleet                   `toml:"fleet"`   // off without a url (issue 16)
+	Notify  Notify                  `toml:"notify"`  // one-way notifications; no sinks = none (issue 29)
 }
 
 // Cockpit is the run's shape.
@@ -70,6 +71,7 @@ func Default() Config {
 		Agents:  DefaultAgents(),
 		Tools:   DefaultTools(),
 		TUI:     TUI{Theme: "auto", Mouse: true},
+		Notify:  DefaultNotify(),
 	}
 }
 
@@ -93,6 +95,13 @@ func Load(root live.Root) (Config, error) {
 	}
 	if cfg, err = Parse(data, cfg); err != nil {
 		return cfg, err
+	}
+	for _, k := range sortedBrokerKeys(cfg.Brokers) {
+		if b := cfg.Brokers[k]; b.Kind == KindMCP && b.ProfileFile != "" {
+			if _, err := b.BrokerProfile(k); err != nil {
+				return cfg, fmt.Errorf("config: [brokers.%s]: %w", k, err)
+			}
+		}
 	}
 	return cfg, cfg.ValidateRoots(root)
 }
@@ -161,6 +170,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.Fleet.Validate(); err != nil {
+		return err
+	}
+	if err := c.Notify.Validate(); err != nil {
 		return err
 	}
 	return c.Tools.Validate()

@@ -6,20 +6,25 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 )
 
 // Fleet joins this host to a fleet on NATS JetStream (issue 16): one kill switch and one day
 // count across hosts. Off while url is empty.
 type Fleet struct {
 	URL      string `toml:"url"`       // nats://host:4222 or tls://…; a cluster: comma-separated
-	Creds    string `toml:"creds"`     // a NATS credentials file
-	TokenEnv string `toml:"token_env"` // or a token read from this environment variable
+	Creds    string `toml:"creds"`     // this host's NATS credentials file (fleet add-host); "" = <root>/fleet.creds when it exists
+	TokenEnv string `toml:"token_env"` // a token read from this environment variable (a server of the operator's own)
 	CA       string `toml:"ca"`        // TLS: CA file, client certificate and key
 	Cert     string `toml:"cert"`
 	Key      string `toml:"key"`
-	Host     string `toml:"host"`     // this host's name in the fleet; "" = the hostname
+	Host     string `toml:"host"`     // this host's name in the fleet; "" = its credentials', else the hostname
 	Replicas int    `toml:"replicas"` // replicas of the buckets and stream (1, 3 or 5; 0 = 1)
 	Listen   string `toml:"listen"`   // `cockpit fleet serve` address; "" = 127.0.0.1:4222
+	// The fleet's audit stream (a mirror of each host's trail) drops records older than
+	// AuditMaxAge and the oldest past AuditMaxBytes; 0 = 90 days and 1 GiB.
+	AuditMaxAge   Duration `toml:"audit_max_age"`
+	AuditMaxBytes int64    `toml:"audit_max_bytes"`
 }
 
 // Enabled reports whether a fleet is configured.
@@ -89,6 +94,12 @@ func (f Fleet) Validate() error {
 			return bad("listen", fmt.Sprintf("%q", f.Listen), "want host:port, e.g. 127.0.0.1:4222")
 		}
 	}
+	if age := f.AuditMaxAge.Duration; age < 0 || (age > 0 && age < time.Hour) {
+		return bad("audit_max_age", age, "want at least 1h (0: 90 days)")
+	}
+	if n := f.AuditMaxBytes; n < 0 || (n > 0 && n < 1<<20) {
+		return bad("audit_max_bytes", n, "want at least 1048576 bytes, 1 MiB (0: 1 GiB)")
+	}
 	if !f.Enabled() && (f.Creds != "" || f.TokenEnv != "" || f.CA != "" || f.Cert != "" || f.Host != "") {
 		return bad("url", `""`, "the fleet is off without a url, but its other settings are set")
 	}
@@ -101,10 +112,12 @@ const TemplateFleet = `
 # "Run a fleet"). Off without a url. ` + "`cockpit fleet serve`" + ` starts a one-host server.
 # [fleet]
 # url = "nats://127.0.0.1:4222"   # tls://… for TLS; comma-separated for a cluster
-# creds = ""                      # a NATS credentials file, or:
-# token_env = "COCKPIT_FLEET_TOKEN" # else, on loopback: <root>/fleet.token (made by fleet serve)
+# creds = ""                      # this host's credentials (fleet add-host); default <root>/fleet.creds
+# token_env = ""                  # a token, for a NATS server of your own (fleet serve takes creds only)
 # ca = ""                         # TLS: CA file; cert and key for a client certificate
-# host = ""                       # unique per root; empty = the hostname
+# host = ""                       # unique per root; empty = the credentials' name, else the hostname
 # replicas = 1                    # 3 on a 3-node cluster
-# listen = "127.0.0.1:4222"       # where ` + "`cockpit fleet serve`" + ` listens (loopback by default)
+# listen = "127.0.0.1:4222"       # where ` + "`cockpit fleet serve`" + ` listens (off loopback: --allow-remote and TLS)
+# audit_max_age = "2160h"         # the fleet's audit stream drops records older than this (90 days)
+# audit_max_bytes = 1073741824    # and the oldest past this size (1 GiB); each host's own trail keeps all
 `

@@ -20,6 +20,10 @@ func TestFleetValidate(t *testing.T) {
 		{"replicas", `url = "nats://x:1"` + "\nreplicas = 2", "fleet.replicas = 2"},
 		{"listen", `listen = "4222"`, `fleet.listen = "4222"`},
 		{"settings without url", `host = "h1"`, `fleet.url = ""`},
+		{"audit retention", `url = "nats://x:1"` + "\naudit_max_age = \"720h\"\naudit_max_bytes = 268435456", ""},
+		{"audit age too short", `url = "nats://x:1"` + "\naudit_max_age = \"10m\"", "fleet.audit_max_age = 10m0s"},
+		{"audit age negative", `url = "nats://x:1"` + "\naudit_max_age = \"-1h\"", "fleet.audit_max_age = -1h0m0s"},
+		{"audit bytes too small", `url = "nats://x:1"` + "\naudit_max_bytes = 1000", "fleet.audit_max_bytes = 1000"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

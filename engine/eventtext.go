@@ -7,12 +7,15 @@ import (
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/redact"
+	"cockpit/live/termsafe"
 )
 
-// Text renders an event as one line of plain text (the headless log, the alerts pane).
-// Agent text is collapsed to one line; tool results and arguments are not printed, and
-// the line is redacted like the audit store (a tool error may quote a credential).
-func (e Event) Text() string { return redact.Secrets(e.text()) }
+// Text renders an event as one line of plain text (the headless console). Agent text is
+// collapsed to one line; tool results and arguments are not printed; the line is redacted like
+// the audit store (a tool error may quote a credential), and what an agent, a client or a
+// broker wrote in it (a symbol, an order id, an error) shows its control characters escaped
+// (termsafe.Text): it never drives the operator's terminal.
+func (e Event) Text() string { return termsafe.Text(redact.Secrets(e.text())) }
 
 func (e Event) text() string {
 	switch e.Kind {

@@ -110,7 +110,8 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	}
 	now := e.now()
 	it := live.ReviewItem{ID: live.RandomID("ap"), SessionID: e.Session, Broker: e.BrokerKey, Order: order, Digest: digest,
-		Why: why, AgentReason: sub.Reason, Created: now, Deadline: now.Add(timeout), State: live.ReviewPending}
+		Why: why, AgentReason: sub.Reason, Created: now, Deadline: now.Add(timeout), State: live.ReviewPending,
+		MandateSHA256: snap.MandateHash}
 	if shown != nil {
 		it.Limit, it.LimitValue, it.Attempted = shown.Limit, shown.LimitValue.String(), shown.Attempted.String()
 		msgs := make([]string, len(all))
@@ -173,7 +174,7 @@ func (c *call) executeApproved(ctx context.Context, sub gate.Submission, it live
 		r.ApprovalID = it.ID
 		return c.record(ctx, r)
 	}
-	ap := &live.Approval{Grant: it.ID, DriftBps: drift}
+	ap := &live.Approval{Grant: it.ID, DriftBps: drift, Mandate: it.MandateSHA256} // bound to the mandate it was computed under
 	covered := make([]string, len(shown))
 	for i, b := range shown {
 		covered[i] = breachLine(b)

@@ -179,6 +179,10 @@ func checkType(p Param, v any) error {
 	return nil
 }
 
+// DecimalPattern is the schema pattern of a decimal parameter: digits, optionally a point and
+// more digits. A decimal travels as a JSON string so no client rounds it through a float.
+const DecimalPattern = `^[0-9]+(\.[0-9]+)?$`
+
 // Schema returns the JSON schema of the tool's parameters (for LLM function calling).
 func (t *Tool) Schema() *jsonv.Object {
 	if t.InputSchema != nil {
@@ -189,8 +193,10 @@ func (t *Tool) Schema() *jsonv.Object {
 	for _, p := range t.Params {
 		typ := string(p.Type)
 		prop := jsonv.ObjectOf("type", typ, "description", p.Description)
-		if p.Type == TypeNumber {
-			prop.Set("type", []any{"number", "string"})
+		if p.Type == TypeNumber { // a JSON number is still accepted (checkType), exactly
+			prop.Set("type", "string")
+			prop.Set("pattern", DecimalPattern)
+			prop.Set("description", strings.TrimSpace(p.Description+` (a decimal string, e.g. "2.5")`))
 		}
 		if len(p.Enum) > 0 {
 			enum := make([]any, len(p.Enum))

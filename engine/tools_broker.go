@@ -62,7 +62,11 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			}
 			out := make([]any, len(ps))
 			for i, p := range ps {
-				out[i] = jsonv.ObjectOf("symbol", p.Symbol, "qty", num(p.Qty), "avg_price", num(p.AvgPrice),
+				var qty any = num(p.Qty)
+				if p.QtyUnknown { // the broker gave a value and no quantity: not zero
+					qty = nil
+				}
+				out[i] = jsonv.ObjectOf("symbol", p.Symbol, "quantity", qty, "avg_price", num(p.AvgPrice),
 					"market_value", num(p.MarketValue), "unrealized_pnl", num(p.UnrealizedPnL), "realized_pnl", num(p.RealizedPnL))
 			}
 			return jsonv.ObjectOf("positions", out), nil

@@ -9,6 +9,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
+	"cockpit/live/livetest"
 	"cockpit/live/money"
 )
 
@@ -69,12 +70,13 @@ func TestHaltDuringBurstFlattenAndApprovals(t *testing.T) {
 			return gate.Submission{Broker: p, Intent: &in, Actor: live.Agent("burst", "s")}
 		})
 	}
-	over := money.MustParse("6000") // over the 5,000 per-order cap: only the grant lets it through
+	over := money.MustParse("6000")                      // over the 5,000 per-order cap: only the grant lets it through
+	reviewed := livetest.PinFile(root, "paper")["paper"] // the mandate the grant's card was computed under
 	wg.Add(1)
 	go agent(func() gate.Submission {
 		in := notional("6000")
 		return gate.Submission{Broker: p, Intent: &in, Actor: live.Operator("alice", "s"),
-			Approval: &live.Approval{Grant: "ap_1", Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: live.LimitOrderNotional, Attempted: over}}}}
+			Approval: &live.Approval{Grant: "ap_1", Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: live.LimitOrderNotional, Attempted: over}}, Mandate: reviewed}}
 	})
 	waitUntil(t, func() bool { mu.Lock(); defer mu.Unlock(); return before >= 20 })
 	if _, err := halt.Trip(root, live.HaltSentinel, live.GlobalScope, "test", "halt during a burst", time.Now()); err != nil {

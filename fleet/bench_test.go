@@ -35,7 +35,7 @@ func percentiles(b *testing.B, samples []time.Duration, unit string) {
 // BenchmarkReserveRoundTrip: one Reserve (a read and a CAS write) on a loopback server.
 func BenchmarkReserveRoundTrip(b *testing.B) {
 	ns := serve(b)
-	d := &fleet.Days{F: connect(b, ns.ClientURL(), "h1", 1)}
+	d := &fleet.Days{F: connect(b, ns, "h1")}
 	ctx := context.Background()
 	if _, err := d.Reserve(ctx, "paper", "2026-06-01"); err != nil { // the bucket exists
 		b.Fatal(err)
@@ -58,8 +58,8 @@ func BenchmarkReserveRoundTrip(b *testing.B) {
 // then the same for the resume. Each op is one trip or one resume.
 func BenchmarkHaltPropagation(b *testing.B) {
 	ns := serve(b)
-	a := &host{f: connect(b, ns.ClientURL(), "h1", 1), root: livetest.Root(b), key: "paper"}
-	c := &host{f: connect(b, ns.ClientURL(), "h2", 1), root: livetest.Root(b), key: "paper"}
+	a := &host{f: connect(b, ns, "h1"), root: livetest.Root(b), key: "paper"}
+	c := &host{f: connect(b, ns, "h2"), root: livetest.Root(b), key: "paper"}
 	mirrored(b, a)
 	_, ev := mirrored(b, c)
 	time.Sleep(200 * time.Millisecond)
@@ -96,8 +96,8 @@ func BenchmarkHaltPropagation(b *testing.B) {
 // and watcher).
 func BenchmarkHaltBucketToFile(b *testing.B) {
 	ns := serve(b)
-	a := connect(b, ns.ClientURL(), "h1", 1)
-	c := &host{f: connect(b, ns.ClientURL(), "h2", 1), root: livetest.Root(b), key: "paper"}
+	a := connect(b, ns, "h1")
+	c := &host{f: connect(b, ns, "h2"), root: livetest.Root(b), key: "paper"}
 	_, ev := mirrored(b, c)
 	time.Sleep(200 * time.Millisecond)
 	ctx := context.Background()
@@ -136,7 +136,7 @@ func benchOrders(b *testing.B, withFleet bool) {
 	doc := strings.Replace(livetest.MandateDoc, `"max_trades_per_day": 20`, `"max_trades_per_day": 1000000`, 1)
 	hosts := make([]*host, 4)
 	for i := range hosts {
-		f := connect(b, ns.ClientURL(), fmt.Sprintf("h%d", i+1), 1)
+		f := connect(b, ns, fmt.Sprintf("h%d", i+1))
 		clock := livetest.NewClock(livetest.Epoch)
 		root := livetest.Root(b)
 		livetest.Commit(b, root, "paper", doc, clock.Now())

@@ -29,16 +29,20 @@ const HostTTL = 15 * time.Second
 
 // Options say how to reach the fleet.
 type Options struct {
-	URL      string // nats://host:4222 (comma-separated for a cluster)
-	Creds    string // a NATS credentials file
-	Token    string // a token (read from the environment by the caller)
-	CA       string // TLS: the CA file, the client certificate and its key
+	URL      string    // nats://host:4222 (comma-separated for a cluster)
+	Creds    string    // this host's NATS credentials file (fleet add-host); read when Identity is nil
+	Identity *Identity // this host's credentials, already read
+	Token    string    // a token (read from the environment by the caller), for a server of the operator's own
+	CA       string    // TLS: the CA file, the client certificate and its key
 	Cert     string
 	Key      string
-	Host     string // this host's name in the fleet (unique per root)
-	Instance string // this root's id (InstanceID); empty: a random one for this process
-	Replicas int    // replicas of the buckets and stream when they are created (default 1)
+	Host     string         // this host's name in the fleet (unique per root); with credentials, theirs
+	Instance string         // this root's id (InstanceID); empty: a random one for this process
+	Replicas int            // replicas of the buckets and stream when they are created (default 1)
+	Audit    AuditRetention // the audit stream's limits (zero fields: the defaults)
 	Log      *slog.Logger
+	// OnAlert, when set, sees each thing the fleet refused because it did not check out.
+	OnAlert func(Alert)
 }
 
 // Fleet is one host's connection to the fleet. It reconnects by itself; while it is away,
@@ -50,6 +54,13 @@ type Fleet struct {
 	instance string
 	opts     Options
 	log      *slog.Logger
+	id       *Identity // nil without credentials: nothing this host writes is signed
+
+	peerMu sync.Mutex
+	peers  map[string]cachedPeer
+
+	alertMu sync.Mutex
+	alerted map[string]time.Time
 
 	mu      sync.Mutex
 	buckets map[string]jetstream.KeyValue
@@ -67,6 +78,19 @@ func Connect(o Options) (*Fleet, error) {
 	if o.URL == "" {
 		return nil, errors.New("fleet: no url")
 	}
+	if o.Identity == nil && o.Creds != "" {
+		id, err := LoadIdentity(o.Creds)
+		if err != nil {
+			return nil, fmt.Errorf("fleet creds: %w", err)
+		}
+		o.Identity = id
+	}
+	if id := o.Identity; id != nil {
+		if o.Host != "" && o.Host != id.Host {
+			return nil, fmt.Errorf("fleet: the host name is %q but the credentials are host %q's: set [fleet] host = %q or use %s's creds", o.Host, id.Host, id.Host, o.Host)
+		}
+		o.Host = id.Host
+	}
 	if o.Host == "" {
 		return nil, errors.New("fleet: no host name")
 	}
@@ -80,7 +104,8 @@ func Connect(o Options) (*Fleet, error) {
 	if o.Instance == "" {
 		o.Instance = live.RandomID("fi")
 	}
-	f := &Fleet{host: o.Host, instance: o.Instance, opts: o, log: log, buckets: map[string]jetstream.KeyValue{}, recon: make(chan struct{})}
+	f := &Fleet{host: o.Host, instance: o.Instance, opts: o, log: log, id: o.Identity, buckets: map[string]jetstream.KeyValue{},
+		recon: make(chan struct{}), peers: map[string]cachedPeer{}, alerted: map[string]time.Time{}}
 	opts := []nats.Option{nats.Name("cockpit " + o.Host), nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1),
 		nats.ReconnectWait(100 * time.Millisecond), nats.Timeout(2 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("fleet disconnected", "err", err) }),
@@ -90,8 +115,8 @@ func Connect(o Options) (*Fleet, error) {
 			log.Info("fleet reconnected", "url", c.ConnectedUrlRedacted())
 			f.reconnected()
 		})}
-	if o.Creds != "" {
-		opts = append(opts, nats.UserCredentials(o.Creds))
+	if id := o.Identity; id != nil {
+		opts = append(opts, nats.UserJWTAndSeed(id.JWT, id.seed()), nats.CustomInboxPrefix(inboxPrefix(id.Host)))
 	}
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))
@@ -174,18 +199,9 @@ func (f *Fleet) bucket(ctx context.Context, name string) (jetstream.KeyValue, er
 	if !f.nc.IsConnected() {
 		return nil, fmt.Errorf("fleet %s", f.nc.Status())
 	}
-	cfg := jetstream.KeyValueConfig{Bucket: name, Replicas: f.opts.Replicas, Storage: jetstream.FileStorage}
-	switch name {
-	case HaltBucket:
-		cfg.History = 16
-	case DayBucket:
-		cfg.History = dayHistory
-	case HostBucket:
-		cfg.TTL, cfg.Storage = HostTTL, jetstream.MemoryStorage
-	}
 	kv, err := f.js.KeyValue(ctx, name)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = f.js.CreateKeyValue(ctx, cfg)
+	if errors.Is(err, jetstream.ErrBucketNotFound) && f.id == nil { // a fleet with an authority has it make them
+		kv, err = f.js.CreateKeyValue(ctx, bucketConfig(name, f.opts.Replicas))
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			kv, err = f.js.KeyValue(ctx, name)
 		}

@@ -1,11 +1,11 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +25,10 @@ type Days struct {
 
 	mu     sync.Mutex
 	unsure []unsure
+	high   map[string]int // the highest trusted count seen per key (a restore's last resort)
+
+	daysStream jetstream.Stream
+	mine       map[string]written // this process's last write per key
 
 	// loseAnswer, set only by tests, drops the answer of a write that landed (as a leader
 	// election or a dropped connection does) when it returns true for the write's delta.
@@ -41,6 +45,7 @@ type unsure struct {
 var (
 	_ live.DayReserver = (*Days)(nil)
 	_ live.SentCounter = (*Days)(nil)
+	_ live.DayCounter  = (*Days)(nil)
 )
 
 // dayHistory is the revisions kept per day key (the window in which an unsure write is found).
@@ -75,21 +80,15 @@ func (d *Days) Release(ctx context.Context, broker, day string) error {
 	return d.F.note(err)
 }
 
-// Count reads the count without changing it.
+// Count reads the count without changing it: a head that does not check out is refused
+// (and alerted) and the trusted count is returned instead.
 func (d *Days) Count(ctx context.Context, broker, day string) (int, error) {
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
 		return 0, err
 	}
-	e, err := kv.Get(ctx, dayKey(broker, day))
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	n, _, err := parseCount(e.Value())
-	return n, err
+	h, err := d.head(ctx, kv, dayKey(broker, day))
+	return h.n, err
 }
 
 // Settle resolves the reservations whose answers were lost: one that landed is given back
@@ -104,7 +103,9 @@ func (d *Days) Unsure() int {
 }
 
 // add changes the count by delta with a CAS loop and returns the value it replaced. With
-// inDoubt, a write without a clear answer is remembered for settle.
+// inDoubt, a write without a clear answer is remembered for settle. A head that does not
+// check out (checkCount) is refused and alerted, and the count is restored on top of it from
+// the trusted history; with none, the count is unknown (an error: the gate denies).
 func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt bool) (int, error) {
 	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
 		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
@@ -117,16 +118,28 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 		return 0, err
 	}
 	key := dayKey(broker, day)
+	op := opReserve
+	switch {
+	case delta < 0:
+		op = opRelease
+	case !inDoubt:
+		op = opSent
+	}
 	for attempt := range maxCAS {
 		id := live.RandomID("rsv")
-		e, err := kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
+		h, err := d.head(ctx, kv, key)
+		if err != nil {
+			return 0, err
+		}
+		if h.rev == 0 {
 			if delta < 0 {
 				return 0, nil
 			}
-			_, err = kv.Create(ctx, key, countValue(delta, id))
-			err = d.lost(err, delta)
-			if err == nil {
+			data := d.F.encodeCount(key, count{N: delta, ID: id, Op: op})
+			rev, err := kv.Create(ctx, key, data)
+			if err = d.lost(err, delta); err == nil {
+				d.wrote(key, rev, data)
+				d.saw(key, delta)
 				return 0, nil
 			}
 			if errors.Is(err, jetstream.ErrKeyExists) {
@@ -137,20 +150,18 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 			}
 			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
-		if err != nil {
-			return 0, fmt.Errorf("fleet count %s: %w", key, err)
-		}
-		n, _, err := parseCount(e.Value())
-		if err != nil {
-			return 0, fmt.Errorf("fleet count %s: %w", key, err)
-		}
-		_, err = kv.Update(ctx, key, countValue(max(n+delta, 0), id), e.Revision())
+		n := h.n
+		next := count{N: max(n+delta, 0), ID: id, Op: op, Prev: h.shown, Base: h.rev}
+		data := d.F.encodeCount(key, next)
+		rev, err := kv.Update(ctx, key, data, h.rev)
 		if err = d.lost(err, delta); err == nil {
+			d.wrote(key, rev, data)
+			d.saw(key, next.N)
 			return n, nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
 			if inDoubt {
-				d.doubt(key, id, e.Revision(), delta)
+				d.doubt(key, id, h.rev, delta)
 			}
 			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
@@ -160,6 +171,84 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 		backoff(attempt)
 	}
 	return 0, fmt.Errorf("fleet count %s: too much contention", key)
+}
+
+// written is a write this process made: its revision and its bytes.
+type written struct {
+	rev  uint64
+	data []byte
+}
+
+// wrote remembers this process's write of key.
+func (d *Days) wrote(key string, rev uint64, data []byte) {
+	d.mu.Lock()
+	if d.mine == nil {
+		d.mine = map[string]written{}
+	}
+	d.mine[key] = written{rev: rev, data: data}
+	d.mu.Unlock()
+}
+
+// ownWrite reports whether e is, byte for byte at its revision, this process's last write.
+func (d *Days) ownWrite(key string, e jetstream.KeyValueEntry) bool {
+	d.mu.Lock()
+	w, ok := d.mine[key]
+	d.mu.Unlock()
+	return ok && w.rev == e.Revision() && bytes.Equal(w.data, e.Value())
+}
+
+// head is a day key's latest entry as the next write builds on it.
+type head struct {
+	rev   uint64 // 0: no entry (the day's first write creates it)
+	n     int    // the count to build on (restored when the entry was refused)
+	shown int    // the count the entry itself holds (a write's prev)
+}
+
+// head reads the key's latest entry and checks it. A refused entry is alerted and the
+// count restored from the trusted history; a key deleted or purged has no history left, so
+// only this process's memory can restore it.
+func (d *Days) head(ctx context.Context, kv jetstream.KeyValue, key string) (head, error) {
+	e, err := kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		marker, err := d.removed(ctx, key)
+		if err != nil {
+			return head{}, fmt.Errorf("fleet count %s: %w", key, err)
+		}
+		if marker == 0 {
+			return head{}, nil
+		}
+		return d.restore(ctx, kv, key, "the key was deleted or purged", head{rev: marker})
+	}
+	if err != nil {
+		return head{}, fmt.Errorf("fleet count %s: %w", key, err)
+	}
+	c, perr := decodeCount(e.Value())
+	h := head{rev: e.Revision(), n: c.N, shown: c.N}
+	why := ""
+	if !d.ownWrite(key, e) { // this process's own last write was checked before it was made
+		why = d.checkCount(ctx, key, e)
+	}
+	if why == "" && perr != nil {
+		why = perr.Error()
+	}
+	if why == "" {
+		d.saw(key, c.N)
+		return h, nil
+	}
+	return d.restore(ctx, kv, key, why, h)
+}
+
+// restore alerts a refused head and returns the trusted count to build on instead.
+func (d *Days) restore(ctx context.Context, kv jetstream.KeyValue, key, why string, h head) (head, error) {
+	n, ok := d.trusted(ctx, kv, key)
+	text := fmt.Sprintf("day count %s refused: %s", key, why)
+	if !ok {
+		d.F.alert(Alert{Kind: AlertCountRefused, Subject: key, Text: text + "; no trusted count is left: orders are denied"})
+		return head{}, fmt.Errorf("fleet count %s: refused (%s) and no trusted count to restore", key, why)
+	}
+	d.F.alert(Alert{Kind: AlertCountRefused, Subject: key, Text: fmt.Sprintf("%s; restored to %d", text, max(n, h.shown))})
+	h.n = max(n, h.shown)
+	return h, nil
 }
 
 // doubt remembers a reservation whose write had no clear answer (a release in doubt only
@@ -257,16 +346,4 @@ func (d *Days) landed(ctx context.Context, kv jetstream.KeyValue, u unsure) (lan
 // colliding spread out (at most about a millisecond).
 func backoff(attempt int) {
 	time.Sleep(time.Duration(rand.Int64N(int64(min(attempt+1, 8)) * int64(100*time.Microsecond))))
-}
-
-func countValue(n int, id string) []byte { return []byte(strconv.Itoa(n) + " " + id) }
-
-// parseCount reads "<count> <reservation id>" (a bare count is accepted).
-func parseCount(b []byte) (int, string, error) {
-	num, id, _ := strings.Cut(string(b), " ")
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 0 {
-		return 0, "", fmt.Errorf("not a count: %q", b)
-	}
-	return n, id, nil
 }

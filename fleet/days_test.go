@@ -19,7 +19,7 @@ func TestFleetCapExactAcrossHosts(t *testing.T) {
 	ns := serve(t)
 	conns := make([]*host, 4)
 	for i := range conns {
-		conns[i] = &host{f: connect(t, ns.ClientURL(), fmt.Sprintf("h%d", i+1), 1)}
+		conns[i] = &host{f: connect(t, ns, fmt.Sprintf("h%d", i+1))}
 	}
 	for run := range runs {
 		key := fmt.Sprintf("cap-%d", run)
@@ -48,7 +48,7 @@ func TestFleetCapExactAcrossHosts(t *testing.T) {
 // stays the number of accepted orders.
 func TestFleetRejectReleasesSlot(t *testing.T) {
 	ns := serve(t)
-	h := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	h := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
 	day := live.UTCDay(livetest.Epoch)
 	if d := h.buy(); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("first order: %s %s", d.Outcome, d.Message())
@@ -66,7 +66,7 @@ func TestFleetRejectReleasesSlot(t *testing.T) {
 // counts, and two such keys do not share a count.
 func TestFleetBrokerKeysEncoded(t *testing.T) {
 	ns := serve(t)
-	f := connect(t, ns.ClientURL(), "h1", 1)
+	f := connect(t, ns, "h1")
 	a := newHost(t, f, "my broker.v2", livetest.Epoch)
 	b := newHost(t, f, "my broker", livetest.Epoch)
 	for _, h := range []*host{a, a, b} {
@@ -89,7 +89,7 @@ func TestFleetBrokerKeysEncoded(t *testing.T) {
 // takes three slots in the fleet, as the journal counts it here.
 func TestFleetCountsChildren(t *testing.T) {
 	ns := serve(t)
-	h := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	h := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
 	h.broker.children = 2
 	if d := h.buy(); d.Outcome != live.OutcomeAccepted || d.Count != 3 {
 		t.Fatalf("got %s count %d, want accepted count 3", d.Outcome, d.Count)

@@ -26,12 +26,28 @@ type HaltValue struct {
 	// Instance is the writer's root (InstanceID): what tells this root's own changes apart,
 	// since two roots may run on one machine.
 	Instance string `json:"instance,omitempty"`
+	// Sig is Host's signature (ed25519, its fleet key) of the value and its bucket key.
+	Sig string `json:"sig,omitempty"`
+}
+
+// input is what a halt value's signature covers: its bucket key and every field.
+func (v HaltValue) input(key string) []byte {
+	return sigInput("halt", key, fmt.Sprint(v.Halted), v.By, v.Reason, v.At.UTC().Format(time.RFC3339Nano), v.Host, v.Instance)
+}
+
+// VerifyHalt checks that the value of a halt key was signed by the host it names, a host of
+// the fleet; an error says why not (unsigned, an unknown host, a bad signature).
+func (f *Fleet) VerifyHalt(ctx context.Context, key string, v HaltValue) error {
+	return f.verifyBy(ctx, v.Host, v.input(key), v.Sig)
 }
 
 // HaltEvent is a trip or resume from another host, mirrored into this host's sentinel.
 type HaltEvent struct {
 	Scope live.Scope
 	HaltValue
+	// Unverified says why a mirrored halt's signature did not check out ("" when it did): a
+	// halt is applied all the same (it only stops orders); such a resume never is.
+	Unverified string
 }
 
 // HaltKey is the bucket key of a scope: "global" or "broker.<key>".
@@ -59,17 +75,20 @@ func scopeOf(key string) (live.Scope, bool) {
 	return live.BrokerScope(k), true
 }
 
-// PublishHalt puts a trip (halted) or a resume of scope into the halt bucket.
+// PublishHalt puts a trip (halted) or a resume of scope into the halt bucket, as this host
+// and signed with its key (unsigned without credentials: other hosts then apply its halts
+// but ignore its resumes).
 func (f *Fleet) PublishHalt(ctx context.Context, scope live.Scope, v HaltValue) error {
 	kv, err := f.bucket(ctx, HaltBucket)
 	if err != nil {
 		return err
 	}
-	if v.Host == "" {
-		v.Host = f.host
-	}
+	v.Host, v.Sig = f.host, ""
 	if v.Instance == "" {
 		v.Instance = f.instance
+	}
+	if f.id != nil {
+		v.Sig = f.id.sign(v.input(HaltKey(scope)))
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -129,7 +148,8 @@ type Mirror struct {
 	pending map[string]HaltValue // scope key → a local change not yet published
 	local   map[string]bool      // sentinel paths written by a LocalOnly author
 	kick    chan struct{}
-	applyMu sync.Mutex // one mirror write at a time (the watch and the poll both apply)
+	applyMu sync.Mutex        // one mirror write at a time (the watch and the poll both apply)
+	watched map[string]uint64 // per key, how many values the watch applied (under applyMu)
 }
 
 func (m *Mirror) now() time.Time {
@@ -204,15 +224,6 @@ func (m *Mirror) localOnly(path string, exists bool, by string) bool {
 		}
 	}
 	delete(m.local, path)
-	return false
-}
-
-func (m *Mirror) isLocalOnly(by string) bool {
-	for _, who := range m.LocalOnly {
-		if by == who {
-			return true
-		}
-	}
 	return false
 }
 
@@ -341,7 +352,7 @@ func (m *Mirror) watch(ctx context.Context) error {
 			}
 			seen[e.Key()] = v
 			if scope, ok := scopeOf(e.Key()); ok {
-				m.apply(scope, v)
+				m.applyWatched(scope, v)
 			}
 		}
 	}
@@ -356,13 +367,14 @@ func (m *Mirror) poll(ctx context.Context, kv jetstream.KeyValue) {
 		return
 	}
 	for _, k := range keys {
+		gen := m.watchedOf(k)
 		e, err := kv.Get(ctx, k)
 		var v HaltValue
 		if err != nil || json.Unmarshal(e.Value(), &v) != nil {
 			continue
 		}
 		if scope, ok := scopeOf(k); ok {
-			m.apply(scope, v)
+			m.applyPolled(scope, v, gen)
 		}
 	}
 }
@@ -411,10 +423,40 @@ func (m *Mirror) reconcile(seen map[string]HaltValue) {
 	}
 }
 
-// apply mirrors one bucket value into the local sentinel.
-func (m *Mirror) apply(scope live.Scope, v HaltValue) {
+// applyWatched applies a value the watch delivered (the newest, in order).
+func (m *Mirror) applyWatched(scope live.Scope, v HaltValue) {
 	m.applyMu.Lock()
 	defer m.applyMu.Unlock()
+	if m.watched == nil {
+		m.watched = map[string]uint64{}
+	}
+	m.watched[HaltKey(scope)]++
+	m.apply(scope, v)
+}
+
+// watchedOf is how many values of key the watch has applied so far.
+func (m *Mirror) watchedOf(key string) uint64 {
+	m.applyMu.Lock()
+	defer m.applyMu.Unlock()
+	return m.watched[key]
+}
+
+// applyPolled applies a value the poll read when the watch had applied gen values of its
+// key; if the watch applied another since, the read may be older than it and is dropped (the
+// next poll reads again).
+func (m *Mirror) applyPolled(scope live.Scope, v HaltValue, gen uint64) {
+	m.applyMu.Lock()
+	defer m.applyMu.Unlock()
+	if m.watched[HaltKey(scope)] != gen {
+		return
+	}
+	m.apply(scope, v)
+}
+
+// apply mirrors one bucket value into the local sentinel (under applyMu). A halt is written whoever signed
+// it (it only stops orders; an unverified one is alerted); a resume is applied only when
+// signed by a host of the fleet and only to a halt that same host made (see clears).
+func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	if v.Instance == m.F.instance {
 		return // this root's own change: its file already says so
 	}
@@ -430,31 +472,39 @@ func (m *Mirror) apply(scope live.Scope, v HaltValue) {
 	}
 	fi, statErr := os.Lstat(path)
 	exists := statErr == nil
-	switch {
-	case v.Halted && !exists:
-		m.expect(path, true)
-		if _, err := halt.Trip(m.Root, live.HaltSentinel, scope, v.By+"@"+v.Host, v.Reason, m.now()); !halt.InForce(err) {
-			m.F.log.Error("fleet halt not mirrored", "scope", scope.String(), "err", err)
-			return
-		} else if err != nil {
-			m.F.log.Warn("fleet halt mirrored but not known to be on disk", "scope", scope.String(), "err", err)
+	if v.Halted == exists {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	verr := m.F.VerifyHalt(ctx, HaltKey(scope), v)
+	cancel()
+	ev := HaltEvent{Scope: scope, HaltValue: v}
+	if v.Halted {
+		if verr != nil {
+			ev.Unverified = verr.Error()
+			m.F.alert(Alert{Kind: AlertHaltUnverified, Host: v.Host, Subject: HaltKey(scope),
+				Text: fmt.Sprintf("halt of %s from host %q applied, but it does not check out: %v", scope, v.Host, verr)})
 		}
-	case !v.Halted && exists:
+		if !m.trip(scope, path, v) {
+			return
+		}
+	} else {
 		if fi.ModTime().After(v.At) { // tripped here after that resume: the halt stands
 			return
 		}
-		if a, _ := halt.ReadSentinel(m.Root, live.HaltSentinel, scope); a != nil && m.isLocalOnly(a.By) {
-			return // this host's own local halt: only this host clears it
+		if why := m.refuseResume(scope, v, verr); why != "" {
+			m.F.alert(Alert{Kind: AlertResumeIgnored, Host: v.Host, Subject: HaltKey(scope),
+				Text: fmt.Sprintf("resume of %s from host %q ignored: %s; the HALT stands", scope, v.Host, why)})
+			return
 		}
 		m.expect(path, false)
 		if _, err := halt.Clear(m.Root, live.HaltSentinel, scope); err != nil {
 			m.F.log.Error("fleet resume not mirrored", "scope", scope.String(), "err", err)
 			return
 		}
-	default:
-		return
+		m.forget(scope)
 	}
 	if m.OnRemote != nil {
-		m.OnRemote(HaltEvent{Scope: scope, HaltValue: v})
+		m.OnRemote(ev)
 	}
 }

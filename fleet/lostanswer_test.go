@@ -15,7 +15,7 @@ import (
 // settle: the fleet count stays at the orders the broker has (review of issue 16).
 func TestFleetLegSlotWithLostAnswerKept(t *testing.T) {
 	ns := serve(t)
-	h := newHost(t, connect(t, ns.ClientURL(), "h1", 1), "paper", livetest.Epoch)
+	h := newHost(t, connect(t, ns, "h1"), "paper", livetest.Epoch)
 	h.broker.children = 1 // each order comes with one leg
 	var writes atomic.Int32
 	fleet.SetLoseAnswer(h.days, func(delta int) bool { return delta > 0 && writes.Add(1) == 2 }) // the leg's write

@@ -18,8 +18,8 @@ import (
 // apart by the root's instance id, not by the host name (review of issue 16).
 func TestFleetSameHostNameRootsMirror(t *testing.T) {
 	ns := serve(t)
-	a := newHost(t, connect(t, ns.ClientURL(), "samehost", 1), "paper", livetest.Epoch)
-	b := newHost(t, connect(t, ns.ClientURL(), "samehost", 1), "paper", livetest.Epoch)
+	a := newHost(t, connect(t, ns, "samehost"), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, ns, "samehost"), "paper", livetest.Epoch)
 	mirrored(t, a)
 	_, evB := mirrored(t, b)
 	time.Sleep(150 * time.Millisecond) // both watches are up
@@ -40,9 +40,9 @@ func TestFleetSameHostNameRootsMirror(t *testing.T) {
 // publishes no resume that would clear it on every host.
 func TestFleetSameHostNameReconcileKeepsOthersHalt(t *testing.T) {
 	ns := serve(t)
-	a := newHost(t, connect(t, ns.ClientURL(), "samehost", 1), "paper", livetest.Epoch)
-	b := newHost(t, connect(t, ns.ClientURL(), "samehost", 1), "paper", livetest.Epoch)
-	c := newHost(t, connect(t, ns.ClientURL(), "other", 1), "paper", livetest.Epoch)
+	a := newHost(t, connect(t, ns, "samehost"), "paper", livetest.Epoch)
+	b := newHost(t, connect(t, ns, "samehost"), "paper", livetest.Epoch)
+	c := newHost(t, connect(t, ns, "other"), "paper", livetest.Epoch)
 	mirrored(t, b)
 	_, evC := mirrored(t, c)
 	time.Sleep(150 * time.Millisecond)
@@ -70,11 +70,11 @@ func TestFleetSameHostNameReconcileKeepsOthersHalt(t *testing.T) {
 func TestFleetHostNameClashRefused(t *testing.T) {
 	ns := serve(t)
 	ctx := context.Background()
-	first := connect(t, ns.ClientURL(), "desk", 1)
+	first := connect(t, ns, "desk")
 	if err := first.PutBeat(ctx, fleet.Beat{State: "ACTIVE", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	dup := newHost(t, connect(t, ns.ClientURL(), "desk", 1), "paper", livetest.Epoch)
+	dup := newHost(t, connect(t, ns, "desk"), "paper", livetest.Epoch)
 	_, err := dup.days.Reserve(ctx, "paper", "2026-06-01")
 	if !errors.Is(err, fleet.ErrHostTaken) {
 		t.Fatalf("Reserve err = %v, want ErrHostTaken", err)
@@ -92,7 +92,7 @@ func TestFleetHostNameClashRefused(t *testing.T) {
 	if err != nil || len(hosts) != 1 || hosts[0].Instance != first.Instance() {
 		t.Errorf("hosts = %+v %v, want only the first cockpit's beat", hosts, err)
 	}
-	again, err := fleet.Connect(fleet.Options{URL: ns.ClientURL(), Host: "desk", Instance: first.Instance()})
+	again, err := fleet.Connect(fleet.Options{URL: ns.ClientURL(), Identity: ns.identity(t, "desk"), Instance: first.Instance()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"sync"
@@ -14,8 +15,16 @@ type ServeOptions struct {
 	Host     string // listen address; default 127.0.0.1 (loopback)
 	Port     int    // default 4222; -1 picks a free port
 	StoreDir string // JetStream data (<root>/fleet)
-	Token    string // clients must present it when set
-	Name     string // server name (a cluster's members need distinct ones)
+	// Auth, when set, is the fleet's authority: the server lets in only users whose
+	// credentials its account signed, each with its own permissions, and Serve creates the
+	// buckets and the audit stream and publishes Peers. Without it the server is open (tests,
+	// a loopback demo).
+	Auth     *Authority
+	Peers    []Peer
+	Replicas int            // of the buckets and stream Serve creates (default 1)
+	Audit    AuditRetention // the audit stream's limits (zero fields: the defaults)
+	TLS      *tls.Config    // clients connect with TLS (required off loopback)
+	Name     string         // server name (a cluster's members need distinct ones)
 	// Cluster, when set, joins a cluster: its name, this node's route listener and the
 	// other nodes' route URLs (nats-route://host:port).
 	Cluster *ClusterOptions
@@ -43,7 +52,15 @@ func Serve(o ServeOptions) (*server.Server, error) {
 	// SyncAlways: JetStream acks before fsync by default (every 2 min), so a one-node server
 	// that crashed could forget counted orders; a day count must survive it.
 	opts := &server.Options{ServerName: o.Name, Host: o.Host, Port: o.Port, JetStream: true, StoreDir: o.StoreDir,
-		NoLog: true, NoSigs: true, Authorization: o.Token, SyncAlways: true}
+		NoLog: true, NoSigs: true, SyncAlways: true}
+	if o.TLS != nil {
+		opts.TLSConfig, opts.TLS, opts.TLSTimeout = o.TLS, true, 2
+	}
+	if o.Auth != nil {
+		if err := o.Auth.configure(opts); err != nil {
+			return nil, fmt.Errorf("fleet serve: authority: %w", err)
+		}
+	}
 	if c := o.Cluster; c != nil {
 		opts.Cluster = server.ClusterOpts{Name: c.Name, Host: c.Host, Port: c.Port}
 		routes := ""
@@ -74,6 +91,12 @@ func Serve(o ServeOptions) (*server.Server, error) {
 		if time.Now().After(deadline) {
 			ns.Shutdown()
 			return nil, errors.New("fleet serve: the server did not start within 10 s")
+		}
+	}
+	if o.Cluster == nil { // a cluster is provisioned once all its nodes are up
+		if err := Provision(ns, o.Auth, o.Replicas, o.Peers, o.Audit); err != nil {
+			ns.Shutdown()
+			return nil, err
 		}
 	}
 	return ns, nil

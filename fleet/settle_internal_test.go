@@ -38,7 +38,7 @@ func TestSettleGivesBackALandedSlot(t *testing.T) {
 			t.Fatal(err)
 		}
 		n, _, _ := parseCount(e.Value())
-		if _, err := kv.Update(ctx, key, countValue(n+1, id), e.Revision()); err != nil {
+		if _, err := kv.Update(ctx, key, f.encodeCount(key, count{N: n + 1, ID: id, Op: opReserve, Prev: n, Base: e.Revision()}), e.Revision()); err != nil {
 			t.Fatal(err)
 		}
 		return e.Revision()

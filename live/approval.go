@@ -11,6 +11,9 @@ type Approval struct {
 	// DriftBps is how far a dollar or leverage figure may have moved with the price since the
 	// human saw it; the day's trade count gets no tolerance.
 	DriftBps int64
+	// Mandate is the SHA-256 of the verified mandate the human's card was computed under; the
+	// gate refuses the approved order under any other mandate (ReasonMandateChanged).
+	Mandate string
 }
 
 // Covers reports whether the approval covers breach b found on the re-check: a quantitative

@@ -73,6 +73,16 @@ type Position struct {
 	MarketValue   money.Amount // signed
 	RealizedPnL   money.Amount
 	UnrealizedPnL money.Amount
+	// QtyUnknown marks a row the broker gave a value and no quantity for (the reference
+	// values it by market_value): its exposure counts, but nothing can close it by quantity
+	// (Qty is zero and means nothing).
+	QtyUnknown bool
+}
+
+// Open reports whether the position is held: a non-zero quantity, or a non-zero value whose
+// quantity is unknown.
+func (p Position) Open() bool {
+	return p.Qty.Sign() != 0 || (p.QtyUnknown && !p.MarketValue.IsZero())
 }
 
 // Account is the broker's money view.
@@ -141,6 +151,7 @@ type OrderUpdate struct {
 	Order    Order
 	FillQty  money.Amount // zero unless this update is a fill
 	FillPx   money.Amount
+	Fee      money.Amount // the fill's fee, when the broker reports one (none of today's adapters do)
 	Time     time.Time
 	Sequence uint64
 }

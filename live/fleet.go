@@ -22,3 +22,9 @@ type DayReserver interface {
 type SentCounter interface {
 	CountSent(ctx context.Context, broker, day string) error
 }
+
+// DayCounter is a DayReserver whose count can be read without taking a slot: a dry run of the
+// gate (a what-if, the check before a review) reads it.
+type DayCounter interface {
+	Count(ctx context.Context, broker, day string) (int, error)
+}

@@ -44,11 +44,16 @@ var cryptoQuotes = []string{"USDT", "USDC", "USD"}
 // equity).
 // Equity and ETF symbols are taken as they are, as before, unless their shape is an option's
 // or a pair's ("ETH/BTC"; "BRK/B" stays an equity): a contradiction is an error, never a
-// guess. Forex and CFD symbols pass as given.
+// guess. Forex and CFD symbols pass as given. A malformed symbol (symbolError: a control or
+// invisible character, a non-ASCII letter, a stray separator such as GME.) is an error whatever
+// the hint.
 func ClassifyInstrument(symbol string, hint InstrumentType) (Instrument, error) {
 	sym := pystr.Upper(pystr.Strip(symbol))
 	if sym == "" {
 		return Instrument{}, fmt.Errorf("symbol is empty")
+	}
+	if err := symbolError(symbol); err != nil {
+		return Instrument{}, err
 	}
 	if hint != "" && !hint.Valid() {
 		return Instrument{}, fmt.Errorf("instrument_type %s is not one of %s", pystr.Repr(string(hint)), joinEnum(InstrumentTypes))

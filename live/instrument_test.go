@@ -23,7 +23,7 @@ func TestClassifyInstrument(t *testing.T) {
 		{"crypto dash form", "BTC-USDC", Crypto, Crypto, "BTC/USDC", ""},
 		{"crypto quoted in BTC cannot be valued", "ETH/BTC", Crypto, "", "", "cannot be valued in USD"},
 		{"crypto without a quote currency", "BTC", Crypto, "", "", "not a crypto pair"},
-		{"crypto with empty base", "/USD", Crypto, "", "", "not a crypto pair"},
+		{"crypto with empty base", "/USD", Crypto, "", "", `it starts with "/"`}, // malformed before it is a pair
 		{"option by shape", "AAPL250117C00150000", "", Option, "AAPL250117C00150000", ""},
 		{"option by hint", " spy250620p00545500 ", Option, Option, "SPY250620P00545500", ""},
 		{"option hint, equity symbol", "AAPL", Option, "", "", "not an OCC option symbol"},

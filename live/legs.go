@@ -27,6 +27,9 @@ func ValidateLegs(legs []Leg) error {
 	}
 	seen := map[string]bool{}
 	for i, l := range legs {
+		if err := symbolError(l.Symbol); err != nil {
+			return fmt.Errorf("legs[%d].%w", i, err)
+		}
 		sym := pystr.Upper(pystr.Strip(l.Symbol))
 		if _, err := ParseOCC(sym); err != nil {
 			return fmt.Errorf("legs[%d].symbol %s is not an OCC option symbol: %v", i, pystr.Repr(l.Symbol), err)

@@ -1,8 +1,6 @@
 package live
 
 import (
-	"errors"
-
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 	"cockpit/live/pystr"
@@ -10,8 +8,9 @@ import (
 
 // ParsePositionList reads a tool-shaped broker's positions payload into positions with a
 // signed quantity and market value, for flatten and the screen. A row whose symbol, value or
-// quantity cannot be read is an error: a row with a value and no quantity cannot be closed,
-// so it never reads as flat.
+// quantity cannot be read is an error. A row with a value and no quantity key is a position
+// whose quantity is unknown (QtyUnknown): its value is exposure, as the reference reads it,
+// and it cannot be closed, so it never reads as flat.
 func ParsePositionList(payload any) ([]Position, error) {
 	rows, err := PositionRows(payload)
 	if err != nil {
@@ -30,7 +29,7 @@ func ParsePositionList(payload any) ([]Position, error) {
 		qKey, qRaw, hasQty := firstPresent(row, quantityKeys)
 		if !hasQty {
 			if !value.IsZero() {
-				return nil, positionsErr("row %d (%s): %v", i, sym, errNoQuantity)
+				out = append(out, Position{Symbol: sym, MarketValue: value, QtyUnknown: true})
 			}
 			continue
 		}
@@ -49,8 +48,6 @@ func ParsePositionList(payload any) ([]Position, error) {
 	return out, nil
 }
 
-var errNoQuantity = errors.New("a position with a value and no quantity")
-
 // rowAmount is the first of keys that reads as a number, or zero.
 func rowAmount(row *jsonv.Object, keys ...string) money.Amount {
 	for _, k := range keys {
@@ -61,4 +58,31 @@ func rowAmount(row *jsonv.Object, keys ...string) money.Amount {
 		}
 	}
 	return money.Zero
+}
+
+// RenamePositionFields rewrites a positions payload whose rows use a broker's own keys into
+// rows of cockpit's keys only: fields maps cockpit's name (symbol, quantity, market_value,
+// price) to the payload's key (a dotted path). A row that is not an object, or that lacks a
+// mapped key, keeps the gap: the reading that follows fails it closed.
+func RenamePositionFields(payload any, fields map[string]string) (any, error) {
+	rows, err := PositionRows(payload)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(rows))
+	for i, r := range rows {
+		row, ok := r.(*jsonv.Object)
+		if !ok {
+			out[i] = r
+			continue
+		}
+		o := jsonv.NewObject()
+		for _, k := range sortedKeys(fields) {
+			if v, ok := argPath(row, fields[k]); ok {
+				o.Set(k, v)
+			}
+		}
+		out[i] = o
+	}
+	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 // intent and how a quote payload becomes a price.
 type Profile struct {
 	Name  string
+	About string // one line for the operator (the profile file's about)
 	Tools map[string]ToolClass
 	// ToolsAuthoritative: Tools lists every tool the profile knows, so an unmapped tool is
 	// UNKNOWN (gated, no intent → deny) whatever its readOnlyHint says.
@@ -23,7 +24,23 @@ type Profile struct {
 	AccountTool        string
 	OrdersTool         string
 	PlaceTool          string
-	CancelTool         string
+	CancelTool         string // "" when the server has none: a cancel is then refused
+	BarsTool           string // recent bars (Alpaca's timeframe spelling); "" = none
+	// CancelIDArg is the cancel tool's order id argument ("" = order_id).
+	CancelIDArg string
+	// ReadArgs are fixed arguments of read tools (a quote read adds its symbol).
+	ReadArgs map[string]*jsonv.Object
+	// PositionFields renames a positions payload's row keys to cockpit's (symbol, quantity,
+	// market_value, price): cockpit's name → the payload's key. Nil: the reference's keys.
+	PositionFields map[string]string
+	// OrderTools are the tools Extract reads an intent from (nil for a Go-built profile).
+	OrderTools map[string]bool
+	// Vars are the variables a broker table must give (profile_vars) before Bind.
+	Vars []string
+	// OrderTool, when set, reads one order by its id (OrderToolArg, default "order_id"): how a
+	// fill of an order that left the open list is seen.
+	OrderTool    string
+	OrderToolArg string
 	// Extract returns the intent of an order-placing tool call, or false when the call does
 	// not carry one (any other tool, or unusable arguments): the gate then denies.
 	Extract func(tool string, args *jsonv.Object) (OrderIntent, bool)
@@ -39,6 +56,8 @@ type Profile struct {
 	// reply (besides status "error"): a rejection, an indeterminate (ErrIndeterminate) one,
 	// or nil for a success.
 	ReplyError func(reply *jsonv.Object) error
+
+	spec *ProfileSpec // the file a data profile was read from (Bind re-reads it)
 }
 
 // QuoteToolOf is the quote tool the profile reads symbol's price with.
@@ -51,20 +70,9 @@ func (p *Profile) QuoteToolOf(symbol string) string {
 	return p.QuoteTool
 }
 
-// Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3).
-var Robinhood = &Profile{
-	Name:          "robinhood",
-	Tools:         curatedTools["robinhood"],
-	QuoteTool:     "get_equity_quotes",
-	PositionsTool: "get_equity_positions",
-	AccountTool:   "get_portfolio",
-	OrdersTool:    "get_equity_orders",
-	PlaceTool:     "place_equity_order",
-	CancelTool:    "cancel_equity_order",
-	Extract:       extractRobinhood,
-	ParseQuote:    ParseMCPQuote,
-	BuildOrder:    buildRobinhoodOrder,
-}
+// Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3), read
+// from the shipped profiles/robinhood.toml.
+var Robinhood = shipped["robinhood"]
 
 // GenericMCP is the fallback profile of an unmapped MCP broker: the reads are get_quotes,
 // get_positions and get_account, and no tool yields an intent (every write is denied until a
@@ -79,81 +87,6 @@ var GenericMCP = &Profile{
 	CancelTool:    "cancel_order",
 	Extract:       func(string, *jsonv.Object) (OrderIntent, bool) { return OrderIntent{}, false },
 	ParseQuote:    ParseMCPQuote,
-}
-
-// extractRobinhood is X1–X5: only place_equity_order carries an intent; symbol, side,
-// instrument and at least one usable size are required; the extractor never sets an asset
-// class. Numbers follow DecimalFromJSON, so "inf", "nan", booleans and "1_000" are not sizes.
-func extractRobinhood(tool string, args *jsonv.Object) (OrderIntent, bool) {
-	if tool != "place_equity_order" || args == nil {
-		return OrderIntent{}, false
-	}
-	var in OrderIntent
-	for _, k := range []string{"symbol", "ticker", "instrument"} {
-		if s, ok := rowString(args, k); ok && pystr.Strip(s) != "" {
-			in.Symbol = pystr.Upper(pystr.Strip(s))
-			break
-		}
-	}
-	for _, k := range []string{"side", "action", "direction"} {
-		s, ok := rowString(args, k)
-		if !ok {
-			continue
-		}
-		switch pystr.Lower(pystr.Strip(s)) {
-		case "buy", "b", "long":
-			in.Side = Buy
-		case "sell", "s", "short":
-			in.Side = Sell
-		default:
-			continue
-		}
-		break
-	}
-	for _, k := range []string{"instrument_type", "asset_class", "type", "instrument_class"} {
-		s, ok := rowString(args, k)
-		if !ok {
-			continue
-		}
-		if t := instrumentAlias(pystr.Lower(s)); t != "" {
-			in.InstrumentType = t
-			break
-		}
-	}
-	in.NotionalUSD = firstSize(args, "notional_usd", "notional", "dollar_amount", "amount")
-	in.Quantity = firstSize(args, "quantity", "qty", "shares", "units")
-	if in.Symbol == "" || in.Side == "" || in.InstrumentType == "" || (in.NotionalUSD == nil && in.Quantity == nil) {
-		return OrderIntent{}, false
-	}
-	return in, true
-}
-
-func instrumentAlias(s string) InstrumentType {
-	switch s {
-	case "equity", "stock", "stocks":
-		return Equity
-	case "etf":
-		return ETF
-	case "option", "options":
-		return Option
-	case "crypto", "cryptocurrency":
-		return Crypto
-	}
-	return ""
-}
-
-// firstSize reads the first present key: a value that is not a positive number makes the
-// size absent (no fall-through to the next key).
-func firstSize(args *jsonv.Object, keys ...string) *money.Amount {
-	_, v, ok := firstPresent(args, keys)
-	if !ok {
-		return nil
-	}
-	a, err := DecimalFromJSON(v)
-	if err != nil || a.Sign() <= 0 {
-		return nil
-	}
-	return &a
 }
 
 // quotePriceKeys are read in order; the first usable value wins.

@@ -90,6 +90,7 @@ func DescribeDenial(d *Denial) string {
 		ReasonFleetUnavailable: "the fleet's day count cannot be reached or written",
 		ReasonLossLimit:        "a loss limit is crossed: the broker is halted until an operator resumes",
 		ReasonEquityUnknown:    "the account equity is unknown, so the loss limits cannot be checked",
+		ReasonMandateChanged:   "the mandate changed since the review: the approval covers nothing, ask again",
 	}
 	s := words[d.Code]
 	if s == "" {
@@ -127,3 +128,7 @@ const ReasonCountUnavailable Reason = "count_unavailable"
 
 // ReasonStaleApproval denies an approved order whose price moved too far since the review.
 const ReasonStaleApproval Reason = "stale_approval"
+
+// ReasonMandateChanged denies an approved order when the verified mandate is not the one its
+// review was computed under: the breaches the human waived were measured against other limits.
+const ReasonMandateChanged Reason = "mandate_changed"

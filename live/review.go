@@ -43,6 +43,9 @@ type ReviewItem struct {
 	Resolution  string
 	Breaches    []ReviewBreach // every breach shown (the first is Limit); an approval covers these
 	Outcome     string         // after an approval: what the re-checked order did
+	// MandateSHA256 is the verified mandate the item was computed under: an approval of it
+	// covers nothing under another mandate (the gate refuses it, mandate_changed).
+	MandateSHA256 string
 }
 
 // ReviewBreach is one breach on a review card.

@@ -36,6 +36,7 @@ targets=(
 	"./cmd/cockpit FuzzFastBatchLineMatchesStrict" # batch fast path against the strict path
 	"./live FuzzParsePositionsMatchesOld"    # fast positions book against the previous reader
 	"./live/pystr FuzzUpperASCIIIsToUpper"   # str.upper()'s ASCII shortcut against strings.ToUpper
+	"./live/termsafe FuzzText"               # outside text on a terminal: no control survives
 )
 failed=0
 printf '%-14s %-28s %12s %s\n' package target execs result

@@ -49,6 +49,10 @@ func (s *Session) Voided() int64 { return s.voided }
 // mandate it committed).
 func (s *Session) Notes() []string { return s.notes }
 
+// StoreChecked is closed once the store's start-up check of its pages has finished (orders
+// wait for it; one that failed has tripped the audit halt first).
+func (s *Session) StoreChecked() <-chan struct{} { return s.pages.finished() }
+
 // Latched reports the gate's audit halt (DV15), if it tripped.
 func (s *Session) Latched() (gate.AuditHalt, bool) { return s.gate.Latched() }
 

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 
 	"cockpit/config"
 	"cockpit/engine"
@@ -39,16 +41,34 @@ func connectMCP(rt *Runtime, key string, bc config.BrokerConfig) (*mcpbroker.Bro
 			redact.RegisterSecret(getenv(name)) // what the server is given is a credential
 		}
 	}
-	ep := mcpbroker.Endpoint{EnvPass: m.EnvPass, URL: m.URL, TokenEnv: m.TokenEnv, Getenv: getenv, Timeout: bc.Timeout.Duration}
+	ep := mcpbroker.Endpoint{EnvPass: m.EnvPass, URL: m.URL, TokenEnv: m.TokenEnv, Getenv: getenv, Timeout: bc.Timeout.Duration,
+		OnExit: func(clean bool, diag string) { logServerExit(rt, key, clean, diag) }}
 	if m.Command != "" {
 		ep.Command = append([]string{m.Command}, m.Args...)
+	}
+	profile, err := m.BrokerProfile(key)
+	if err != nil {
+		return nil, fmt.Errorf("[brokers.%s]: %w", key, err)
 	}
 	tr, err := ep.Transport()
 	if err != nil {
 		return nil, err
 	}
-	return mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: mcpbroker.ProfileFor(m.Profile, key),
+	return mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: key, Profile: profile,
 		Mode: bc.Mode, Timeout: bc.Timeout.Duration, Now: rt.Now, Redial: ep.Transport})
+}
+
+// logServerExit notes in cockpit.log how a broker's stdio server ended (a warning unless it
+// exited 0), with the redacted end of its stderr.
+func logServerExit(rt *Runtime, key string, clean bool, diag string) {
+	if rt.Log == nil {
+		return
+	}
+	level := slog.LevelWarn
+	if clean {
+		level = slog.LevelInfo
+	}
+	rt.Log.Log(context.Background(), level, "mcp broker server ended", "broker", key, "detail", diag)
 }
 
 // registerMCPTools offers an MCP broker's own tools to the agent: READ ones (the profile's

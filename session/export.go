@@ -5,10 +5,12 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/termsafe"
 	"cockpit/store"
 )
 
@@ -26,7 +28,10 @@ func EventJSON(e store.Event) *jsonv.Object {
 }
 
 // ExportEvents writes every event, oldest first, in pages, as csv, jsonl or a replay script;
-// it returns how many events it read.
+// it returns how many events it read. Every export prints as it says: a CSV cell shows its
+// control characters escaped (termsafe.Text; the payload, a JSON document, as JSON escapes)
+// and a cell that would start a spreadsheet formula is prefixed with a quote; JSON lines
+// write what a terminal acts on as JSON escapes (termsafe.JSON).
 func ExportEvents(ctx context.Context, db *store.DB, format string, w io.Writer) (int, error) {
 	cw := csv.NewWriter(w)
 	if format == "csv" {
@@ -43,15 +48,19 @@ func ExportEvents(ctx context.Context, db *store.DB, format string, w io.Writer)
 		for _, e := range evs {
 			switch format {
 			case "csv":
-				cw.Write([]string{strconv.FormatInt(e.Seq, 10), live.FormatTimestamp(e.Time), e.SessionID, e.ActorKind, e.ActorID,
+				row := []string{strconv.FormatInt(e.Seq, 10), live.FormatTimestamp(e.Time), e.SessionID, e.ActorKind, e.ActorID,
 					e.Type, e.Outcome, e.Reason, e.Broker, e.Tool, e.OrderID, e.ClientOrderID, e.ApprovalID, e.Summary,
-					e.Payload, e.PrevHash, e.Hash})
+					string(termsafe.JSON([]byte(e.Payload))), e.PrevHash, e.Hash}
+				for i, c := range row {
+					row[i] = csvCell(c)
+				}
+				cw.Write(row)
 			case "jsonl":
 				b, _ := jsonv.Marshal(EventJSON(e), jsonv.Compact)
-				w.Write(append(b, '\n'))
+				w.Write(append(termsafe.JSON(b), '\n'))
 			case "replay":
 				if line, ok := replayLine(e); ok {
-					w.Write(append(line, '\n'))
+					w.Write(append(termsafe.JSON(line), '\n'))
 				}
 			}
 			after = e.Seq
@@ -63,6 +72,17 @@ func ExportEvents(ctx context.Context, db *store.DB, format string, w io.Writer)
 	}
 	cw.Flush()
 	return n, cw.Error()
+}
+
+// csvCell is a CSV cell that prints as it says and opens as text in a spreadsheet: control
+// characters escaped, and a quote before a leading =, +, - or @ (a formula to Excel and
+// LibreOffice: a cell an agent wrote could otherwise run =HYPERLINK or =WEBSERVICE).
+func csvCell(s string) string {
+	s = termsafe.Text(s)
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // replayLine turns an agent's tool call recorded in the audit into a replay-script line:

@@ -12,13 +12,16 @@ import (
 // orders (a fill reads it at once): a limit crossed while the agent places nothing still halts.
 const LossWatchEvery = 2 * time.Second
 
-// wireLoss lets the gate's loss limits halt the session: the gate's own HALT write is not
-// audited again as one from outside, and a crossing pauses the agent and is published.
-func (s *Session) wireLoss() {
-	s.gate.ExpectSentinel = func(path string) { s.sentries.expect(path, true) }
-	s.gate.OnLossLimit = func(h gate.LossHalt) {
+// lossOptions lets the gate's loss limits halt the session: the gate's own HALT write is not
+// audited again as one from outside, and a crossing pauses the agent and is published
+// (engine.EvLossLimit).
+func (s *Session) lossOptions(o *GateOptions) {
+	o.ExpectSentinel = func(path string) { s.sentries.expect(path, true) }
+	o.OnLossLimit = func(h gate.LossHalt) {
 		s.rt.Log.Warn("loss limit crossed", "broker", h.Broker, "limit", h.Gauge.Limit, "detail", h.Gauge.Describe(h.Limits), "tripped", h.Tripped)
-		s.eng.LossHalted(h)
+		if s.eng != nil { // set before anything can place an order; a crossing is audited anyway
+			s.eng.LossHalted(h)
+		}
 	}
 }
 

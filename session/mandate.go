@@ -49,7 +49,30 @@ func CommitMandate(rt *Runtime, key string, data []byte, source string, days int
 	// mandate is written but unverified, and every order is denied.
 	if err := rt.Audit.Record(context.Background(), mandatefile.CommitRecord(rt.Now(), actor, "cli", source, res)); err != nil {
 		rt.Log.Error("mandate commit not audited", "err", err)
+		VoidReviews(rt, key, res.MandateID) // the old mandate no longer verifies either
 		return res, fmt.Errorf("wrote %s, but its commit could not be recorded, so the gate refuses every order until it is committed again: %w", res.MandateID, err)
 	}
+	VoidReviews(rt, key, res.MandateID)
 	return res, nil
+}
+
+// VoidReviews voids broker's waiting review items once a new mandate (mandateID) is committed
+// or adopted: their breaches, headroom and the limits an approval would waive were computed
+// under the old one (the gate refuses such an approval too: live.ReasonMandateChanged). The
+// agent hears "voided" and may ask again under the new mandate. Voiding is audited; a failure
+// is logged (the gate's refusal still stands).
+func VoidReviews(rt *Runtime, broker, mandateID string) {
+	ctx := context.Background()
+	why := fmt.Sprintf("a new mandate %s was committed for %s: the card was computed under the old one; ask again", mandateID, broker)
+	ids, err := rt.DB.VoidPendingFor(ctx, broker, why)
+	if err != nil {
+		rt.Log.Error("review items not voided after a mandate commit", "broker", broker, "err", err)
+		return
+	}
+	for _, id := range ids {
+		if err := rt.Audit.Record(ctx, live.AuditRecord{Time: rt.Now(), Actor: live.System("review", ""), Kind: live.KindApprovalVoided,
+			Outcome: string(live.ReviewVoided), Broker: broker, ApprovalID: id, Intent: fmt.Sprintf("review %s voided: %s", id, why)}); err != nil {
+			rt.Log.Error("review void not audited", "id", id, "err", err)
+		}
+	}
 }

@@ -3,12 +3,14 @@ package session
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	_ "modernc.org/sqlite"
 
 	"cockpit/live"
+	"cockpit/live/money"
 )
 
 // sqlExec runs SQL on the root's database file directly, as a tool (or a trigger-writing
@@ -71,5 +73,45 @@ func TestPaperBookSurvivesAFullDisk(t *testing.T) {
 		t.Fatalf("the broker said %s filled; after the restart the journal says %s and the paper account %v (%s)", d.ClientOrderID, row.State, herr, held.Status)
 	case row.State == live.JournalRejected && (herr == nil || d.Forwarded && d.BrokerErr == nil):
 		t.Fatalf("reconciled as rejected, yet the broker took it: first run forwarded=%v err=%v, paper account %v", d.Forwarded, d.BrokerErr, herr)
+	}
+}
+
+// TestPaperSavesDoNotGrowWithTheAccount (issue 32): a session's paper account is saved change
+// by change. After 150 orders no row of the store holds the account's history (before, the
+// whole account, every order ever placed, was one row rewritten after each change).
+func TestPaperSavesDoNotGrowWithTheAccount(t *testing.T) {
+	home := t.TempDir()
+	s, err := Open(testOptions(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one := money.FromInt(1)
+	for i := range 150 {
+		side := []string{live.Buy, live.Sell}[i%2]
+		if _, err := s.paper.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: fmt.Sprintf("flat%d", i), Symbol: "AAPL", Side: side, Quantity: &one}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", filepath.Join(home, "cockpit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var largest int
+	if err := db.QueryRow(`SELECT max(length(state)) FROM paper_accounts`).Scan(&largest); err != nil {
+		t.Fatal(err)
+	}
+	if largest > 2048 {
+		t.Errorf("the paper account's row is %d bytes after 150 orders: each save rewrites the history", largest)
+	}
+	again, err := Open(testOptions(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if o, err := again.broker.OrderByClientID(ctx, "flat7"); err != nil || o.Status != live.StatusFilled {
+		t.Errorf("an early order after the restart: %+v %v, want filled", o, err)
 	}
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -160,32 +159,22 @@ func LockPaper(root live.Root, key string) (func(), error) {
 
 // openPaper restores the paper account's state and wires persistence; the caller holds its lock.
 func openPaper(cfg config.Config, db *store.DB, now func() time.Time, key string) (*paper.Broker, error) {
-	ctx := context.Background()
-	var state *paper.State
-	data, found, err := db.PaperState(ctx, key)
+	state, found, err := db.LoadPaper(context.Background(), key)
 	if err != nil {
 		return nil, err
-	}
-	if found {
-		state = &paper.State{}
-		if err := json.Unmarshal(data, state); err != nil {
-			return nil, fmt.Errorf("the stored paper account is unreadable: %w", err)
-		}
 	}
 	mc, err := marketConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
 	b, err := paper.New(paper.Config{Key: key, Market: mc, Cash: cfg.Paper.Cash, Now: now, State: state, History: 2 * time.Hour,
-		Persist: func(data []byte) error { return db.SavePaperState(ctx, key, data) }})
+		Store: db.PaperStore(key)})
 	if err != nil {
 		return nil, err
 	}
 	if !found { // store the new account at once, so its market start is fixed from now on
 		b.Advance()
-		if data, err := json.Marshal(b.Snapshot()); err == nil {
-			db.SavePaperState(ctx, key, data)
-		}
+		_ = b.Save() // refused (a full disk): the next change saves the header with it
 	}
 	return b, nil
 }

@@ -62,7 +62,8 @@ type Session struct {
 	latch     *halt.Latch     // set when the halt watcher cannot watch: halts like HALT
 	sentries  *sentinelAudit  // audits sentinel files changed from outside
 	auditHalt auditLatch      // DV15: closed when the gate's halt latch trips
-	integrity store.Integrity // the store's start-up check
+	integrity store.Integrity // the store's start-up check of its chain
+	pages     pageCheck       // the store's start-up check of its pages, beside the screen (session_audit.go)
 
 	fleet *fleetLink // nil without a fleet
 
@@ -80,10 +81,10 @@ func Open(o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, id: live.RandomID("sess")}
+	s := &Session{rt: rt, id: live.RandomID("sess"), auditHalt: auditLatch{ch: make(chan struct{})}}
 	s.owner.kind = ownerKind(o.Mode)
 	s.closers = append(s.closers, rt.Close)
-	s.integrity = rt.DB.CheckIntegrity(context.Background()) // DV15: before anything is written
+	s.integrity = rt.DB.CheckChain(context.Background()) // DV15: before anything is written; the pages beside (guardAudit)
 	fail := func(err error) (*Session, error) {
 		s.Close()
 		return nil, s.notStarted(err)
@@ -153,13 +154,21 @@ func Open(o Options) (*Session, error) {
 	if err := s.openFleet(); err != nil { // before the gate: the audit sink also feeds the fleet
 		return fail(err)
 	}
-	s.gate = &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true,
-		LockWait: gate.DefaultLockWait}
-	if s.fleet != nil {
-		s.gate.Days = s.fleet.days
-	}
 	s.latch, s.sentries = &halt.Latch{}, &sentinelAudit{s: s}
-	s.gate.Latch = s.latch
+	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
+		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
+	// No order before the watcher is proven (or latched); an audit failure halts (DV15).
+	// No order before the store's page check has passed either (pagecheck.go).
+	s.pages.done = make(chan struct{})
+	gopts := GateOptions{Latch: s.latch, WatcherReady: s.watcher.Ready(), StoreChecked: s.pages.done, OnHalt: s.onAuditHalt}
+	s.lossOptions(&gopts) // a crossed loss limit halts the broker and pauses the agent
+	if s.fleet != nil {
+		gopts.Days = s.fleet.days
+	}
+	s.gate = rt.Gate(gopts)
+	// Fills go into the trail from here to Close (after the fleet's sink is in place); one that
+	// cannot be recorded halts like any audit failure (DV15).
+	s.closers = append(s.closers, rt.FollowFills(b, key, s.id, s.gate.TripAuditHalt))
 	reg := &engine.Registry{}
 	var bars engine.BarSource
 	if s.paper != nil {
@@ -189,10 +198,10 @@ func Open(o Options) (*Session, error) {
 		Reviews: store.Reviews{DB: rt.DB}, Approver: o.Approvals == "tui" || o.Approvals == "cli", Bus: engine.NewBus(rt.Now),
 		Audit: rt.Audit, Now: rt.Now, Log: rt.Log, Costs: costs, Session: s.id}
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
-	s.wireLoss()   // a crossed loss limit halts the broker and pauses the agent
-	s.watcher = &halt.Watcher{Root: rt.Root, Brokers: []string{key}, Now: rt.Now, Actions: &halt.Actions{},
-		Latch: s.latch, OnSentinel: s.onSentinel, OnLatch: s.sentries.latched, Start: s.startHaltAction}
-	s.gate.WatcherReady = s.watcher.Ready() // no order before the watcher is proven (or latched)
+	// [notify]: before anything runs, so no review or halt is missed
+	if err := s.openNotify(); err != nil {
+		return fail(err)
+	}
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })
 	s.watcher.Actions.Register(key, func(ctx context.Context, broker string) halt.Result {
 		s.flattenMu.Lock()
@@ -289,6 +298,11 @@ func (s *Session) Run(ctx context.Context) int {
 	}
 	select { // Open proved the watcher: the agent's first turn never comes before that
 	case <-s.watcher.Ready():
+	case <-ctx.Done():
+		return 0
+	}
+	select { // nor before the store's pages are checked (its orders would wait for it)
+	case <-s.pages.finished():
 	case <-ctx.Done():
 		return 0
 	}

@@ -8,12 +8,13 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/store"
 )
 
 // auditLatch tells the session, once, that the gate's halt latch tripped.
 type auditLatch struct {
 	once sync.Once
-	ch   chan struct{}
+	ch   chan struct{} // made with the session
 }
 
 // guardAudit wires the gate's halt latch to the engine (the agent pauses for good, the screen
@@ -21,25 +22,30 @@ type auditLatch struct {
 // chain or a chain that disagrees with its anchor starts the session HALTED audit_unavailable
 // with the first bad event named.
 func (s *Session) guardAudit() {
-	s.auditHalt.ch = make(chan struct{})
-	s.gate.OnHalt = func(h gate.AuditHalt) {
-		s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
-		s.eng.AuditHalted(h)
-		s.auditHalt.once.Do(func() { close(s.auditHalt.ch) })
-	}
 	if msg := s.integrityProblem(); msg != "" {
 		s.gate.TripAuditHalt(errors.New(msg))
+		close(s.pages.done) // no page check: the latch denies every order
 		return
 	}
-	// The next start recomputes the chain from here on (now that this process owns the account).
-	if err := s.rt.DB.MarkVerified(context.Background(), s.integrity); err != nil {
-		s.rt.Log.Warn("audit head checkpoint not written", "err", err)
-	}
+	s.checkPages()
 }
 
-// integrityProblem says what the start-up check found, with the first bad event ("" if none).
-func (s *Session) integrityProblem() string {
-	in := s.integrity
+// onAuditHalt is the gate's OnHalt: the agent pauses for good, the screen and the bus say
+// why, and a headless run ends (UntilLatched).
+func (s *Session) onAuditHalt(h gate.AuditHalt) {
+	s.rt.Log.Error("trading halted: audit unavailable", "detail", h.Detail)
+	if s.eng != nil { // the gate is made before the engine
+		s.eng.AuditHalted(h)
+	}
+	s.auditHalt.once.Do(func() { close(s.auditHalt.ch) })
+}
+
+// integrityProblem says what the start-up check of the chain found, with the first bad event
+// ("" if none).
+func (s *Session) integrityProblem() string { return problemOf(s.integrity) }
+
+// problemOf says what a start-up check found, with the first bad event ("" if none).
+func problemOf(in store.Integrity) string {
 	switch {
 	case in.Problem == "":
 		return ""

@@ -45,6 +45,7 @@ type Approval struct {
 	Consumed    bool             // an approval grant is used once
 	Breaches    []ApprovalBreach // every breach the order had when it was asked
 	Outcome     string           // after an approval: what the re-checked order did
+	Mandate     string           // SHA-256 of the verified mandate the item was computed under
 }
 
 // ApprovalBreach is one breach a review item shows (and an approval covers).
@@ -73,10 +74,11 @@ func (db *DB) CreateApproval(ctx context.Context, a Approval) error {
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, session_id, broker, order_json, digest, why, limit_name,
-			limit_value, attempted, detail, agent_reason, created_at, deadline, state, breaches) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			limit_value, attempted, detail, agent_reason, created_at, deadline, state, breaches, mandate_sha256)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			a.ID, a.SessionID, a.Broker, a.OrderJSON, a.Digest, redact.Secrets(a.Why), a.Limit, a.LimitValue, a.Attempted,
 			redact.Secrets(a.Detail), redact.Secrets(a.AgentReason), a.CreatedAt.UnixNano(), a.Deadline.UnixNano(),
-			string(ApprovalPending), redact.Secrets(breaches))
+			string(ApprovalPending), redact.Secrets(breaches), a.Mandate)
 		return err
 	})
 }
@@ -153,6 +155,37 @@ func (db *DB) VoidPending(ctx context.Context, why string) (int64, error) {
 	return n, err
 }
 
+// VoidPendingFor voids broker's pending items (a new mandate was committed: their numbers
+// were computed under the old one) and returns their ids.
+func (db *DB) VoidPendingFor(ctx context.Context, broker, why string) ([]string, error) {
+	var ids []string
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		ids = nil
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM approvals WHERE state = ? AND broker = ? ORDER BY created_at`, string(ApprovalPending), broker)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE approvals SET state = ?, resolved_by = 'system', resolved_at = ?, resolution = ?
+			WHERE state = ? AND broker = ?`, string(ApprovalVoided), db.now().UnixNano(), redact.Secrets(why), string(ApprovalPending), broker)
+		return err
+	})
+	if err == nil && len(ids) > 0 {
+		db.notify.wake() // the engine waiting on them hears at once
+	}
+	return ids, wrap(err)
+}
+
 // Approval returns one review item (from the writer, so a resolution by another process is
 // seen at once).
 func (db *DB) Approval(ctx context.Context, id string) (Approval, error) {
@@ -164,7 +197,8 @@ type querier interface {
 }
 
 const approvalColumns = `id, session_id, broker, order_json, digest, why, limit_name, limit_value, attempted, detail,
-	agent_reason, created_at, deadline, state, resolved_by, COALESCE(resolved_at, 0), resolution, consumed, breaches, outcome`
+	agent_reason, created_at, deadline, state, resolved_by, COALESCE(resolved_at, 0), resolution, consumed, breaches, outcome,
+	mandate_sha256`
 
 func getApproval(ctx context.Context, q querier, id string) (Approval, error) {
 	a, err := scanApproval(q.QueryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE id = ?`, id))
@@ -182,7 +216,7 @@ func scanApproval(row interface{ Scan(...any) error }) (Approval, error) {
 	var breaches string
 	err := row.Scan(&a.ID, &a.SessionID, &a.Broker, &a.OrderJSON, &a.Digest, &a.Why, &a.Limit, &a.LimitValue,
 		&a.Attempted, &a.Detail, &a.AgentReason, &created, &deadline, &state, &a.ResolvedBy, &resolved, &a.Resolution, &consumed,
-		&breaches, &a.Outcome)
+		&breaches, &a.Outcome, &a.Mandate)
 	if err == nil && breaches != "" {
 		if jerr := json.Unmarshal([]byte(breaches), &a.Breaches); jerr != nil {
 			err = fmt.Errorf("review item %s: unreadable breaches: %w", a.ID, jerr)
@@ -195,13 +229,21 @@ func scanApproval(row interface{ Scan(...any) error }) (Approval, error) {
 	return a, err
 }
 
+// approvalsInState lists the items in one state through approvals_state (state, deadline).
+const approvalsInState = `SELECT ` + approvalColumns + ` FROM approvals WHERE state = ? ORDER BY created_at DESC LIMIT ?`
+
 // Approvals lists review items, newest first; state filters when non-empty.
 func (db *DB) Approvals(ctx context.Context, state ApprovalState, limit int) ([]Approval, error) {
 	if limit <= 0 {
 		limit = 200
 	}
-	rows, err := db.readQuery(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE (? = '' OR state = ?)
-		ORDER BY created_at DESC LIMIT ?`, string(state), string(state), limit)
+	// Two statements, not one "(? = '' OR state = ?)": that OR hid the state from SQLite's
+	// planner, so the screen's list of pending items sorted every item ever made each second.
+	q, args := `SELECT `+approvalColumns+` FROM approvals ORDER BY created_at DESC LIMIT ?`, []any{limit}
+	if state != "" {
+		q, args = approvalsInState, []any{string(state), limit}
+	}
+	rows, err := db.readQuery(ctx, q, args...)
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -17,11 +17,14 @@ func nullable(s string) any {
 	return s
 }
 
+// largestNotional reads the notionals of one type's events of a broker since a time (sinceSeq
+// keeps it to the events since then).
+const largestNotional = `SELECT notional FROM events WHERE type = ? AND broker = ? AND ts >= ? AND ` + sinceSeq + ` AND notional IS NOT NULL`
+
 // LargestNotional returns the largest notional of the orders placed at broker since the
 // given time (zero when there are none), from the typed notional column of order events.
 func (db *DB) LargestNotional(ctx context.Context, broker string, since time.Time) (money.Amount, error) {
-	rows, err := db.readQuery(ctx, `SELECT notional FROM events WHERE type = ? AND broker = ? AND ts >= ? AND notional IS NOT NULL`,
-		live.KindOrderPlaced, broker, since.UnixNano())
+	rows, err := db.readQuery(ctx, largestNotional, live.KindOrderPlaced, broker, since.UnixNano(), since.UnixNano())
 	if err != nil {
 		return money.Zero, err
 	}

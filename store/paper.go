@@ -3,33 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"os"
 	"time"
 )
-
-// PaperState returns the stored paper account of broker (JSON), or false when there is none.
-func (db *DB) PaperState(ctx context.Context, broker string) ([]byte, bool, error) {
-	var s string
-	err := db.r.QueryRowContext(ctx, `SELECT state FROM paper_accounts WHERE broker = ?`, broker).Scan(&s)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, wrap(err)
-	}
-	return []byte(s), true, nil
-}
-
-// SavePaperState stores the paper account of broker, durably.
-func (db *DB) SavePaperState(ctx context.Context, broker string, state []byte) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO paper_accounts (broker, state, updated_at) VALUES (?, ?, ?)
-			ON CONFLICT(broker) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
-			broker, string(state), db.now().UnixNano())
-		return err
-	})
-}
 
 // Session is one cockpit run.
 type Session struct {

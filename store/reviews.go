@@ -23,7 +23,7 @@ func (r Reviews) CreateReview(ctx context.Context, it live.ReviewItem) error {
 	}
 	a := Approval{ID: it.ID, SessionID: it.SessionID, Broker: it.Broker, OrderJSON: string(order),
 		Digest: it.Digest, Why: it.Why, Limit: it.Limit, LimitValue: it.LimitValue, Attempted: it.Attempted, Detail: it.Detail,
-		AgentReason: it.AgentReason, CreatedAt: it.Created, Deadline: it.Deadline}
+		AgentReason: it.AgentReason, CreatedAt: it.Created, Deadline: it.Deadline, Mandate: it.MandateSHA256}
 	for _, b := range it.Breaches {
 		a.Breaches = append(a.Breaches, ApprovalBreach(b))
 	}
@@ -78,7 +78,7 @@ func ReviewItem(a Approval) live.ReviewItem {
 	it := live.ReviewItem{ID: a.ID, SessionID: a.SessionID, Broker: a.Broker, Digest: a.Digest, Why: a.Why,
 		Limit: a.Limit, LimitValue: a.LimitValue, Attempted: a.Attempted, Detail: a.Detail, AgentReason: a.AgentReason,
 		Created: a.CreatedAt, Deadline: a.Deadline, State: live.ReviewState(a.State), ResolvedBy: a.ResolvedBy,
-		ResolvedAt: a.ResolvedAt, Resolution: a.Resolution, Outcome: a.Outcome}
+		ResolvedAt: a.ResolvedAt, Resolution: a.Resolution, Outcome: a.Outcome, MandateSHA256: a.Mandate}
 	for _, b := range a.Breaches {
 		it.Breaches = append(it.Breaches, live.ReviewBreach(b))
 	}

@@ -277,17 +277,3 @@ func TestApprovalsAcrossHandles(t *testing.T) {
 		t.Fatalf("voided %d", n)
 	}
 }
-
-func TestPaperStateRoundTrip(t *testing.T) {
-	db := mustOpen(t, "")
-	ctx := context.Background()
-	if _, ok, _ := db.PaperState(ctx, "paper"); ok {
-		t.Fatal("state before any save")
-	}
-	db.SavePaperState(ctx, "paper", []byte(`{"cash":"1"}`))
-	db.SavePaperState(ctx, "paper", []byte(`{"cash":"2"}`))
-	got, ok, err := db.PaperState(ctx, "paper")
-	if err != nil || !ok || string(got) != `{"cash":"2"}` {
-		t.Fatalf("%s %v %v", got, ok, err)
-	}
-}

@@ -18,6 +18,7 @@ const (
 )
 
 var hotWrites = []string{acceptedCount, journalInsert, journalFinish, eventsHead, eventsInsert, probeInsert,
+	paperHeaderUpsert, paperOrderUpsert, paperPositionUpsert,
 	schemaVersion, tempSchemaVersion, `SAVEPOINT op`, `ROLLBACK TO op`, `RELEASE op`, `SAVEPOINT probe`, `ROLLBACK TO probe`, `RELEASE probe`}
 
 // prepareWrites prepares hotWrites on the write connection (outside any transaction: the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"cockpit/live/money"
+	"cockpit/live/termsafe"
 )
 
 // series keeps what the charts draw: equity and gross exposure per snapshot, prices per
@@ -116,7 +117,7 @@ func (p *headroomPane) chartLines(w int, sym string) []string {
 	for i, p := range pts {
 		vals[i] = p.px
 	}
-	lines = append(lines, fmt.Sprintf("%-*s%s %s", label, sym, sparkline(vals, sw), last(vals)))
+	lines = append(lines, fmt.Sprintf("%-*s%s %s", label, termsafe.Text(sym), sparkline(vals, sw), last(vals)))
 	marks := []rune(strings.Repeat(" ", sw))
 	for _, f := range s.fills {
 		if f.sym != sym || len(pts) == 0 || f.t.Before(pts[0].t) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"cockpit/live/termsafe"
 )
 
 // closeModal is x on a position: close it, or close it and block the symbol for the session
@@ -56,5 +58,5 @@ func blockedSeg(s *Snapshot) string {
 	if len(s.Blocked) == 0 {
 		return ""
 	}
-	return "⊘ blocked " + strings.Join(s.Blocked, ",")
+	return "⊘ blocked " + termsafe.Text(strings.Join(s.Blocked, ","))
 }

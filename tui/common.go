@@ -5,6 +5,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/live/termsafe"
 )
 
 // Common is what every component shares (soft-serve's pattern): the terminal size, styles,
@@ -75,7 +76,11 @@ func (d *Data) State() live.TradingState {
 }
 
 // say shows a message in the footer for a few seconds.
-func (d *Data) say(text string) { d.Flash, d.FlashAt, d.FlashState = text, d.c.Now(), "" }
+// Its text may quote an order id, a symbol or an error from outside: control characters are
+// escaped.
+func (d *Data) say(text string) {
+	d.Flash, d.FlashAt, d.FlashState = termsafe.Text(text), d.c.Now(), ""
+}
 
 // sayState shows a message that claims a trading state; it is replaced as soon as the
 // state shown is another one (one source of truth: the state, not the message).

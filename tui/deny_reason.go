@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"cockpit/live/termsafe"
 )
 
 // denyModal is d on a review: an optional reason line first (enter ends it, empty skips the
@@ -27,7 +29,7 @@ func (d *denyModal) View(w, h int) string {
 	if d.editing {
 		last = k("enter") + " done (empty skips the reason)    " + k("esc") + " back"
 	}
-	return frame(d.c, "Deny "+d.id, []string{"Reason (optional): " + d.reason.View(d.editing), "", last}, 70, w, h)
+	return frame(d.c, "Deny "+termsafe.Text(d.id), []string{"Reason (optional): " + d.reason.View(d.editing), "", last}, 70, w, h)
 }
 
 func (d *denyModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {

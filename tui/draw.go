@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live/money"
 	"cockpit/live/redact"
+	"cockpit/live/termsafe"
 )
 
 // fit pads or truncates a (possibly styled) line to exactly w cells.
@@ -164,23 +165,18 @@ func countdown(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-// untrusted renders agent or outside text safely on one line: secrets redacted, control
-// characters and escape sequences shown escaped, never interpreted.
+// untrusted renders agent or outside text safely on one line: secrets redacted, line breaks
+// and tabs as spaces, runs of spaces collapsed, every other control character, escape
+// sequence and invisible character shown escaped (termsafe.Text), never interpreted; n > 0
+// bounds the length.
 func untrusted(s string, n int) string {
-	var b strings.Builder
-	for _, r := range redact.Secrets(s) {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case r == '\u202e' || r == '\u202d' || r == '\u2066' || r == '\u2067' || r == '\u2068' || r == '\u2069' || r == '\u200b':
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
+	flat := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
 		}
-	}
-	out := strings.Join(strings.Fields(b.String()), " ")
+		return r
+	}, redact.Secrets(s))
+	out := strings.Join(strings.Fields(termsafe.Text(flat)), " ")
 	if r := []rune(out); n > 0 && len(r) > n {
 		out = string(r[:n]) + "…"
 	}

@@ -9,6 +9,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/termsafe"
 )
 
 // flattenRun is a flatten the operator started: its steps as they happen and, at the end,
@@ -131,7 +132,7 @@ func (f *flattenModal) previewLines() []string {
 		if p.Qty.Sign() < 0 {
 			side = "BUY"
 		}
-		lines = append(lines, fmt.Sprintf("     %-6s %12s → %s %s", p.Symbol, qty(p.Qty), side, qty(p.Qty.Abs())))
+		lines = append(lines, fmt.Sprintf("     %-6s %12s → %s %s", termsafe.Text(p.Symbol), qty(p.Qty), side, qty(p.Qty.Abs())))
 	}
 	lines = append(lines, "4. Verify with the broker: open orders = 0, positions = 0", "",
 		k("y")+" flatten now    "+k("n")+"/esc back (default)")
@@ -160,7 +161,7 @@ func (run *flattenRun) lines(st Styles) []string {
 				p.seen, p.done, p.total = true, max(p.done, s.Done), max(p.total, s.Total)
 				if !s.OK && s.Err != "" {
 					p.fails++
-					failures = append(failures, fmt.Sprintf("%s %s: %s", s.Phase, s.Item, untrusted(s.Err, 60)))
+					failures = append(failures, fmt.Sprintf("%s %s: %s", s.Phase, untrusted(s.Item, 0), untrusted(s.Err, 60)))
 				}
 			}
 		}
@@ -193,7 +194,7 @@ func (run *flattenRun) lines(st Styles) []string {
 	}
 	result := "Result: — (waiting for the broker)"
 	if run.report != nil {
-		result = "Result: " + run.report.Summary()
+		result = "Result: " + untrusted(run.report.Summary(), 0)
 		switch flattenLevel(*run.report) {
 		case levelInfo:
 			result = st.Profit.Render(result)

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"cockpit/live/termsafe"
 )
 
 // FleetView is the fleet on screen (issue 16): this host's link and every host's heartbeat.
@@ -13,6 +15,9 @@ type FleetView struct {
 	OK    bool   // connected and the last call worked
 	Why   string // "fleet ok", or what is wrong
 	Hosts []FleetHost
+	// Alerts are the newest things the fleet refused: a resume nobody known signed, a day
+	// count lowered without a signed release.
+	Alerts []string
 }
 
 // FleetHost is one host's heartbeat.
@@ -36,9 +41,16 @@ func fleetSeg(c *Common) (string, int) {
 	return fmt.Sprintf("fleet %d hosts", len(f.Hosts)), 3
 }
 
-// fleetAlert raises an alert while the fleet is down: new orders are denied.
+// fleetAlert raises an alert while the fleet is down (new orders are denied), and one for
+// each thing the fleet refused.
 func (d *Data) fleetAlert(s Snapshot) {
-	if s.Fleet != nil && !s.Fleet.OK {
+	if s.Fleet == nil {
+		return
+	}
+	for _, a := range s.Fleet.Alerts {
+		d.once("fleet:"+a, 10*time.Minute, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host, Text: a, Untrusted: true})
+	}
+	if !s.Fleet.OK {
 		d.once("fleet", 30*time.Second, Alert{Level: levelCrit, Kind: "FLEET", Source: s.Fleet.Host,
 			Text: "orders DENY fleet_unavailable: " + s.Fleet.Why + " (halts and flatten work locally)"})
 	}
@@ -54,7 +66,7 @@ func (m *fleetModal) View(w, h int) string {
 	if f == nil {
 		return frame(m.c, "Fleet", []string{"No fleet is configured ([fleet] url in config.toml).", "", "esc close"}, 70, w, h)
 	}
-	lines := []string{fmt.Sprintf("this host: %s — %s", f.Host, f.Why), "",
+	lines := []string{termsafe.Text(fmt.Sprintf("this host: %s — %s", f.Host, f.Why)), "",
 		fmt.Sprintf("%-16s %-12s %-10s %6s  %-18s %s", "HOST", "STATE", "BROKER", "ORDERS", "LAST EVENT", "LAG")}
 	for _, h := range f.Hosts {
 		lines = append(lines, fmt.Sprintf("%-16s %-12s %-10s %6d  %-18s %s", untrusted(h.Name, 16), untrusted(h.State, 12),

@@ -8,6 +8,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/live/termsafe"
 )
 
 // headroomPane shows a gauge per mandate limit and, when there is room, the charts of the
@@ -143,9 +144,9 @@ func (p *headroomPane) headroomLines(w, h int, compact bool) []string {
 		msg := "no mandate: every order is denied"
 		switch st := p.c.Data.Snap.MandateState; {
 		case st == live.MandateTampered || st == live.MandateUnverified:
-			msg = "mandate " + p.c.Data.Snap.MandateErr
+			msg = "mandate " + termsafe.Text(p.c.Data.Snap.MandateErr)
 		case p.c.Data.Snap.MandateErr != "":
-			msg = "mandate invalid: " + p.c.Data.Snap.MandateErr
+			msg = "mandate invalid: " + termsafe.Text(p.c.Data.Snap.MandateErr)
 		}
 		return []string{p.c.Styles.Critical.Render(msg), "", "M shows the mandate · M then n drafts a new one"}
 	}

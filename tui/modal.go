@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
+	"cockpit/live/termsafe"
 )
 
 // modal is an overlay that takes the keys while it is open (halt excepted). It never
@@ -228,7 +229,7 @@ func (a *approveModal) View(w, h int) string {
 	if left <= 0 {
 		lines[len(lines)-1] = a.c.Styles.Critical.Render("TIMED OUT — denied (approval_timeout)") + "   esc back"
 	}
-	return frame(a.c, "Approve "+it.ID+"?", lines, 84, w, h)
+	return frame(a.c, "Approve "+termsafe.Text(it.ID)+"?", lines, 84, w, h)
 }
 
 // reviewBreachLines lists every breach the order had when it was asked: the approval covers
@@ -255,7 +256,7 @@ func (a *approveModal) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	case isYes(a.c, msg):
 		it := a.item
 		if !it.Deadline.After(a.c.Now()) {
-			return closeWith(flashMsg("review " + it.ID + " passed its deadline while open: not approved")), nil
+			return closeWith(flashMsg("review " + termsafe.Text(it.ID) + " passed its deadline while open: not approved")), nil
 		}
 		return closeWith(actionMsg{what: ActApprove, id: it.ID, run: func(ctx context.Context, be Backend) (string, error) {
 			return "", be.Approve(ctx, it.ID, "approved once from the cockpit")

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"cockpit/live/termsafe"
 )
 
 // detailsModal shows lines about the selected row in a bubbles/viewport (j/k, pgup/pgdn
@@ -67,7 +69,7 @@ func (mandateModal) Typing() bool { return false }
 func (mm mandateModal) View(w, h int) string {
 	s := &mm.c.Data.Snap
 	if s.Mandate == nil {
-		return frame(mm.c, "Mandate", []string{"No mandate is committed for " + s.Broker + ": every order is denied.", s.MandateErr, "",
+		return frame(mm.c, "Mandate", []string{"No mandate is committed for " + s.Broker + ": every order is denied.", termsafe.Text(s.MandateErr), "",
 			"n draft and commit one · esc close"}, 80, w, h)
 	}
 	md := s.Mandate
@@ -79,11 +81,11 @@ func (mm mandateModal) View(w, h int) string {
 		return a.String()
 	}
 	lines := []string{
-		"Id:              " + md.MandateID,
-		"Consent hash:    " + md.Consent.ConsentTokenSHA256,
-		"Account ref:     " + md.Consent.AccountRef,
-		"Committed:       " + md.Consent.CreatedAt,
-		"Expires:         " + md.Consent.ExpiresAt,
+		"Id:              " + termsafe.Text(md.MandateID),
+		"Consent hash:    " + termsafe.Text(md.Consent.ConsentTokenSHA256),
+		"Account ref:     " + termsafe.Text(md.Consent.AccountRef),
+		"Committed:       " + termsafe.Text(md.Consent.CreatedAt),
+		"Expires:         " + termsafe.Text(md.Consent.ExpiresAt),
 		"",
 		"Max order:       $" + fmtMoney(c.MaxOrderNotionalUSD, 2),
 		"Max exposure:    $" + fmtMoney(c.MaxTotalExposureUSD, 2) + " gross",
@@ -92,7 +94,7 @@ func (mm mandateModal) View(w, h int) string {
 		fmt.Sprintf("Orders per day:  %d", c.MaxTradesPerDay),
 		"Instruments:     " + joinStrings(c.AllowedInstruments),
 		"Asset classes:   " + joinStrings(u.AssetClasses),
-		"Excluded:        " + strings.Join(u.ExcludeSymbols, ", "),
+		"Excluded:        " + termsafe.Text(strings.Join(u.ExcludeSymbols, ", ")),
 		"Min market cap:  " + opt(u.MinMarketCapUSD, u.MinMarketCapUSD != nil),
 		"Min daily volume:" + " " + opt(u.MinAvgDailyVolumeUSD, u.MinAvgDailyVolumeUSD != nil),
 		fmt.Sprintf("Flatten on halt: %v", md.FlattenOnHalt),

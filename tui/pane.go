@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"cockpit/live/termsafe"
 )
 
 // pane is one box of the main screen. It owns its selection, filter and size, draws itself
@@ -234,5 +236,5 @@ func (l *list) lines(header string, rs []row, w, h int, compact bool) []string {
 
 // detailsOf is the drawer for a row of the named pane.
 func (l *list) detailsOf(id string, lines []string) tea.Msg {
-	return openModalMsg{newDetails(l.c, l.Name()+" "+id, lines)}
+	return openModalMsg{newDetails(l.c, l.Name()+" "+termsafe.Text(id), lines)}
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
+	"cockpit/live/termsafe"
 )
 
 // approvalsPane is the review queue: a approves once after a y/N card; d denies at once
@@ -56,7 +57,7 @@ func (p *approvalsPane) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 			return nil, nil
 		}
 		if !it.Deadline.After(p.c.Now()) {
-			return flashMsg("review " + it.ID + " is past its deadline: it is denied (approval_timeout)"), nil
+			return flashMsg("review " + termsafe.Text(it.ID) + " is past its deadline: it is denied (approval_timeout)"), nil
 		}
 		return openModalMsg{newApproveModal(p.c, it)}, nil
 	case key.Matches(k, keys.Deny):
@@ -120,7 +121,7 @@ func (p *approvalsPane) reviewLines(it live.ReviewItem) []string {
 	} else if left < 30e9 {
 		clock = st.Critical.Render(clock)
 	}
-	first := fmt.Sprintf("%-12s %s  %s", clip(it.ID, 12), reviewOrder(&it, p.c.Privacy), clock)
+	first := fmt.Sprintf("%-12s %s  %s", clip(termsafe.Text(it.ID), 12), reviewOrder(&it, p.c.Privacy), clock)
 	second := "    " + reviewReason(&it)
 	if p.c.Privacy {
 		second = maskDigits(second)
@@ -137,7 +138,7 @@ func reviewOrder(it *live.ReviewItem, privacy bool) string {
 	if privacy {
 		mask = "$•••"
 	}
-	return it.OrderText(true, mask)
+	return termsafe.Text(it.OrderText(true, mask))
 }
 
 func reviewReason(it *live.ReviewItem) string {

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"cockpit/live/termsafe"
 )
 
 // alertsPane lists the alerts, newest first; enter shows one in full (escaped).
@@ -127,14 +129,14 @@ func auditLine(e AuditRow, privacy bool) string {
 	if e.Unverified {
 		mark = "✖UNVERIFIED "
 	}
-	return fmt.Sprintf("%s #%d %s%-18s %s %s%s %s", e.Time.UTC().Format("15:04:05"), e.Seq, mark, clip(e.Actor, 18),
-		auditWhat(e), e.Outcome, reason, summary)
+	return fmt.Sprintf("%s #%d %s%-18s %s %s%s %s", e.Time.UTC().Format("15:04:05"), e.Seq, mark, clip(termsafe.Text(e.Actor), 18),
+		termsafe.Text(auditWhat(e)), termsafe.Text(e.Outcome), termsafe.Text(reason), summary)
 }
 
 func auditDetails(e AuditRow) []string {
 	lines := []string{"Seq:     " + fmt.Sprint(e.Seq), "Time:    " + e.Time.UTC().Format("2006-01-02 15:04:05.000 UTC"),
-		"Actor:   " + e.Actor, "Type:    " + e.Type, "Outcome: " + e.Outcome, "Reason:  " + e.Reason, "Tool:    " + e.Tool,
-		"Order:   " + e.OrderID}
+		"Actor:   " + termsafe.Text(e.Actor), "Type:    " + termsafe.Text(e.Type), "Outcome: " + termsafe.Text(e.Outcome),
+		"Reason:  " + termsafe.Text(e.Reason), "Tool:    " + termsafe.Text(e.Tool), "Order:   " + termsafe.Text(e.OrderID)}
 	if e.Unverified {
 		lines = append(lines, "Chain:   UNVERIFIED (at or after the first break of the hash chain)")
 	}

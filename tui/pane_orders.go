@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"cockpit/live"
+	"cockpit/live/termsafe"
 )
 
 // Table headers: the full form needs 80 cells, the compact one 58.
@@ -91,10 +92,11 @@ func (p *ordersPane) orderLine(o live.Order, v *Snapshot, compact bool) string {
 		r = "R"
 	}
 	st := map[live.OrderStatus]string{live.StatusAccepted: "NEW", live.StatusPartial: "PART"}[o.Status]
-	line := fmt.Sprintf("%-9s %-6s %-4s %9s %9s %11s %4s  %-5s %s %s", clip(o.ID, 9), clip(o.Symbol, 6), strings.ToUpper(o.Side),
-		q, px, notional, age(c.Now().Sub(o.CreatedAt)), st, r, v.Origins[o.ClientOrderID])
+	id, sym, side := termsafe.Text(o.ID), termsafe.Text(o.Symbol), termsafe.Text(strings.ToUpper(o.Side))
+	line := fmt.Sprintf("%-9s %-6s %-4s %9s %9s %11s %4s  %-5s %s %s", clip(id, 9), clip(sym, 6), side,
+		q, px, notional, age(c.Now().Sub(o.CreatedAt)), st, r, termsafe.Text(v.Origins[o.ClientOrderID]))
 	if compact {
-		line = fmt.Sprintf("%-7s %-5s %-4s %7s %9s %9s %3s %s%s", clip(o.ID, 7), clip(o.Symbol, 5), strings.ToUpper(o.Side),
+		line = fmt.Sprintf("%-7s %-5s %-4s %7s %9s %9s %3s %s%s", clip(id, 7), clip(sym, 5), side,
 			clip(q, 7), clip(px, 9), clip(notional, 9), age(c.Now().Sub(o.CreatedAt)), st, strings.TrimSpace(r))
 	}
 	return line
@@ -124,13 +126,13 @@ func (p *ordersPane) Details() tea.Msg {
 
 func (p *ordersPane) orderDetails(o live.Order) []string {
 	c := p.c
-	lines := []string{"Order:      " + o.ID, "Client id:  " + o.ClientOrderID, "Symbol:     " + o.Symbol,
-		"Side:       " + o.Side, "Type:       " + string(o.Type), "Quantity:   " + qtyOf(&o)}
+	lines := []string{"Order:      " + termsafe.Text(o.ID), "Client id:  " + termsafe.Text(o.ClientOrderID), "Symbol:     " + termsafe.Text(o.Symbol),
+		"Side:       " + termsafe.Text(o.Side), "Type:       " + termsafe.Text(string(o.Type)), "Quantity:   " + qtyOf(&o)}
 	if o.LimitPrice != nil {
 		lines = append(lines, "Limit:      "+c.amt(*o.LimitPrice, false))
 	}
-	lines = append(lines, "Filled:     "+qty(o.FilledQty)+" @ "+c.amt(o.AvgFillPrice, false), "Status:     "+string(o.Status),
-		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+c.Data.View().Origins[o.ClientOrderID])
+	lines = append(lines, "Filled:     "+qty(o.FilledQty)+" @ "+c.amt(o.AvgFillPrice, false), "Status:     "+termsafe.Text(string(o.Status)),
+		"Created:    "+o.CreatedAt.UTC().Format("15:04:05"), "Origin:     "+termsafe.Text(c.Data.View().Origins[o.ClientOrderID]))
 	if t, ok := c.Data.View().Trails[o.ClientOrderID]; ok {
 		lines = append(lines, c.trailLines(t, min(96, c.Width-2)-4)...)
 	}
@@ -150,10 +152,10 @@ func (p *ordersPane) confirmCancel(id string) tea.Msg {
 		}
 	}
 	if o == nil {
-		return flashMsg("order " + id + " is no longer resting")
+		return flashMsg("order " + termsafe.Text(id) + " is no longer resting")
 	}
-	return openModalMsg{&confirmModal{c: p.c, title: "Cancel order " + id,
-		body: []string{fmt.Sprintf("%s %s %s (%s)", strings.ToUpper(o.Side), qtyOf(o), o.Symbol, o.Status), "", "The cancel goes to the broker at once and is audited."},
+	return openModalMsg{&confirmModal{c: p.c, title: "Cancel order " + termsafe.Text(id),
+		body: []string{termsafe.Text(fmt.Sprintf("%s %s %s (%s)", strings.ToUpper(o.Side), qtyOf(o), o.Symbol, o.Status)), "", "The cancel goes to the broker at once and is audited."},
 		yes:  actionMsg{what: ActCancel, id: id, run: func(ctx context.Context, be Backend) (string, error) { return "", be.Cancel(ctx, id) }}}}
 }
 
@@ -173,7 +175,7 @@ func (p *ordersPane) confirmCancelAll() tea.Msg {
 			var failed []string
 			for _, id := range ids {
 				if err := be.Cancel(ctx, id); err != nil {
-					failed = append(failed, id+": "+err.Error())
+					failed = append(failed, termsafe.Text(id+": "+err.Error()))
 				}
 			}
 			if len(failed) > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/live/termsafe"
 )
 
 // Table headers: the full form needs 66 cells.
@@ -78,13 +79,14 @@ func (p *positionsPane) positionLine(pos live.Position, v *Snapshot, compact boo
 		pnlW = 9
 	}
 	pnl := c.signedCell(pos.UnrealizedPnL, pnlW)
-	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(pos.Symbol, 8), qty(pos.Qty), c.amt(pos.AvgPrice, false), last,
+	sym := termsafe.Text(pos.Symbol)
+	line := fmt.Sprintf("%-8s %11s %9s %9s %12s %s", clip(sym, 8), qty(pos.Qty), c.amt(pos.AvgPrice, false), last,
 		c.amt(pos.MarketValue, false), pnl)
 	if !compact && p.w-2 >= positionWideW {
 		line += " " + c.signedCell(pos.RealizedPnL, 11) + " " + c.signedCell(pos.RealizedPnL.Add(pos.UnrealizedPnL), 11)
 	}
 	if compact {
-		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(pos.Symbol, 5), clip(qty(pos.Qty), 8), clip(c.amt(pos.AvgPrice, false), 8),
+		line = fmt.Sprintf("%-5s %8s %8s %8s %10s %s", clip(sym, 5), clip(qty(pos.Qty), 8), clip(c.amt(pos.AvgPrice, false), 8),
 			clip(last, 8), clip(c.amt(pos.MarketValue, false), 10), pnl)
 	}
 	return line
@@ -99,7 +101,7 @@ func (p *positionsPane) Details() tea.Msg {
 	var lines []string
 	for _, pos := range c.Data.View().Positions {
 		if pos.Symbol == id {
-			lines = []string{"Symbol:     " + pos.Symbol, "Quantity:   " + qty(pos.Qty), "Avg price:  " + c.amt(pos.AvgPrice, false),
+			lines = []string{"Symbol:     " + termsafe.Text(pos.Symbol), "Quantity:   " + qty(pos.Qty), "Avg price:  " + c.amt(pos.AvgPrice, false),
 				"Value:      " + c.amt(pos.MarketValue, false), "Unrealized: " + c.amt(pos.UnrealizedPnL, false),
 				"Realized:   " + c.amt(pos.RealizedPnL, false), "", "x closes it (reduce-only, through the gate, y/N)"}
 		}
@@ -122,8 +124,8 @@ func (p *positionsPane) confirmClose(sym string) tea.Msg {
 	if pos.Qty.Sign() < 0 {
 		side = "BUY"
 	}
-	return openModalMsg{&closeModal{sym: sym, confirmModal: confirmModal{c: p.c, title: "Close position " + sym,
-		body: []string{fmt.Sprintf("%s %s %s at market, reduce-only, through the gate", side, qty(pos.Qty.Abs()), sym),
+	return openModalMsg{&closeModal{sym: sym, confirmModal: confirmModal{c: p.c, title: "Close position " + termsafe.Text(sym),
+		body: []string{fmt.Sprintf("%s %s %s at market, reduce-only, through the gate", side, qty(pos.Qty.Abs()), termsafe.Text(sym)),
 			fmt.Sprintf("value now %s", p.c.amt(pos.MarketValue, false))},
 		yes: actionMsg{what: ActClose, id: sym, run: func(ctx context.Context, be Backend) (string, error) { return "", be.ClosePosition(ctx, sym) }}}}}
 }

@@ -1,6 +1,10 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+
+	"cockpit/live/termsafe"
+)
 
 // Remote is the line under the status bar that says who is connected over SSH, "ssh:
 // alice@laptop (operator), bob (viewer)" (Snapshot.Remote), so everyone watching knows who
@@ -10,5 +14,5 @@ func (b statusBar) Remote(w int) string {
 	if len(r) == 0 {
 		return ""
 	}
-	return b.c.Styles.Muted.Render(fit(" ssh: "+strings.Join(r, ", "), w))
+	return b.c.Styles.Muted.Render(fit(" ssh: "+termsafe.Text(strings.Join(r, ", ")), w))
 }

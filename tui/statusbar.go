@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"cockpit/live"
+	"cockpit/live/termsafe"
 )
 
 // statusBar is the top line and, while halted, the banner under it.
@@ -47,7 +48,7 @@ func (b statusBar) compose(w int) (line string, short bool) {
 		segs = append(segs[:1], append([]seg{{bs, 0}}, segs[1:]...)...)
 	}
 	if s.Agent != "" {
-		a := fmt.Sprintf("agent %s", s.Agent)
+		a := fmt.Sprintf("agent %s", termsafe.Text(s.Agent))
 		if b.c.Data.Agent.turn > 0 {
 			a += fmt.Sprintf(" t%d", b.c.Data.Agent.turn)
 		}
@@ -168,9 +169,9 @@ func (b statusBar) mandateSeg() string {
 		}
 		return b.c.Styles.Critical.Render("mandate NONE (orders denied)")
 	}
-	id := s.Mandate.MandateID
-	if len(id) > 14 {
-		id = id[:14] + "…"
+	id := termsafe.Text(s.Mandate.MandateID)
+	if r := []rune(id); len(r) > 14 {
+		id = string(r[:14]) + "…"
 	}
 	left := s.Expires.Sub(b.c.Now())
 	if s.Expires.IsZero() || left <= 0 {

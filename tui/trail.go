@@ -46,15 +46,15 @@ func (c *Common) trailLines(t OrderTrail, w int) []string {
 			out = append(out, lead+l)
 		}
 		if len(s.Checked) > 0 {
-			for _, l := range wrapWords("checked: "+strings.Join(s.Checked, " → "), w-12) {
+			for _, l := range wrapWords(untrusted("checked: "+strings.Join(s.Checked, " → "), 0), w-12) {
 				out = append(out, "            "+l)
 			}
 		}
 		if s.Breach != "" {
-			out = append(out, "            breach: "+s.Breach)
+			out = append(out, "            breach: "+untrusted(s.Breach, 0))
 		}
 		if s.Approve != "" {
-			out = append(out, "            approved: "+s.Approve)
+			out = append(out, "            approved: "+untrusted(s.Approve, 0))
 		}
 	}
 	return out

@@ -23,7 +23,9 @@ func TestQuickReportsEveryFigure(t *testing.T) {
 	}
 	want := []string{"check --batch", "CheckMandate per call", "position rows", "one JSONL line", "redaction, nested payload",
 		"scanner", "durable gate, sequential", "durable gate, sequential, p99", "4 agents on 4 brokers", "HALT → first cancel",
-		"HALT → verified FLAT", "audit append", "audit verify", "screen page query", "View()", "peak RSS"}
+		"HALT → verified FLAT", "audit append", "audit verify", "screen page query", "View()",
+		"durable gate + saved paper account, history", "serve-mcp order, history", "serve-mcp start-up to a connected client",
+		"start-up to first frame", "start-up to trading", "peak RSS"}
 	for _, w := range want {
 		found := false
 		for _, f := range rep.Figures {

@@ -2,8 +2,11 @@
 // check (batch process, per call, position rows, one JSONL line), redaction and the scanner on
 // the reference corpus, the durable gate (sequential and four brokers at once), halt to first
 // cancel and to a verified FLAT, audit append and verify, the screen's page query and View(),
-// and the process's peak RSS — and prints a table, or JSON with --json. --quick uses smaller
-// inputs and finishes in under a minute.
+// the history figures of issue 32 (an order through the durable gate and through serve-mcp at
+// 0, 10,000 and 100,000 settled orders of history, sizes taking turns; start-up to the first
+// frame and to trading on a fresh root and on one of 1,000,000 events), and the process's
+// peak RSS — and prints a table, or JSON with --json. --quick uses smaller inputs and
+// finishes in under a minute.
 package main
 
 import (
@@ -71,6 +74,9 @@ var steps = []step{
 	{"halt", figHalt},
 	{"audit", figAudit},
 	{"screen", figView},
+	{"history gate", figHistoryGate},
+	{"history mcp", figHistoryMCP},
+	{"start-up", figStartup},
 }
 
 func main() {

@@ -14,9 +14,11 @@ import (
 	"strings"
 	"time"
 
+	"cockpit/internal/buildinfo"
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/redact"
+	"cockpit/live/termsafe"
 	"cockpit/session"
 )
 
@@ -72,6 +74,8 @@ func verbs() []verb {
 		{"flatten", "flatten [--broker B] [--close-positions] [--reason R]", "halt, cancel every resting order, optionally close positions, verify", (*App).cmdFlatten},
 		{"audit", "audit list [--since --type --order --code --json] | show SEQ | verify | export --format csv|jsonl|replay | rotate --reason R", "read and check the audit trail", (*App).cmdAudit},
 		{"approvals", "approvals list [--state S] | approve ID [--reason R] | deny ID [--reason R]", "the review queue, from another terminal", (*App).cmdApprovals},
+		{"trades", "trades [--day YYYY-MM-DD] [--broker B] [--json]", "a UTC day's fills from the audit trail, with the realised P&L of each round trip (FIFO lots)", (*App).cmdTrades},
+		{"pnl", "pnl [--days N] [--broker B] [--json]", "daily realised and unrealised P&L from the audit trail's fills (FIFO; open positions at their last fill price)", (*App).cmdPnL},
 		{"positions", "positions [--broker B] [--json]", "the broker's positions (a running cockpit's saved paper state while it owns the account)", (*App).cmdPositions},
 		{"orders", "orders [--broker B] [--json]", "the broker's resting orders (likewise)", (*App).cmdOrders},
 		{"attach", "attach --vibe DIR [--broker B] [--no-mouse]", "the screen over a Vibe-Trading root (its live/ files and audit_chain.jsonl), read-only: H halts it", (*App).cmdAttach},
@@ -79,6 +83,7 @@ func verbs() []verb {
 		{"serve-ssh", "serve-ssh [--listen 127.0.0.1:2222 [--allow-remote]] [--idle-timeout 15m] [--max-conns 32] [--agent A] [--live]", "serve the screen over SSH to the keys in <root>/ssh/authorized_keys, each with a role (viewer, operator, admin)", (*App).cmdServeSSH},
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"fleet", "fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]", "a fleet on NATS JetStream: run a one-host server, or show hosts, halts and the day count", (*App).cmdFleet},
+		{"broker", "broker tools --broker B [--json] | profile check FILE | profile list | profile show NAME", "an MCP broker's tools as cockpit treats them (class, extractor, tools its profile does not know); broker profiles, checked offline", (*App).cmdBroker},
 		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},
 	}
 }
@@ -93,6 +98,9 @@ func (a *App) Run(args []string) int {
 	switch rest[0] {
 	case "-h", "--help", "help":
 		a.usage(a.Stdout)
+		return exitOK
+	case "--version", "-version":
+		fmt.Fprintln(a.Stdout, buildinfo.Read())
 		return exitOK
 	case mcpPaperServerVerb: // hidden: a test and demo aid
 		return a.cmdMCPPaperServer(rest[1:])
@@ -144,11 +152,11 @@ func withGlobals(args, global []string) []string {
 
 // hasSubcommands reports a verb whose first argument is a subcommand.
 func hasSubcommands(name string) bool {
-	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet"
+	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet" || name == "broker"
 }
 
 func (a *App) usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cockpit <command> [flags]   (every command takes --home DIR)")
+	fmt.Fprintln(w, "usage: cockpit <command> [flags]   (every command takes --home DIR; cockpit --version says which build this is)")
 	fmt.Fprintln(w)
 	for _, v := range verbs() {
 		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", v.name, v.summary, "", v.usage)
@@ -253,23 +261,59 @@ func (a *App) root(home string) (live.Root, error) {
 func (a *App) logger(root live.Root) (*slog.Logger, func()) { return session.OpenLog(root) }
 
 func (a *App) failf(format string, args ...any) int {
-	fmt.Fprintf(a.Stderr, "cockpit: %s\n", redact.Secrets(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.Stderr, "cockpit: %s\n", termsafe.Lines(redact.Secrets(fmt.Sprintf(format, args...))))
 	return exitFailure
 }
 
 func (a *App) usageErr(fs *flag.FlagSet, format string, args ...any) int {
-	fmt.Fprintf(a.Stderr, "cockpit %s: "+format+"\n", append([]any{strings.TrimPrefix(fs.Name(), "cockpit ")}, args...)...)
+	msg := fmt.Sprintf("cockpit %s: "+format, append([]any{strings.TrimPrefix(fs.Name(), "cockpit ")}, args...)...)
+	fmt.Fprintln(a.Stderr, termsafe.Lines(msg))
 	a.shortUsage(fs)
 	return exitUsage
 }
 
-// printJSON writes one JSON document and a newline.
+// printJSON writes one JSON document and a newline; what an encoder leaves raw that a
+// terminal acts on (DEL, C1 controls, invisible characters) is written as JSON escapes.
 func (a *App) printJSON(v any) {
+	a.Stdout.Write(append(jsonText(v), '\n'))
+}
+
+// jsonText is v as compact, terminal-safe JSON.
+func jsonText(v any) []byte {
 	b, err := jsonv.Marshal(v, jsonv.Compact)
 	if err != nil {
 		b, _ = jsonv.Marshal(v, jsonv.Python)
 	}
-	a.Stdout.Write(append(b, '\n'))
+	return termsafe.JSON(b)
+}
+
+// jsonList writes a list verb's --json output: one JSON array, each element on a line of its
+// own ("[]" when the list is empty), so the output is always one valid JSON document and
+// still a record per line for grep. Call end once, after the last add.
+type jsonList struct {
+	a *App
+	n int
+}
+
+func (a *App) jsonList() *jsonList { return &jsonList{a: a} }
+
+// add writes one element.
+func (l *jsonList) add(v any) {
+	sep := ",\n"
+	if l.n == 0 {
+		sep = "[\n"
+	}
+	l.n++
+	l.a.Stdout.Write(append([]byte(sep), jsonText(v)...))
+}
+
+// end closes the array.
+func (l *jsonList) end() {
+	if l.n == 0 {
+		l.a.Stdout.Write([]byte("[]\n"))
+		return
+	}
+	l.a.Stdout.Write([]byte("\n]\n"))
 }
 
 // readLine reads one line of operator input (without the newline).

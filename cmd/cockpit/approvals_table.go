@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"cockpit/store"
 )
@@ -22,7 +21,7 @@ func approvalsTable(w io.Writer, items []store.Approval, now time.Time) {
 		if strings.TrimSpace(order) == "" {
 			order = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(it.ID), cell(it.Broker), cell(order), it.State,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cell(it.ID), cell(it.Broker), cell(order), cell(string(it.State)),
 			deadlineCell(it, now), cell(whyLine(it)))
 	}
 	tw.Flush()
@@ -62,14 +61,4 @@ func deadlineCell(it store.Approval, now time.Time) string {
 		return "due now"
 	}
 	return humanDuration(it.Deadline.Sub(now).Truncate(time.Second)) + " left"
-}
-
-// cell keeps a table cell on one line: control characters (from agent text) become '?'.
-func cell(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
 }

@@ -47,7 +47,7 @@ func TestApprovalsListIsATable(t *testing.T) {
 		t.Errorf("the table prints raw request JSON:\n%s", out)
 	}
 	js, _, _ := run(t, home, "", "approvals", "list", "--json")
-	if !strings.HasPrefix(js, `{"id":"ap_one"`) || !strings.Contains(js, `"order":{"notional":"6000"`) {
+	if !strings.HasPrefix(js, "[\n"+`{"id":"ap_one"`) || !strings.Contains(js, `"order":{"notional":"6000"`) {
 		t.Errorf("--json: %s", js)
 	}
 }

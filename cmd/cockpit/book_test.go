@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -27,11 +26,11 @@ func savePaper(t *testing.T, home string) {
 		Orders: map[string]*live.Order{"P000001": {ID: "P000001", ClientOrderID: "c1", Symbol: "MSFT", Side: live.Buy, Type: live.Limit,
 			Quantity: &qty, LimitPrice: &lp, Status: live.StatusAccepted, CreatedAt: fixedNow}},
 		ByClient: map[string]string{"c1": "P000001"}, Seq: 1}
-	data, err := json.Marshal(st)
+	c, err := st.Whole()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SavePaperState(context.Background(), "paper", data); err != nil {
+	if err := db.PaperStore("paper").Save(c); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -64,9 +63,9 @@ func TestPositionsAndOrdersVerbs(t *testing.T) {
 		}
 		for _, verb := range []string{"positions", "orders"} {
 			out, _, code = run(t, home, "", verb, "--json")
-			var v map[string]any
-			if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &v); code != 0 || err != nil {
-				t.Errorf("owned %v: %s --json: exit %d %v: %q", owned, verb, code, err, out)
+			var v []map[string]any
+			if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || len(v) != 1 {
+				t.Errorf("owned %v: %s --json: exit %d %v: %q, want an array of one", owned, verb, code, err, out)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	goruntime "runtime"
 
 	"cockpit/live"
+	"cockpit/live/termsafe"
 )
 
 // batchItem is one non-blank input line of `check --batch` (or one over the size limit).
@@ -80,5 +81,6 @@ func evaluateChunk(items []batchItem) chunkResult {
 		r.out = append(res.AppendJSON(r.out), '\n')
 		r.notAllow = r.notAllow || res.Verdict != live.Allow
 	}
+	r.out = termsafe.JSON(r.out) // an id or a symbol from the file: what a terminal acts on as JSON escapes
 	return r
 }

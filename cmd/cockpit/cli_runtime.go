@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"cockpit/live"
 	"cockpit/live/gate"
+	"cockpit/live/redact"
 	"cockpit/session"
 )
 
@@ -34,9 +36,10 @@ func (a *App) openRuntime(home string) (*runtime, error) {
 
 func (rt *runtime) close() { rt.Close() }
 
-// gate returns a gate bound to this runtime's store.
-func (rt *runtime) gate() *gate.Gate {
-	return &gate.Gate{Root: rt.Root, Now: rt.app.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB}
+// gate returns the runtime's gate (session.Runtime.Gate) for a verb: no watcher or latch of
+// its own (the sentinels are read on every order); a configured fleet's count is days.
+func (rt *runtime) gate(days live.DayReserver) *gate.Gate {
+	return rt.Gate(session.GateOptions{Days: days})
 }
 
 // operatorAction audits something the operator did from the command line (DV8).
@@ -65,6 +68,14 @@ func (rt *runtime) openBroker(key string) (live.Broker, func(), error) {
 		return nil, nil, err
 	}
 	return rt.OpenOwnedBroker(key, release)
+}
+
+// followFills records the fills broker b reports (a flatten's closing orders) until the
+// returned stop, which waits for those already delivered; one that cannot be recorded is said.
+func (rt *runtime) followFills(b live.Broker, key string) (stop func()) {
+	return rt.FollowFills(b, key, "cli", func(err error) {
+		fmt.Fprintf(rt.app.Stderr, "cockpit: warning: a fill at %s is not in the audit trail: %s\n", key, redact.Secrets(err.Error()))
+	})
 }
 
 // Names the verbs share with the session package.

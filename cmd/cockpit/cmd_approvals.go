@@ -32,7 +32,7 @@ func (a *App) cmdApprovals(args []string) int {
 func (a *App) approvalsList(args []string) int {
 	p, fs := a.preamble("approvals list")
 	state := fs.String("state", "pending", "pending, approved, denied, timed_out, voided, or all")
-	asJSON := fs.Bool("json", false, "one JSON object per line")
+	asJSON := fs.Bool("json", false, "a JSON array, one element per line")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
@@ -50,9 +50,11 @@ func (a *App) approvalsList(args []string) int {
 		return a.failf("%v", err)
 	}
 	if *asJSON {
+		list := a.jsonList()
+		defer list.end()
 		for _, it := range items {
 			order, _ := jsonv.ParseString(it.OrderJSON, jsonv.Options{})
-			a.printJSON(jsonv.ObjectOf("id", it.ID, "state", string(it.State), "broker", it.Broker, "why", it.Why,
+			list.add(jsonv.ObjectOf("id", it.ID, "state", string(it.State), "broker", it.Broker, "why", it.Why,
 				"limit", it.Limit, "limit_value", it.LimitValue, "attempted", it.Attempted, "order", order,
 				"digest", it.Digest, "agent_reason", it.AgentReason, "created_at", live.FormatTimestamp(it.CreatedAt),
 				"deadline", live.FormatTimestamp(it.Deadline), "resolved_by", it.ResolvedBy, "resolution", it.Resolution,
@@ -88,7 +90,7 @@ func (a *App) approvalsResolve(args []string, state store.ApprovalState) int {
 	it, err := rt.DB.Resolve(ctx, id, state, operatorName(), *reason)
 	switch {
 	case errors.Is(err, store.ErrNotPending):
-		fmt.Fprintf(a.Stdout, "%s was already %s (by %s) — nothing changed.\n", id, it.State, orUnknown(it.ResolvedBy))
+		printLine(a.Stdout, "%s was already %s (by %s) — nothing changed.", id, it.State, orUnknown(it.ResolvedBy))
 		return exitFailure
 	case err != nil:
 		return a.failf("%v", err)
@@ -117,7 +119,7 @@ func (a *App) approvalOutcome(rt *runtime, id string) int {
 			return a.failf("%v", err)
 		}
 		if it.Outcome != "" {
-			fmt.Fprintf(a.Stdout, "%s: %s\n", id, it.Outcome)
+			printLine(a.Stdout, "%s: %s", id, it.Outcome)
 			if strings.HasPrefix(it.Outcome, live.OutcomeSent) {
 				return exitOK
 			}

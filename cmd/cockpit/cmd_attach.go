@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"cockpit/live/redact"
+	"cockpit/live/termsafe"
 	"cockpit/session"
 	"cockpit/session/vibeattach"
 	"cockpit/tui"
@@ -56,7 +57,7 @@ func (a *App) cmdAttach(args []string) int {
 		return a.failf("attach: the halt on quit failed: %v", err)
 	}
 	if msg != "" {
-		fmt.Fprintln(a.Stdout, msg)
+		fmt.Fprintln(a.Stdout, termsafe.Lines(msg))
 	}
 	if runErr != nil && runErr != tea.ErrProgramKilled {
 		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))

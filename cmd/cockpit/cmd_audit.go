@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/jsonv"
+	"cockpit/live/termsafe"
 	"cockpit/live/vibe"
 	"cockpit/session"
 	"cockpit/store"
@@ -43,7 +44,7 @@ func (a *App) auditList(args []string) int {
 	order := fs.String("order", "", "only events of this order id or client order id")
 	code := fs.String("code", "", "only events with this reason code (halted, max_order_notional_usd, …)")
 	limit := fs.Int("limit", 50, "at most this many events")
-	asJSON := fs.Bool("json", false, "one JSON object per line")
+	asJSON := fs.Bool("json", false, "a JSON array, one element per line")
 	fleetWide := fs.Bool("fleet", false, "every host's trail, from the fleet's audit stream (newest --limit)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
@@ -68,14 +69,18 @@ func (a *App) auditList(args []string) int {
 	if err != nil {
 		return a.failf("%v", err)
 	}
+	list := a.jsonList()
+	if *asJSON {
+		defer list.end()
+	}
 	for i := len(evs) - 1; i >= 0; i-- { // oldest first, like a log
 		e := evs[i]
 		if *asJSON {
-			a.printJSON(session.EventJSON(e))
+			list.add(session.EventJSON(e))
 			continue
 		}
 		fmt.Fprintf(a.Stdout, "%6d  %s  %-8s %-16s %-9s %-24s %s\n", e.Seq, e.Time.Format("2006-01-02 15:04:05"),
-			e.ActorKind, e.Type, e.Outcome, e.Reason, e.Summary)
+			cell(e.ActorKind), cell(e.Type), cell(e.Outcome), cell(e.Reason), cell(e.Summary))
 	}
 	if len(evs) == 0 && !*asJSON {
 		fmt.Fprintln(a.Stdout, "no events match")
@@ -113,7 +118,7 @@ func (a *App) auditShow(args []string) int {
 		return a.failf("%v", err)
 	}
 	b, _ := jsonv.Marshal(session.EventJSON(e), jsonv.Python)
-	fmt.Fprintln(a.Stdout, string(b))
+	fmt.Fprintln(a.Stdout, string(termsafe.JSON(b)))
 	return exitOK
 }
 
@@ -137,7 +142,7 @@ func (a *App) auditVerify(args []string) int {
 	}
 	if !rep.OK() {
 		fmt.Fprintf(a.Stdout, "audit chain BROKEN at event %d (%s): %s\n%d events before it verified.\n",
-			rep.Break.Seq, rep.Break.Reason, rep.Break.Detail, rep.Events)
+			rep.Break.Seq, cell(rep.Break.Reason), cell(rep.Break.Detail), rep.Events)
 		rt.Log.Error("audit chain broken", "seq", rep.Break.Seq, "reason", rep.Break.Reason)
 		return exitFailure
 	}
@@ -153,7 +158,7 @@ func (a *App) auditVerify(args []string) int {
 		m := &vibe.Mirror{Root: rt.Root}
 		cr := vibe.VerifyChain(m.ChainPath())
 		if !cr.OK {
-			fmt.Fprintf(a.Stdout, "mirror chain BROKEN at line %d (seq %d, %s): %s\n", cr.Break.Index+1, cr.Break.Seq, cr.Break.Reason, cr.Break.Detail)
+			fmt.Fprintf(a.Stdout, "mirror chain BROKEN at line %d (seq %d, %s): %s\n", cr.Break.Index+1, cr.Break.Seq, cell(cr.Break.Reason), cell(cr.Break.Detail))
 			return exitFailure
 		}
 		fmt.Fprintf(a.Stdout, "mirror chain OK: %d records\n", cr.Records)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
-	"cockpit/live/paper"
 	"cockpit/session"
 )
 
@@ -33,7 +31,7 @@ func (a *App) cmdOrders(args []string) int { return a.bookVerb("orders", args) }
 func (a *App) bookVerb(name string, args []string) int {
 	p, fs := a.preamble(name)
 	p.withBroker(live.PaperBroker, "broker account to read")
-	asJSON := fs.Bool("json", false, "one JSON object per line")
+	asJSON := fs.Bool("json", false, "a JSON array, one element per line")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
@@ -83,13 +81,9 @@ func readBook(rt *runtime, key string) (book, error) {
 
 // savedBook reads the paper account's saved state (read-only).
 func savedBook(rt *runtime, key string) (book, error) {
-	data, found, err := rt.DB.PaperState(context.Background(), key)
+	st, found, err := rt.DB.LoadPaper(context.Background(), key)
 	if err != nil || !found {
 		return book{saved: true}, err
-	}
-	var st paper.State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return book{}, fmt.Errorf("the stored paper account is unreadable: %w", err)
 	}
 	bk := book{saved: true}
 	for sym, p := range st.Positions {
@@ -109,15 +103,21 @@ func savedBook(rt *runtime, key string) (book, error) {
 
 func (a *App) printPositions(bk book, asJSON bool) {
 	if asJSON {
+		list := a.jsonList()
 		for _, p := range bk.positions {
-			o := jsonv.ObjectOf("symbol", p.Symbol, "qty", live.EncodeAmount(p.Qty), "avg_price", live.EncodeAmount(p.AvgPrice),
+			var qty any = live.EncodeAmount(p.Qty)
+			if p.QtyUnknown { // the broker gave a value and no quantity
+				qty = nil
+			}
+			o := jsonv.ObjectOf("symbol", p.Symbol, "qty", qty, "avg_price", live.EncodeAmount(p.AvgPrice),
 				"realized_pnl", live.EncodeAmount(p.RealizedPnL), "marked", !bk.saved)
 			if !bk.saved {
 				o.Set("market_value", live.EncodeAmount(p.MarketValue))
 				o.Set("unrealized_pnl", live.EncodeAmount(p.UnrealizedPnL))
 			}
-			a.printJSON(o)
+			list.add(o)
 		}
+		list.end()
 		return
 	}
 	if len(bk.positions) == 0 {
@@ -131,15 +131,21 @@ func (a *App) printPositions(bk book, asJSON bool) {
 		if !bk.saved {
 			value, upnl = p.MarketValue.Round(2).String(), signed(p.UnrealizedPnL.Round(2))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", cell(p.Symbol), p.Qty, p.AvgPrice.Round(4), value, upnl, signed(p.RealizedPnL.Round(2)))
+		qty := p.Qty.String()
+		if p.QtyUnknown {
+			qty = "?"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", cell(p.Symbol), qty, p.AvgPrice.Round(4), value, upnl, signed(p.RealizedPnL.Round(2)))
 	}
 	tw.Flush()
 }
 
 func (a *App) printOrders(bk book, asJSON bool) {
 	if asJSON {
+		list := a.jsonList()
+		defer list.end()
 		for _, o := range bk.orders {
-			a.printJSON(jsonv.ObjectOf("id", o.ID, "client_order_id", o.ClientOrderID, "symbol", o.Symbol, "side", o.Side,
+			list.add(jsonv.ObjectOf("id", o.ID, "client_order_id", o.ClientOrderID, "symbol", o.Symbol, "side", o.Side,
 				"type", string(o.Type), "qty", optAmount(o.Quantity), "notional", optAmount(o.Notional),
 				"limit_price", optAmount(o.LimitPrice), "filled_qty", live.EncodeAmount(o.FilledQty), "status", string(o.Status),
 				"reduce_only", o.ReduceOnly, "created_at", live.FormatTimestamp(o.CreatedAt)))
@@ -163,8 +169,8 @@ func (a *App) printOrders(bk book, asJSON bool) {
 		if o.LimitPrice != nil {
 			limit = o.LimitPrice.String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(o.ID), cell(o.Symbol), o.Side, o.Type, size, limit,
-			o.FilledQty, o.Status, o.CreatedAt.UTC().Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(o.ID), cell(o.Symbol), cell(o.Side), cell(string(o.Type)), size, limit,
+			o.FilledQty, cell(string(o.Status)), o.CreatedAt.UTC().Format("2006-01-02 15:04:05"))
 	}
 	tw.Flush()
 }

@@ -10,17 +10,15 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"cockpit/live"
-	"cockpit/live/counter"
-	"cockpit/live/gate"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
 )
 
-// cmdCheck evaluates orders without sending them: one order against a broker's committed
-// mandate, or a JSONL batch of self-contained what-ifs. It prints one JSON verdict per order
+// cmdCheck evaluates orders without sending them: one order through the runtime's gate in
+// dry-run mode (offline on the book the flags describe, or --live on the broker's), or a
+// JSONL batch of self-contained what-ifs. It prints one JSON verdict per order
 // ({"id","verdict","kind","limit","limit_value","attempted_value","overage","detail"}).
 func (a *App) cmdCheck(args []string) int {
 	p, fs := a.preamble("check")
@@ -29,7 +27,7 @@ func (a *App) cmdCheck(args []string) int {
 	symbol := fs.String("symbol", "", "symbol")
 	side := fs.String("side", "", "buy or sell")
 	notional := fs.String("notional", "", "order value in USD")
-	qty := fs.String("qty", "", "quantity (needs --price until live quotes are wired)")
+	qty := fs.String("qty", "", "quantity (offline it needs --price; --live asks the broker)")
 	price := fs.String("price", "", "price per unit used to value a quantity")
 	instrument := fs.String("instrument", "equity", "instrument type: "+strings.Join(instrumentNames(), ", "))
 	assetClass := fs.String("asset-class", "", "asset class (default: the instrument's bucket)")
@@ -53,41 +51,51 @@ func (a *App) cmdCheck(args []string) int {
 	if *qty != "" && *price == "" && !*liveMode {
 		return a.usageErr(fs, "--qty needs --price to value it offline (or --live for the broker's quote)")
 	}
-	root, err := a.root(*p.home)
-	if err != nil {
-		return a.failf("%v", err)
-	}
 	intent, err := cliIntent(*symbol, *side, *notional, *qty, *price, *instrument, *assetClass)
 	if err != nil {
 		return a.usageErr(fs, "%v", err)
 	}
-	if *liveMode {
-		return a.checkLive(*p.home, *broker, intent, *id, *human)
-	}
-	payload, err := a.positionsPayload(*positions)
-	if err != nil {
-		return a.usageErr(fs, "--positions: %v", err)
-	}
-	ledger, closeLedger := openLedger(root)
-	defer closeLedger()
-	var eq *money.Amount
-	if *equity != "" {
-		v, err := money.Parse(*equity)
-		if err != nil || v.Sign() <= 0 {
-			return a.usageErr(fs, "--equity %q: want a positive number (the account's equity in USD)", *equity)
+	var book *offlineBook
+	if !*liveMode {
+		payload, err := a.positionsPayload(*positions)
+		if err != nil {
+			return a.usageErr(fs, "--positions: %v", err)
 		}
-		eq = &v
+		book = &offlineBook{positions: payload, now: a.Now}
+		if *price != "" {
+			px, _ := money.Parse(*price) // cliIntent checked it
+			book.price = &px
+		}
+		if *equity != "" {
+			v, err := money.Parse(*equity)
+			if err != nil || v.Sign() <= 0 {
+				return a.usageErr(fs, "--equity %q: want a positive number (the account's equity in USD)", *equity)
+			}
+			book.equity = &v
+		}
+	} else if *equity != "" {
+		return a.usageErr(fs, "--equity is for an offline check: --live reads the broker's equity")
 	}
-	res := evaluateOrder(root, ledger, *broker, intent, live.ParsePositions(payload), a.Now, eq)
-	res.ID = *id
-	a.printJSON(res.JSON())
-	if *human {
-		fmt.Fprintln(a.Stderr, explain(res))
+	key, err := live.NormalizeBroker(*broker)
+	if err != nil {
+		return a.usageErr(fs, "--broker: %v", err)
 	}
-	if res.Verdict != live.Allow {
-		return exitNotAllow
+	rt, code, ok := p.open("")
+	if !ok {
+		return code
 	}
-	return exitOK
+	defer rt.close()
+	if book != nil {
+		book.key = key
+		book.marks = func() (live.EquityMark, bool, error) { return dayMark(rt.Root, rt.DB, key) }
+		return a.whatIf(rt, book, key, intent, *id, *human)
+	}
+	b, release, err := rt.openBroker(key)
+	if err != nil {
+		return a.failf("%v", err)
+	}
+	defer release()
+	return a.whatIf(rt, b, key, intent, *id, *human)
 }
 
 func instrumentNames() []string {
@@ -151,104 +159,6 @@ func (a *App) positionsPayload(spec string) (any, error) {
 		}
 	}
 	return jsonv.Parse(data, jsonv.Options{NonFinite: true})
-}
-
-// evaluateOrder runs the gate's pre-steps (mandate, expiry, trading state, price) and
-// CheckMandate for one order against the committed mandate. Universe floors have no data
-// provider on the command line, so a mandate with floors denies (fail-closed).
-func evaluateOrder(root live.Root, ledger live.MandateLedger, broker string, intent live.OrderIntent, book live.Book, now func() time.Time, equity *money.Amount) live.WhatIfResult {
-	t := now()
-	deny := func(d *live.Denial) live.WhatIfResult {
-		return live.WhatIfResult{Verdict: live.Deny, Breach: live.DenialBreach(d)}
-	}
-	key, err := live.NormalizeBroker(broker)
-	if err != nil {
-		return deny(live.NewDenial(live.ReasonInvalidBroker, "broker", broker))
-	}
-	m, d := gate.GateMandate(context.Background(), root, ledger, key, t)
-	if d != nil {
-		return deny(d)
-	}
-	if d := gate.GateState(root, key, intent, book); d != nil {
-		return deny(d)
-	}
-	if b := live.ShapeBreach(m, intent); b != nil { // as the gate: an unknown shape is refused
-		return live.WhatIfResult{Verdict: b.Verdict(), Breach: b}
-	}
-	if intent.Quantity != nil && intent.NotionalUSD == nil {
-		return deny(live.NewDenial(live.ReasonNoQuote, "symbol", intent.NormalizedSymbol(), "error", "a quantity needs --price to be valued"))
-	}
-	var loss *live.LossLimits
-	if m.Controls.HasLossLimits() { // the gate's loss step, before the mandate's limits
-		l := offlineLoss(root, ledger, key, m, equity, t)
-		loss = &l
-		if b := l.Breach(book.Err != nil || !live.ReducesPosition(book, intent)); b != nil {
-			return live.WhatIfResult{Verdict: live.Deny, Breach: b, Loss: loss}
-		}
-	}
-	b := live.CheckMandate(context.Background(), live.CheckRequest{
-		Mandate: m, Intent: intent, Book: book, DailyCount: counter.ReadDailyCount(root, key, t),
-	})
-	if b == nil {
-		return live.WhatIfResult{Verdict: live.Allow, Loss: loss}
-	}
-	return live.WhatIfResult{Verdict: b.Verdict(), Breach: b, Loss: loss}
-}
-
-// offlineLoss values m's loss limits at the equity given on the command line against the
-// broker's day mark (the gate's; a mark of another day counts as none: the equity given is
-// then the day's start). No equity is no reading: orders that add exposure are denied.
-func offlineLoss(root live.Root, ledger live.MandateLedger, key string, m *live.Mandate, equity *money.Amount, now time.Time) live.LossLimits {
-	if equity == nil {
-		return live.LossUnknown(m.Controls, now, errors.New("no equity given: pass --equity E (the account's equity now), or --live to read the broker's"))
-	}
-	mark, found, err := dayMark(root, ledger, key)
-	if err != nil {
-		return live.LossUnknown(m.Controls, now, err)
-	}
-	if !found || mark.Day != live.UTCDay(now) {
-		mark = live.EquityMark{Day: live.UTCDay(now), Start: *equity, Peak: *equity}
-	}
-	mark.Peak = money.Max(money.Max(mark.Peak, mark.Start), *equity)
-	return live.EvaluateLoss(m.Controls, mark, *equity, now)
-}
-
-// checkLive runs the gate in dry-run mode against the running broker: every step up to the
-// decision, with the broker's quote and positions; no lock, journal, order or audit record.
-func (a *App) checkLive(home, broker string, intent live.OrderIntent, id string, explain_ bool) int {
-	rt, err := a.openRuntime(home)
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	defer rt.close()
-	key, err := live.NormalizeBroker(broker)
-	if err != nil {
-		return a.failf("--broker: %v", err)
-	}
-	b, release, err := rt.openBroker(key)
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	defer release()
-	d := rt.gate().Submit(context.Background(), gate.Submission{Broker: b, Intent: &intent,
-		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
-	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach, Loss: d.Loss}
-	if d.Denial != nil {
-		res.Breach = live.DenialBreach(d.Denial)
-	}
-	out := res.JSON()
-	if d.Intent != nil && d.Intent.NotionalUSD != nil {
-		out.Set("valued_notional", live.EncodeAmount(*d.Intent.NotionalUSD))
-	}
-	out.Set("orders_today", jsonv.Number(fmt.Sprint(d.Count)))
-	a.printJSON(out)
-	if explain_ {
-		fmt.Fprintln(a.Stderr, explain(res))
-	}
-	if res.Verdict != live.Allow {
-		return exitNotAllow
-	}
-	return exitOK
 }
 
 // batchLineLimit bounds one --batch line; a longer line gets an error verdict and the batch
@@ -374,8 +284,7 @@ func batchLine(line string, n int) live.WhatIfResult {
 	return live.EvaluateWhatIf(context.Background(), w)
 }
 
-// explain is one sentence for people about a verdict, then one about the loss limits when
-// the mandate sets any.
+// explain is one sentence for people about a verdict.
 func explain(r live.WhatIfResult) string {
 	return verdictSentence(r) + lossSentence(r.Loss)
 }
@@ -387,9 +296,9 @@ func verdictSentence(r live.WhatIfResult) string {
 	b := r.Breach
 	switch r.Verdict {
 	case live.PauseForReauth:
-		return fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message())
+		return cell(fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message()))
 	}
-	return fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message())
+	return cell(fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message()))
 }
 
 // lossSentence says where each loss limit stands ("" without loss limits).
@@ -398,7 +307,7 @@ func lossSentence(l *live.LossLimits) string {
 		return ""
 	}
 	if l.Err != nil {
-		return "\nLoss limits: unknown (" + l.Err.Error() + "): orders that add exposure are denied."
+		return "\nLoss limits: unknown (" + cell(l.Err.Error()) + "): orders that add exposure are denied."
 	}
 	parts := make([]string, len(l.Gauges))
 	for i, g := range l.Gauges {

@@ -63,12 +63,13 @@ func (a *App) cmdFlatten(args []string) int {
 		return a.failf("%v", err)
 	}
 	defer release()
+	defer rt.followFills(b, key)()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep := rt.gate().Flatten(ctx, b, key, gate.FlattenOptions{
+	rep := rt.gate(nil).Flatten(ctx, b, key, gate.FlattenOptions{
 		ClosePositions: gate.FlattenAllowed(explicit, m), Actor: live.Operator(operatorName(), "cli"), Why: *reason,
 		Progress: a.printProgress})
-	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
+	fmt.Fprintln(a.Stdout, "Result:", cell(rep.Summary()))
 	if !rep.Complete() { // positions kept on purpose (cancel-only) are not a failure
 		return exitFailure
 	}
@@ -78,14 +79,14 @@ func (a *App) cmdFlatten(args []string) int {
 func (a *App) printProgress(p gate.FlattenProgress) {
 	switch p.Phase {
 	case gate.PhaseReadOrders, gate.PhaseReadPositions:
-		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, redact.Secrets(p.Err))
+		fmt.Fprintf(a.Stdout, "   %s failed: %s\n", p.Phase, cell(redact.Secrets(p.Err)))
 	case gate.PhaseCancel, gate.PhaseClose:
 		mark := "✓"
 		if !p.OK {
 			mark = "✗ " + redact.Secrets(p.Err)
 		}
 		verb := map[gate.FlattenPhase]string{gate.PhaseCancel: "cancel", gate.PhaseClose: "close"}[p.Phase]
-		fmt.Fprintf(a.Stdout, "   %s %d/%d %s %s\n", verb, p.Done, p.Total, p.Item, mark)
+		printLine(a.Stdout, "   %s %d/%d %s %s", verb, p.Done, p.Total, p.Item, mark)
 	case gate.PhaseVerify:
 		fmt.Fprintln(a.Stdout, "   verifying with the broker…")
 	}

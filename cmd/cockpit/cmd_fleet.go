@@ -3,13 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/signal"
-	"path/filepath"
+	"maps"
 	"slices"
-	"strconv"
-	"syscall"
 	"time"
 
 	"cockpit/config"
@@ -18,109 +13,27 @@ import (
 	"cockpit/session"
 )
 
-// cmdFleet is `cockpit fleet serve|status`.
+// cmdFleet is `cockpit fleet serve|add-host|status`.
 func (a *App) cmdFleet(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]")
+		fmt.Fprintln(a.Stderr, "usage: cockpit fleet serve [--listen ADDR [--allow-remote --tls-cert F --tls-key F]] [--for D] | add-host NAME [--out FILE] | status [--broker B]")
 		return exitUsage
 	}
 	switch args[0] {
 	case "serve":
 		return a.fleetServe(args[1:])
+	case "add-host":
+		return a.fleetAddHost(args[1:])
 	case "status":
 		return a.fleetStatus(args[1:])
 	}
-	fmt.Fprintf(a.Stderr, "cockpit fleet: unknown subcommand %q (serve, status)\n", args[0])
+	fmt.Fprintf(a.Stderr, "cockpit fleet: unknown subcommand %q (serve, add-host, status)\n", args[0])
 	return exitUsage
 }
 
-// fleetServe runs an embedded JetStream server with its data under <root>/fleet, on loopback
-// unless told otherwise, until interrupted (or --for ends).
-func (a *App) fleetServe(args []string) int {
-	p, fs := a.preamble("fleet serve")
-	listen := fs.String("listen", "", "host:port to listen on (default fleet.listen, else 127.0.0.1:4222)")
-	forD := fs.Duration("for", 0, "stop after this long (0: until interrupted)")
-	noAuth := fs.Bool("no-auth", false, "accept clients without a token (loopback only; tests and demos)")
-	if code, ok := p.parse(args, 0); !ok {
-		return code
-	}
-	root, code, ok := p.root()
-	if !ok {
-		return code
-	}
-	cfg, err := config.Load(root)
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	addr := cfg.Fleet.ListenAddr()
-	if *listen != "" {
-		addr = *listen
-	}
-	host, portText, err := net.SplitHostPort(addr)
-	port, perr := strconv.Atoi(portText)
-	if err != nil || perr != nil || port < 0 || port > 65535 {
-		return a.usageErr(fs, "--listen %q: want host:port", addr)
-	}
-	token, tokenFrom := "", ""
-	switch {
-	case cfg.Fleet.TokenEnv != "":
-		if token = a.Getenv(cfg.Fleet.TokenEnv); token == "" {
-			return a.failf("config: fleet.token_env = %q: the variable is empty", cfg.Fleet.TokenEnv)
-		}
-		tokenFrom = "$" + cfg.Fleet.TokenEnv
-	case *noAuth:
-		if !isLoopback(host) {
-			return a.usageErr(fs, "--no-auth is for loopback only (--listen %q)", addr)
-		}
-	default:
-		if token, err = fleet.EnsureToken(root.Dir()); err != nil {
-			return a.failf("fleet token: %v", err)
-		}
-		tokenFrom = filepath.Join(root.Dir(), fleet.TokenFile)
-	}
-	dir := filepath.Join(root.Dir(), "fleet")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return a.failf("%v", err)
-	}
-	ns, err := fleet.Serve(fleet.ServeOptions{Host: host, Port: port, StoreDir: dir, Token: token, Name: cfg.Fleet.HostName()})
-	if err != nil {
-		return a.failf("%v", err)
-	}
-	defer ns.Shutdown()
-	fmt.Fprintf(a.Stdout, "Fleet server (NATS JetStream) on %s\nData: %s\n", ns.ClientURL(), dir)
-	if tokenFrom != "" {
-		fmt.Fprintf(a.Stdout, "Clients need the token in %s (this root's cockpits read the file; other roots: copy it, 0600, or set fleet.token_env).\n", tokenFrom)
-	} else {
-		fmt.Fprintln(a.Stdout, "Warning: --no-auth: any local process may change the fleet's halts and day count.")
-	}
-	if !isLoopback(host) {
-		fmt.Fprintln(a.Stdout, "Warning: not on loopback — give it TLS before other hosts join.")
-	}
-	fmt.Fprintf(a.Stdout, "Join with [fleet] url = %q in each host's config.toml. Ctrl-C stops it.\n", ns.ClientURL())
-	ctx, stop := signal.NotifyContext(fleetServeContext(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if *forD > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *forD)
-		defer cancel()
-	}
-	<-ctx.Done()
-	return exitOK
-}
-
-// fleetServeContext is what `fleet serve` runs until, besides a signal (tests end it).
-var fleetServeContext = context.Background
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // dialFleet connects to the configured fleet and waits up to wait for it to answer; nil
-// (after a message) when none is configured or it does not answer.
+// (after a message) when none is configured or it does not answer. What the fleet refuses
+// while the verb runs (a lowered count, a resume nobody known signed) is said on stderr.
 func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, config.Config, error) {
 	cfg, err := config.Load(root)
 	if err != nil {
@@ -131,7 +44,9 @@ func (a *App) dialFleet(root live.Root, wait time.Duration) (*fleet.Fleet, confi
 	}
 	log, done := a.logger(root)
 	defer done()
-	f, err := session.DialFleet(root, cfg, a.Getenv, log)
+	f, err := session.DialFleetAlerting(root, cfg, a.Getenv, log, func(x fleet.Alert) {
+		fmt.Fprintf(a.Stderr, "cockpit: fleet alert (%s): %s\n", x.Kind, printable(x.Text, 400))
+	})
 	if err != nil {
 		return nil, cfg, err
 	}
@@ -165,14 +80,15 @@ func (a *App) fleetStatus(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	now := a.Now()
-	fmt.Fprintf(a.Stdout, "Fleet %s — this host: %s\n", cfg.Fleet.URL, f.Host())
+	printLine(a.Stdout, "Fleet %s — this host: %s", cfg.Fleet.URL, f.Host())
 	hosts, err := f.Hosts(ctx)
 	if err != nil {
 		return a.failf("hosts: %v", err)
 	}
 	fmt.Fprintf(a.Stdout, "\n%-16s %-12s %-10s %6s  %-18s %s\n", "HOST", "STATE", "BROKER", "ORDERS", "LAST EVENT", "LAG")
 	for _, h := range hosts {
-		fmt.Fprintf(a.Stdout, "%-16s %-12s %-10s %6d  %-18s %s\n", h.Host, h.State, h.Broker, h.Orders, h.LastEvent, h.Lag(now).Round(time.Millisecond))
+		fmt.Fprintf(a.Stdout, "%-16s %-12s %-10s %6d  %-18s %s\n", cell(h.Host), cell(h.State), cell(h.Broker), h.Orders, cell(h.LastEvent),
+			h.Lag(now).Round(time.Millisecond))
 	}
 	if len(hosts) == 0 {
 		fmt.Fprintln(a.Stdout, "(no host has a live heartbeat)")
@@ -183,14 +99,29 @@ func (a *App) fleetStatus(args []string) int {
 	}
 	fmt.Fprintln(a.Stdout)
 	n := 0
-	for k, v := range halts {
-		if v.Halted {
-			n++
-			fmt.Fprintf(a.Stdout, "HALTED %s since %s by %s@%s: %s\n", k, v.At.UTC().Format(time.RFC3339), v.By, v.Host, v.Reason)
+	for _, k := range slices.Sorted(maps.Keys(halts)) {
+		v := halts[k]
+		if !v.Halted {
+			continue
 		}
+		n++
+		signed := "signed"
+		if err := f.VerifyHalt(ctx, k, v); err != nil {
+			signed = "UNVERIFIED: " + err.Error()
+		}
+		fmt.Fprintf(a.Stdout, "HALTED %s since %s by %s@%s (%s): %s\n", k, v.At.UTC().Format(time.RFC3339),
+			printable(v.By, 40), printable(v.Host, 40), signed, printable(v.Reason, 120))
 	}
 	if n == 0 {
 		fmt.Fprintln(a.Stdout, "No fleet halt.")
+	}
+	if peers, err := f.Peers(ctx); err != nil {
+		fmt.Fprintf(a.Stdout, "Peers: not checked (%v)\n", err)
+	} else {
+		fmt.Fprintln(a.Stdout, "Peers (signed by the fleet's account):")
+		for _, p := range peers {
+			fmt.Fprintf(a.Stdout, "  %-16s %s\n", cell(p.Host), cell(p.Key))
+		}
 	}
 	key := p.key
 	if key == "" {
@@ -231,7 +162,7 @@ func (a *App) publishFleetHalt(root live.Root, scope live.Scope, halted bool, re
 func (a *App) publishFleetResume(root live.Root, scope live.Scope, author, reason string) {
 	if slices.Contains(fleet.LocalAuthors, author) {
 		if cfg, err := config.Load(root); err == nil && cfg.Fleet.Enabled() {
-			fmt.Fprintf(a.Stdout, "Fleet: not published — that halt was this host's own (by %s); the fleet's halts stand.\n", author)
+			printLine(a.Stdout, "Fleet: not published — that halt was this host's own (by %s); the fleet's halts stand.", author)
 		}
 		return
 	}

@@ -41,7 +41,7 @@ func (a *App) cmdHalt(args []string) int {
 		return a.failf("%v", err)
 	}
 	if existing != nil {
-		fmt.Fprintf(a.Stdout, "Already %s (%s) since %s by %s: %s — nothing changed.\n",
+		printLine(a.Stdout, "Already %s (%s) since %s by %s: %s — nothing changed.",
 			pastTense(word), scope, orUnknown(existing.TrippedAt), orUnknown(existing.By), orUnknown(existing.Reason))
 		return exitOK
 	}
@@ -117,7 +117,7 @@ func (a *App) cmdResume(args []string) int {
 	// Say what still stands in the way, so nobody believes trading resumed when it did not.
 	if scope.Global {
 		if still := stillSet(root, kind); len(still) > 0 {
-			fmt.Fprintf(a.Stdout, "Still %s by their own sentinel: %v\n", pastTense(word), still)
+			printLine(a.Stdout, "Still %s by their own sentinel: %v", pastTense(word), still)
 		}
 	} else if halt.IsGloballyHalted(root) && kind == live.HaltSentinel {
 		fmt.Fprintf(a.Stdout, "Trading on %s is still halted by the global sentinel.\n", scope.Broker)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -15,31 +14,27 @@ import (
 	"cockpit/live/paper"
 )
 
-// paperStates is the store's view of a saved paper account (store.DB).
-type paperStates interface {
-	PaperState(ctx context.Context, broker string) ([]byte, bool, error)
+// paperAccounts is the store's view of saved paper accounts (store.DB).
+type paperAccounts interface {
+	LoadPaper(ctx context.Context, broker string) (*paper.State, bool, error)
 }
 
 // dayMark reads broker's durable day equity mark, the one the gate's loss limits use: the
-// paper account keeps it in its saved state (read through the store), any other broker in
+// paper account keeps it in its saved header (read through the store), any other broker in
 // live/<broker>/day_equity.json. found is false when none was ever taken.
 func dayMark(root live.Root, ledger live.MandateLedger, key string) (live.EquityMark, bool, error) {
 	if !live.IsPaperBroker(key) {
 		return equitymark.Read(root, key)
 	}
-	ps, ok := ledger.(paperStates)
+	ps, ok := ledger.(paperAccounts)
 	if !ok {
 		return live.EquityMark{}, false, fmt.Errorf("no store to read the paper account's day mark from")
 	}
-	data, found, err := ps.PaperState(context.Background(), key)
-	if err != nil || !found {
-		return live.EquityMark{}, false, err
-	}
-	var st paper.State
-	if err := json.Unmarshal(data, &st); err != nil {
+	st, found, err := ps.LoadPaper(context.Background(), key)
+	if err != nil {
 		return live.EquityMark{}, false, fmt.Errorf("the stored paper account is unreadable: %w", err)
 	}
-	if st.DayStart == nil {
+	if !found || st.DayStart == nil {
 		return live.EquityMark{}, false, nil
 	}
 	return live.EquityMark{Day: st.DayStart.Day, Start: st.DayStart.Equity, Peak: money.Max(st.DayStart.Peak, st.DayStart.Equity)}, true, nil

@@ -70,12 +70,13 @@ func (a *App) mandateShow(args []string) int {
 	return exitOK
 }
 
-// describeMandate renders a mandate for a person deciding whether to commit or keep it.
+// describeMandate renders a mandate for a person deciding whether to commit or keep it; the
+// file's own words (its id, symbols, dates, account) show their control characters escaped.
 func describeMandate(m *live.Mandate, now time.Time) string {
 	var b strings.Builder
 	h, u := m.HardCaps, m.Universe
 	if m.MandateID != "" {
-		fmt.Fprintf(&b, "Mandate %s\n", m.MandateID)
+		fmt.Fprintf(&b, "Mandate %s\n", cell(m.MandateID))
 	}
 	fmt.Fprintf(&b, "  Funding ceiling     $%s\n", h.AccountFundingUSD)
 	fmt.Fprintf(&b, "  Max per order       $%s\n", h.MaxOrderNotionalUSD)
@@ -86,7 +87,7 @@ func describeMandate(m *live.Mandate, now time.Time) string {
 	fmt.Fprintf(&b, "  Asset classes       %s\n", joinOr(u.AssetClasses, "none (bucketed instruments are denied)"))
 	fmt.Fprintf(&b, "  Min market cap      %s\n", floorText(u.MinMarketCapUSD))
 	fmt.Fprintf(&b, "  Min avg $ volume    %s\n", floorText(u.MinAvgDailyVolumeUSD))
-	fmt.Fprintf(&b, "  Excluded symbols    %s\n", joinOr(u.ExcludeSymbols, "none"))
+	fmt.Fprintf(&b, "  Excluded symbols    %s\n", cell(joinOr(u.ExcludeSymbols, "none")))
 	fmt.Fprintf(&b, "  On halt             %s\n", map[bool]string{true: "cancel orders and close positions", false: "cancel orders only"}[m.FlattenOnHalt])
 	if m.HasControls {
 		c := m.Controls
@@ -116,8 +117,8 @@ func describeMandate(m *live.Mandate, now time.Time) string {
 		} else {
 			status = " (in " + humanDuration(exp.Sub(now)) + ")"
 		}
-		fmt.Fprintf(&b, "  Expires             %s%s\n", m.Consent.ExpiresAt, status)
-		fmt.Fprintf(&b, "  Broker / account    %s / %s\n", m.Consent.Broker, orUnknown(m.Consent.AccountRef))
+		fmt.Fprintf(&b, "  Expires             %s%s\n", cell(m.Consent.ExpiresAt), status)
+		fmt.Fprintf(&b, "  Broker / account    %s / %s\n", cell(m.Consent.Broker), cell(orUnknown(m.Consent.AccountRef)))
 	}
 	return b.String()
 }
@@ -166,7 +167,7 @@ func (a *App) mandateValidate(args []string) int {
 	}
 	m, err := parseDraft(data)
 	if err != nil {
-		fmt.Fprintf(a.Stdout, "%s: INVALID\n  %v\n", fs.Arg(0), err)
+		fmt.Fprintf(a.Stdout, "%s: INVALID\n  %s\n", fs.Arg(0), cell(err.Error()))
 		return exitFailure
 	}
 	fmt.Fprintf(a.Stdout, "%s: valid\n%s", fs.Arg(0), describeMandate(m, a.Now()))

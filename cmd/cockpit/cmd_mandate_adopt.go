@@ -8,6 +8,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/mandatefile"
+	"cockpit/session"
 )
 
 // mandateAdopt brings a mandate another tool committed on the shared root (Vibe-Trading's
@@ -63,8 +64,9 @@ func (a *App) mandateAdopt(args []string) int {
 		rt.Log.Error("mandate adoption not recorded", "err", err)
 		return a.failf("the adoption could not be recorded, so the gate still refuses every order: %v", err)
 	}
+	session.VoidReviews(rt.Runtime, key, ad.Mandate.MandateID) // cards computed under the mandate it replaces
 	rt.Log.Info("mandate adopted", "broker", key, "mandate_id", ad.Mandate.MandateID, "sha256", ad.Result.DocumentSHA256)
-	fmt.Fprintf(a.Stdout, "Adopted mandate %s for %s (expires %s); the gate now verifies the file against sha256 %s.\n",
+	printLine(a.Stdout, "Adopted mandate %s for %s (expires %s); the gate now verifies the file against sha256 %s.",
 		orUnknown(ad.Mandate.MandateID), key, ad.Mandate.Consent.ExpiresAt, ad.Result.DocumentSHA256)
 	return exitOK
 }

@@ -33,15 +33,17 @@ func (a *App) cmdMCPPaperServer(args []string) int {
 	}
 	cfg := paper.Config{Key: "mcp-paper", Market: paper.DefaultMarket(*seed), Now: a.Now, History: 2 * time.Hour}
 	if *state != "" {
+		f := &fileAccount{path: *state, st: &paper.State{}}
 		if data, err := os.ReadFile(*state); err == nil {
 			cfg.State = &paper.State{}
 			if err := json.Unmarshal(data, cfg.State); err != nil {
 				return a.failf("%s: %v", *state, err)
 			}
+			json.Unmarshal(data, f.st) // the same document, decoded once for the broker and once for the file
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return a.failf("%v", err)
 		}
-		cfg.Persist = func(data []byte) error { return atomicfile.WriteFile(*state, data, 0o600) }
+		cfg.Store = f
 	}
 	b, err := paper.New(cfg)
 	if err != nil {
@@ -56,6 +58,35 @@ func (a *App) cmdMCPPaperServer(args []string) int {
 		return a.failf("%v", err)
 	}
 	return exitOK
+}
+
+// fileAccount keeps the served paper account in one file, rewritten whole after each change
+// (a demo aid: each save grows with the account, unlike the store's).
+type fileAccount struct {
+	path string
+	st   *paper.State // the whole account as the file holds it
+}
+
+func (f *fileAccount) Save(c paper.Change) error {
+	next, err := f.st.With(c)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(next)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(f.path, data, 0o600); err != nil {
+		return err
+	}
+	f.st = next
+	return nil
+}
+
+func (f *fileAccount) OrderByID(id string) ([]byte, bool, error) { return f.st.OrderByID(id) }
+
+func (f *fileAccount) OrderByClientID(cid string) ([]byte, bool, error) {
+	return f.st.OrderByClientID(cid)
 }
 
 type nopWriteCloser struct{ io.Writer }

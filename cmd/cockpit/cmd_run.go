@@ -64,7 +64,7 @@ func (a *App) cmdRun(args []string) int {
 	fmt.Fprintf(a.Stdout, "cockpit %s on %s (%s agent, approvals: %s, on quit: %s) — session %s\n",
 		"headless", s.Key(), s.AgentName(), *approvals, s.OnQuit(), s.ID())
 	for _, n := range s.Notes() {
-		fmt.Fprintln(a.Stdout, n)
+		fmt.Fprintln(a.Stdout, cell(n))
 	}
 	if s.Voided() > 0 {
 		fmt.Fprintf(a.Stdout, "voided %d review items an earlier run left pending\n", s.Voided())
@@ -109,7 +109,7 @@ func (a *App) endedHalted(why string, halted bool) int {
 	if !halted {
 		return exitOK
 	}
-	fmt.Fprintf(a.Stderr, "cockpit: the run ended %s\n", why)
+	fmt.Fprintf(a.Stderr, "cockpit: the run ended %s\n", cell(why))
 	return exitFailure
 }
 
@@ -193,7 +193,7 @@ func (a *App) summary(s *session.Session, t *tally, turns int, why string, took 
 	if n, den := counter.DailyCount(ctx, rt.Root, rt.DB, key, a.Now()); den == nil {
 		fmt.Fprintf(w, "orders today: %d\n", n)
 	} else {
-		fmt.Fprintf(w, "orders today: unknown (%s)\n", den.Error())
+		fmt.Fprintf(w, "orders today: unknown (%s)\n", cell(den.Error()))
 	}
 	if pos, err := broker.Positions(ctx); err == nil {
 		gross := money.Zero
@@ -207,7 +207,7 @@ func (a *App) summary(s *session.Session, t *tally, turns int, why string, took 
 	}
 	switch {
 	case halted:
-		fmt.Fprintf(w, "on quit: HALT %s — %s (resume with `cockpit resume --broker %s --reason …`)\n", s.Key(), rep.Summary(), key)
+		fmt.Fprintf(w, "on quit: HALT %s — %s (resume with `cockpit resume --broker %s --reason …`)\n", s.Key(), cell(rep.Summary()), key)
 	default:
 		if open, err := broker.OpenOrders(ctx); err == nil {
 			noun := "orders"

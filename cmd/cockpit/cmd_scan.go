@@ -7,6 +7,7 @@ import (
 
 	"cockpit/engine/scan"
 	"cockpit/live/jsonv"
+	"cockpit/live/termsafe"
 )
 
 // cmdScan runs the injection scanner on a file or stdin: one line per finding (or JSON),
@@ -45,7 +46,7 @@ func (a *App) cmdScan(args []string) int {
 		if *neutralize {
 			o.Set("neutralized", out)
 		}
-		fmt.Fprintln(a.Stdout, string(jsonv.MustMarshal(o, jsonv.Compact)))
+		fmt.Fprintln(a.Stdout, string(termsafe.JSON(jsonv.MustMarshal(o, jsonv.Compact))))
 	} else {
 		w := a.Stdout
 		if *neutralize {

@@ -207,28 +207,28 @@ func (a *App) storeStatus(home string) any {
 func (a *App) printStatus(r *jsonv.Object) {
 	w := a.Stdout
 	home, _ := r.Get("home")
-	fmt.Fprintf(w, "cockpit home: %s\n", home)
+	printLine(w, "cockpit home: %s", home)
 	if e, ok := r.Get("config_error"); ok {
-		fmt.Fprintf(w, "Config:   INVALID %v\n", e)
+		printLine(w, "Config:   INVALID %v", e)
 	}
 	if st := obj(r, "store"); st != nil {
 		if e, ok := st.Get("error"); ok {
-			fmt.Fprintf(w, "Audit:    ERROR %v\n", e)
+			printLine(w, "Audit:    ERROR %v", e)
 		} else {
 			ev, _ := st.Get("events")
 			pr, _ := st.Get("pending_reviews")
 			un, _ := st.Get("unsettled_orders")
-			fmt.Fprintf(w, "Audit:    %v events, %v review items waiting, %v orders not settled\n", ev, pr, un)
+			printLine(w, "Audit:    %v events, %v review items waiting, %v orders not settled", ev, pr, un)
 		}
 	}
 	g := obj(r, "global")
-	fmt.Fprintf(w, "Global:   %s\n", sentinelLine(g, "halt", "HALTED", "no global halt"))
+	printLine(w, "Global:   %s", sentinelLine(g, "halt", "HALTED", "no global halt"))
 	if ro := obj(g, "reduce_only_sentinel"); ro != nil {
-		fmt.Fprintf(w, "          %s\n", sentinelLine(g, "reduce_only_sentinel", "REDUCE_ONLY", ""))
+		printLine(w, "          %s", sentinelLine(g, "reduce_only_sentinel", "REDUCE_ONLY", ""))
 	}
 	if ws, _ := r.Get("warnings"); ws != nil {
 		for _, warning := range ws.([]any) {
-			fmt.Fprintf(w, "WARNING:  %v\n", warning)
+			printLine(w, "WARNING:  %v", warning)
 		}
 	}
 	brokers, _ := r.Get("brokers")
@@ -240,30 +240,31 @@ func (a *App) printStatus(r *jsonv.Object) {
 		if p, _ := b.Get("paper"); p == true {
 			badge = "PAPER"
 		}
-		fmt.Fprintf(w, "\n%s [%s] — %s%s\n", name, badge, state, deniedBy(obj(b, "mandate"), state))
+		fmt.Fprintln(w)
+		printLine(w, "%s [%s] — %s%s", name, badge, state, deniedBy(obj(b, "mandate"), state))
 		if line := linkLine(b); line != "" {
-			fmt.Fprintf(w, "  Link:      %s\n", line)
+			printLine(w, "  Link:      %s", line)
 		}
 		for _, line := range toolLines(b) {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 		if h := obj(b, "halt"); h != nil {
-			fmt.Fprintf(w, "  Halt:      %s\n", sentinelLine(b, "halt", "HALTED", ""))
+			printLine(w, "  Halt:      %s", sentinelLine(b, "halt", "HALTED", ""))
 		}
 		if h := obj(b, "reduce_only_sentinel"); h != nil {
-			fmt.Fprintf(w, "  Reduce:    %s\n", sentinelLine(b, "reduce_only_sentinel", "REDUCE_ONLY", ""))
+			printLine(w, "  Reduce:    %s", sentinelLine(b, "reduce_only_sentinel", "REDUCE_ONLY", ""))
 		}
 		m := obj(b, "mandate")
 		count, _ := b.Get("orders_today")
 		maxN, _ := b.Get("max_orders_per_day")
-		fmt.Fprintf(w, "  Mandate:   %s\n", mandateLine(m))
+		printLine(w, "  Mandate:   %s", mandateLine(m))
 		if line := verificationLine(m); line != "" {
-			fmt.Fprintf(w, "  Integrity: %s\n", line)
+			printLine(w, "  Integrity: %s", line)
 		}
 		if maxN != nil {
-			fmt.Fprintf(w, "  Orders today (UTC): %v/%v\n", count, maxN)
+			printLine(w, "  Orders today (UTC): %v/%v", count, maxN)
 		} else {
-			fmt.Fprintf(w, "  Orders today (UTC): %v\n", count)
+			printLine(w, "  Orders today (UTC): %v", count)
 		}
 		for _, line := range lossLines(b) {
 			fmt.Fprintf(w, "  %s\n", line)

@@ -57,7 +57,7 @@ func (a *App) superviseScreen(home string, out *os.File, noMouse bool) int {
 	if model.QuitChoice() == tui.QuitHalt { // h on quit: as the owner's own screen would, halt and cancel
 		m := mandatefile.Verified(context.Background(), rt.Root, rt.DB, sup.Key())
 		rep := sup.FlattenWith(context.Background(), gate.FlattenAllowed(nil, m), nil)
-		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", sup.Key(), rep.Summary(), sup.Key())
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", sup.Key(), cell(rep.Summary()), sup.Key())
 		return exitOK
 	}
 	fmt.Fprintf(a.Stdout, "Detached from %s; its owner keeps running.\n", sup.Key())
@@ -86,7 +86,7 @@ func (a *App) flattenViaOwner(rt *runtime, key string, closePositions bool) (cod
 	ctx, stop := signal.NotifyContext(session.WithOperator(context.Background(), operatorName()), os.Interrupt)
 	defer stop()
 	rep := sup.FlattenWith(ctx, closePositions, a.printProgress)
-	fmt.Fprintln(a.Stdout, "Result:", rep.Summary())
+	fmt.Fprintln(a.Stdout, "Result:", cell(rep.Summary()))
 	if !rep.Complete() { // positions kept on purpose (cancel-only) are not a failure
 		return exitFailure, true
 	}

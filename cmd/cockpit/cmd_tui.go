@@ -66,7 +66,7 @@ func (a *App) runScreen(home string, o session.Options, noMouse bool) int {
 		fmt.Fprintf(a.Stderr, "cockpit: the screen stopped: %s\n", redact.Secrets(runErr.Error()))
 	}
 	if halted {
-		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.Key(), rep.Summary(), s.Key())
+		fmt.Fprintf(a.Stdout, "HALT %s — %s\nResume with `cockpit resume --broker %s --reason …`.\n", s.Key(), cell(rep.Summary()), s.Key())
 	} else if open, err := s.Broker().OpenOrders(context.Background()); err == nil {
 		fmt.Fprintf(a.Stdout, "Left %d resting orders at %s.\n", len(open), s.Key())
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -13,10 +14,12 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"cockpit/fleet"
+	"cockpit/store"
 )
 
 // TestFleetVerbs: `fleet serve` starts a loopback server under <root>/fleet and prints its
-// URL; it refuses a client without its token (<root>/fleet.token); another home joined to it publishes `cockpit halt` and `resume`, which `fleet status`
+// URL; it refuses a client without credentials, even with a token; another home joined with
+// the creds `fleet add-host` wrote publishes `cockpit halt` and `resume`, which `fleet status`
 // shows; `audit list --fleet` reads the stream.
 func TestFleetVerbs(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -32,6 +35,10 @@ func TestFleetVerbs(t *testing.T) {
 	type result struct {
 		out  string
 		code int
+	}
+	srvCfg := fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk1\"\n", port)
+	if err := os.WriteFile(filepath.Join(server, "config.toml"), []byte(srvCfg), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	served := make(chan result, 1)
 	go func() {
@@ -51,24 +58,27 @@ func TestFleetVerbs(t *testing.T) {
 			break
 		}
 	}
-	// The server requires its token (<root>/fleet.token, 0600): an anonymous client is refused.
-	tokPath := filepath.Join(server, fleet.TokenFile)
-	if fi, err := os.Stat(tokPath); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("token file: %v %v, want mode 0600", fi, err)
+	// The server takes only credentials its authority signed: an anonymous client and a client
+	// with a token are refused.
+	if fi, err := os.Stat(filepath.Join(server, fleet.AuthorityFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("authority file: %v %v, want mode 0600", fi, err)
 	}
-	if nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port)); err == nil {
-		nc.Close()
-		t.Fatal("a client without the token was let in")
-	} else if !strings.Contains(strings.ToLower(err.Error()), "authorization") {
-		t.Errorf("anonymous client: err = %v, want an authorization violation", err)
+	for _, opt := range []nats.Option{nats.Name("anonymous"), nats.Token(strings.Repeat("0", 64))} {
+		if nc, err := nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), opt); err == nil {
+			nc.Close()
+			t.Fatal("a client without credentials was let in")
+		} else if !strings.Contains(strings.ToLower(err.Error()), "authorization") {
+			t.Errorf("client without credentials: err = %v, want an authorization violation", err)
+		}
 	}
-	tok, err := os.ReadFile(tokPath)
-	if err != nil {
-		t.Fatal(err)
+	// Another root on this machine joins with the creds `fleet add-host` writes.
+	if out, errOut, code := run(t, server, "", "fleet", "add-host", "desk2", "--out", filepath.Join(client, fleet.CredsFile)); code != 0 || !strings.Contains(out, "Host desk2: key U") {
+		t.Fatalf("add-host: exit %d\n%s%s", code, out, errOut)
 	}
-	if err := os.WriteFile(filepath.Join(client, fleet.TokenFile), tok, 0o600); err != nil { // another root on this machine
-		t.Fatal(err)
+	if fi, err := os.Stat(filepath.Join(client, fleet.CredsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("creds file: %v %v, want mode 0600", fi, err)
 	}
+	time.Sleep(time.Second) // the running server publishes the new host
 	cfg := fmt.Sprintf("[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk2\"\n", port)
 	if err := os.WriteFile(filepath.Join(client, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -86,18 +96,79 @@ func TestFleetVerbs(t *testing.T) {
 	if out, _, _ := run(t, client, "", "fleet", "status"); !strings.Contains(out, "No fleet halt.") {
 		t.Fatalf("fleet status after the resume:\n%s", out)
 	}
-	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Host: "desk1", Token: strings.TrimSpace(string(tok))})
+	f, err := fleet.Connect(fleet.Options{URL: fmt.Sprintf("nats://127.0.0.1:%d", port), Creds: filepath.Join(server, fleet.CredsFile)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rec := []byte(`{"Time":"2026-06-01T15:00:00Z","Kind":"order_placed","Outcome":"accepted","Intent":"buy $100 AAPL","Actor":{"Kind":"agent"}}`)
-	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Host: "desk1", Hash: "h1", Record: rec}); err != nil {
+	// desk1's trail: one event, published with its chain hash, then a copy with its summary
+	// changed (the hash kept), as a forger with desk1's credentials would publish it.
+	db, err := store.Open(filepath.Join(t.TempDir(), "cockpit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ev, err := db.Append(context.Background(), store.Event{Time: fixedNow, ActorKind: "agent", Type: "order_placed", Outcome: "accepted", Summary: "buy $100 AAPL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(ev)
+	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Seq: ev.Seq, Prev: ev.PrevHash, Hash: ev.Hash, Event: data}); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code = run(t, client, "", "audit", "list", "--fleet")
-	if code != 0 || !strings.Contains(out, "desk1") || !strings.Contains(out, "buy $100 AAPL") {
+	if code != 0 || !strings.Contains(out, "ok      desk1") || !strings.Contains(out, "buy $100 AAPL") {
 		t.Fatalf("audit list --fleet: exit %d\n%s%s", code, out, errOut)
+	}
+	ev.Summary = "buy $1 AAPL"
+	data, _ = json.Marshal(ev)
+	if err := f.PublishAudit(context.Background(), fleet.AuditEntry{Seq: ev.Seq + 1, Prev: ev.Hash, Hash: ev.Hash + "0", Event: data}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run(t, client, "", "audit", "list", "--fleet")
+	if code == 0 || !strings.Contains(out, "FORGED  desk1") || !strings.Contains(errOut, "do not check out") {
+		t.Fatalf("audit list --fleet with a forged record: exit %d\n%s%s", code, out, errOut)
+	}
+	// A what-if counts the day as the gate does in a fleet: the other hosts' 5 orders fill
+	// this mandate's 5 a day, though this host sent none (issue 28 §2).
+	if _, errOut, code := run(t, client, "", "mandate", "commit", "--broker", "paper", "--from", writeDraft(t, draft), "--yes"); code != 0 {
+		t.Fatalf("commit: exit %d %s", code, errOut)
+	}
+	days := &fleet.Days{F: f}
+	for range 5 {
+		if _, err := days.Reserve(context.Background(), "paper", "2026-06-01"); err != nil { // fixedNow's day
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code = run(t, client, "", "check", "--symbol", "AAPL", "--side", "buy", "--notional", "100")
+	if code != exitNotAllow || !strings.Contains(out, `"limit":"max_trades_per_day"`) || !strings.Contains(out, `"orders_today":5`) {
+		t.Fatalf("check in a fleet at 5/5: exit %d %s%s, want a max_trades_per_day pause at 5", code, out, errOut)
+	}
+}
+
+// TestCheckWithAFleetThatDoesNotAnswer: a what-if on a root whose fleet does not answer is
+// denied fleet_unavailable, as the gate would deny the order: the day's count is unknown.
+func TestCheckWithAFleetThatDoesNotAnswer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens there
+	home := t.TempDir()
+	run(t, home, "", "init")
+	commitDraft(t, home, draft)
+	cfg, err := os.ReadFile(filepath.Join(home, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, fmt.Sprintf("\n[fleet]\nurl = \"nats://127.0.0.1:%d\"\nhost = \"desk9\"\n", port)...)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, home, "", "check", "--symbol", "AAPL", "--side", "buy", "--notional", "100")
+	if code != exitNotAllow || !strings.Contains(out, `"kind":"fleet_unavailable"`) {
+		t.Fatalf("check with the fleet down: exit %d %s%s, want %d and fleet_unavailable", code, out, errOut, exitNotAllow)
 	}
 }
 

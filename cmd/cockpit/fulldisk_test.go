@@ -50,8 +50,8 @@ func TestFullDiskHaltSurvivesARestart(t *testing.T) {
 	}
 	book := storedBook(t, home)
 	for _, m := range placed.FindAllStringSubmatch(out, -1) {
-		if o := book.Orders[m[1]]; o == nil || o.Status != live.StatusFilled {
-			t.Errorf("the burst said order %s was placed and filled; the stored paper account holds %+v", m[1], o)
+		if o, ok := book.byID(t, m[1]); !ok || o.Status != live.StatusFilled {
+			t.Errorf("the burst said order %s was placed and filled; the stored paper account holds %v %+v", m[1], ok, o)
 		}
 	}
 	if a, _ := halt.ReadSentinel(live.Root(home), live.HaltSentinel, live.GlobalScope); a == nil || !strings.HasPrefix(a.Reason, "audit_unavailable") {
@@ -70,42 +70,64 @@ func TestFullDiskHaltSurvivesARestart(t *testing.T) {
 func checkBookAgreesWithJournal(t *testing.T, home string) {
 	t.Helper()
 	st := storedBook(t, home)
-	db, err := store.Open(filepath.Join(home, "cockpit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	entries, err := db.JournalEntries(context.Background(), "paper")
+	entries, err := st.db.JournalEntries(context.Background(), "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		_, held := st.ByClient[e.ClientOrderID]
+		_, held := st.byClient(t, e.ClientOrderID)
 		if held != (e.State == live.JournalAccepted) {
 			t.Errorf("order %s: journal %s, in the paper account %v", e.ClientOrderID, e.State, held)
 		}
 	}
-	t.Logf("%d journal rows agree with the paper account (%d orders)", len(entries), len(st.Orders))
+	t.Logf("%d journal rows agree with the paper account", len(entries))
 }
 
 // placed finds the broker order ids a headless run says it placed.
 var placed = regexp.MustCompile(`→ order (P\d+)`)
 
-// storedBook is the paper account as the store holds it.
-func storedBook(t *testing.T, home string) *paper.State {
+// savedAccount is the paper account as the store holds it.
+type savedAccount struct {
+	db    *store.DB
+	store paper.Store
+}
+
+// storedBook opens the root's store to read the paper account (closed with the test).
+func storedBook(t *testing.T, home string) savedAccount {
 	t.Helper()
 	db, err := store.Open(filepath.Join(home, "cockpit.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	data, found, err := db.PaperState(context.Background(), "paper")
-	if err != nil || !found {
+	t.Cleanup(func() { db.Close() })
+	if _, found, err := db.LoadPaper(context.Background(), "paper"); err != nil || !found {
 		t.Fatalf("paper account: found %v, %v", found, err)
 	}
-	var st paper.State
-	if err := json.Unmarshal(data, &st); err != nil {
-		t.Fatal(err)
+	return savedAccount{db: db, store: db.PaperStore("paper")}
+}
+
+func (a savedAccount) byID(t *testing.T, id string) (live.Order, bool) {
+	t.Helper()
+	return decodeOrder(t)(a.store.OrderByID(id))
+}
+
+func (a savedAccount) byClient(t *testing.T, cid string) (live.Order, bool) {
+	t.Helper()
+	return decodeOrder(t)(a.store.OrderByClientID(cid))
+}
+
+func decodeOrder(t *testing.T) func([]byte, bool, error) (live.Order, bool) {
+	return func(data []byte, found bool, err error) (live.Order, bool) {
+		t.Helper()
+		var o live.Order
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found {
+			if err := json.Unmarshal(data, &o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return o, found
 	}
-	return &st
 }

@@ -174,6 +174,18 @@ func TestStrategyAgainstMCPPaperServer(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// The server's replies show its fills (issue 29 item 3): every order the run printed as
+	// filled is one fill event, and with the on-quit flatten's closing fills the FIFO book is
+	// flat, as the server's account is.
+	byOrder, evs := fillEvents(t, home, env)
+	for _, id := range printedFills(out) {
+		if byOrder[id] != 1 {
+			t.Errorf("order %s: printed as filled, %d fill events; want 1", id, byOrder[id])
+		}
+	}
+	if pnl, _, _ := runLive(t, home, env, "pnl", "--days", "1"); len(evs) == 0 || strings.Contains(pnl, "mcppaper:") {
+		t.Errorf("%d fill events; pnl after a verified flat quit (an open position reads mcppaper:SYMBOL):\n%s", len(evs), pnl)
+	}
 	if v, _, code := runLive(t, home, env, "audit", "verify"); code != 0 || !strings.Contains(v, "audit chain OK") {
 		t.Fatalf("audit verify: %d %s", code, v)
 	}

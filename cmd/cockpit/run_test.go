@@ -299,7 +299,7 @@ func TestScanCommand(t *testing.T) {
 		t.Errorf("scan: exit %d\n%s", code, out)
 	}
 	out, _, code = runLive(t, dir, nil, "scan", "--json", "--neutralize", file)
-	if code != exitNotAllow || !strings.Contains(out, `"changed":true`) || !strings.Contains(out, "<\u200b|im_start|>") {
+	if code != exitNotAllow || !strings.Contains(out, `"changed":true`) || !strings.Contains(out, `<\u200b|im_start|>`) { // the zero-width space as a JSON escape
 		t.Errorf("scan --json: exit %d\n%s", code, out)
 	}
 	clean := filepath.Join(dir, "clean.txt")

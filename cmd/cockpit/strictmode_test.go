@@ -164,13 +164,14 @@ func TestHaltOnARootOthersCanChange(t *testing.T) {
 	}
 }
 
-// TestCheckOnAStoreOthersCanChange: the offline what-if reads its mandate ledger from
-// cockpit.db; one others may write vouches for nothing, so the mandate is unverified and the
-// order denied, naming the file.
+// TestCheckOnAStoreOthersCanChange: the what-if runs the runtime's gate, which reads its
+// mandate ledger and the day's journal from cockpit.db; one others may write vouches for
+// nothing, so no what-if runs on it (offline or --live), and the error names the file and the
+// fix.
 func TestCheckOnAStoreOthersCanChange(t *testing.T) {
 	home := t.TempDir()
 	run(t, home, "", "init")
-	args := []string{"check", "--symbol", "AAPL", "--side", "buy", "--notional", "100"}
+	args := []string{"check", "--symbol", "AAPL", "--side", "buy", "--notional", "100", "--price", "180"}
 	if out, _, _ := run(t, home, "", args...); !strings.Contains(out, `"verdict":"ALLOW"`) {
 		t.Fatalf("check on a fresh root: %s, want ALLOW", out)
 	}
@@ -178,10 +179,15 @@ func TestCheckOnAStoreOthersCanChange(t *testing.T) {
 	if err := os.Chmod(db, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	out, _, _ := run(t, home, "", args...)
-	for _, w := range []string{`"verdict":"DENY"`, `"kind":"mandate_unverified"`, "unsafe file " + db, "chmod go-w"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("check with a 0666 cockpit.db: %s, want it to contain %q", out, w)
+	for _, args := range [][]string{args, append(args, "--live")} {
+		out, errOut, code := run(t, home, "", args...)
+		if code != exitFailure || out != "" {
+			t.Errorf("%v with a 0666 cockpit.db: exit %d, stdout %q; want %d and no verdict", args, code, out, exitFailure)
+		}
+		for _, w := range []string{"unsafe file " + db, "chmod go-w"} {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%v with a 0666 cockpit.db: %s, want it to contain %q", args, errOut, w)
+			}
 		}
 	}
 }

@@ -42,7 +42,8 @@ type HTTPOptions struct {
 
 // Handler is the guarded streamable HTTP handler: the Host/Origin guard of the reference
 // (400 without Host, 403 for a refused Host or Origin), then the bearer token (401), then the
-// body cap (413), then MCP.
+// body cap (413), then MCP. SSE responses announce a retry delay; POST streams of 2025-11-25
+// sessions start with a priming event and can be resumed with Last-Event-ID.
 func (s *Server) Handler(o HTTPOptions) (http.Handler, error) {
 	if len(o.Token) < tokenfile.MinLen {
 		return nil, errors.New("mcpserve: HTTP needs a bearer token")
@@ -51,7 +52,7 @@ func (s *Server) Handler(o HTTPOptions) (http.Handler, error) {
 	if len(hosts) == 0 {
 		hosts = safety.ParseAllowedHosts("")
 	}
-	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: MaxBody})
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: o.Log, MaxRequestBodyBytes: MaxBody, EventStore: newEventStore()})
 	want := []byte("Bearer " + o.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Host == "" {
@@ -93,7 +94,8 @@ func (s *Server) Handler(o HTTPOptions) (http.Handler, error) {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		inner.ServeHTTP(w, r)
+		s.keepNegotiated(r)
+		inner.ServeHTTP(&retryWriter{ResponseWriter: w}, r)
 	}), nil
 }
 

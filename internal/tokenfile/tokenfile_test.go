@@ -88,3 +88,26 @@ func TestTokenReadableByOthers(t *testing.T) {
 		t.Fatalf("Read(a 0640 token) = %v, want a refusal saying chmod 600", err)
 	}
 }
+
+// TestReadPrivateUnderStrictModes: a creds file in a directory others may write is refused
+// even at 0600 (it could have been swapped), as a token file is.
+func TestReadPrivateUnderStrictModes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fleet")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "fleet.creds")
+	if err := os.WriteFile(path, []byte("creds"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := tokenfile.ReadPrivate(path); err != nil || string(got) != "creds" {
+		t.Fatalf("ReadPrivate = %q, %v; want the content", got, err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	var se *strictmode.Error
+	if _, err := tokenfile.ReadPrivate(path); !errors.As(err, &se) {
+		t.Fatalf("ReadPrivate in a 0777 directory = %v, want a StrictModes refusal", err)
+	}
+}

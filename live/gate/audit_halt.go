@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -100,4 +101,36 @@ func (g *Gate) watcherReady() bool {
 	default:
 		return false
 	}
+}
+
+// DefaultStoreWait is how long an order waits for the store's start-up check at most.
+const DefaultStoreWait = time.Minute
+
+// storeUnchecked is why an order is halted when the store's start-up check has not finished.
+const storeUnchecked = "the audit store's start-up check has not finished"
+
+// storeDenial waits for StoreChecked (at most StoreWait, or until ctx ends); nil once it is
+// closed or not set. A check that failed has tripped the latch, which denies the order next.
+func (g *Gate) storeDenial(ctx context.Context, key string) *live.Denial {
+	if g.StoreChecked == nil {
+		return nil
+	}
+	select {
+	case <-g.StoreChecked:
+		return nil
+	default:
+	}
+	wait := g.StoreWait
+	if wait <= 0 {
+		wait = DefaultStoreWait
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-g.StoreChecked:
+		return nil
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return live.NewDenial(live.ReasonHalted, "broker", key, "latched", storeUnchecked)
 }

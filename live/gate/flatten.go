@@ -87,6 +87,10 @@ func (r FlattenReport) Flat() bool {
 	return r.Verified && len(r.OpenOrders) == 0 && len(r.Positions) == 0 && len(r.Unidentified) == 0
 }
 
+// errNoQuantity is the flatten error for a position the broker gave a value and no quantity
+// for: no close is sent (its size is unknown) and the result is NOT FLAT.
+const errNoQuantity = "the broker gave this position a value and no quantity: no close was sent; close it at the broker"
+
 // errUnidentified is the flatten error for an open order whose id cannot be read (DV16).
 const errUnidentified = "open order has no readable id: no cancel was sent; cancel it at the broker"
 
@@ -144,6 +148,9 @@ func (r FlattenReport) positionsText() string {
 	ps := make([]string, n)
 	for i, p := range r.Positions {
 		ps[i] = fmt.Sprintf("%s %s", p.Symbol, signed(p.Qty))
+		if p.QtyUnknown {
+			ps[i] = fmt.Sprintf("%s value %s, quantity unknown", p.Symbol, signed(p.MarketValue))
+		}
 	}
 	s := fmt.Sprintf("%d position%s open (%s)", n, plural(n), strings.Join(ps, ", "))
 	if r.SkippedReason != "" {
@@ -238,7 +245,11 @@ func (g *Gate) closeAll(ctx context.Context, b live.Broker, key string, locked b
 	}
 	var open []live.Position
 	for _, p := range positions {
-		if p.Qty.Sign() != 0 {
+		switch {
+		case p.QtyUnknown && p.Open(): // valued, but no size to close: stranded, said so
+			rep.Errors = append(rep.Errors, FlattenError{Phase: PhaseClose, Item: p.Symbol, Err: errNoQuantity})
+			progress(FlattenProgress{Phase: PhaseClose, Item: p.Symbol, Err: errNoQuantity})
+		case p.Qty.Sign() != 0:
 			open = append(open, p)
 		}
 	}
@@ -287,12 +298,12 @@ func (g *Gate) verify(ctx context.Context, b live.Broker, opts FlattenOptions, r
 			rep.OpenOrders = orders
 			rep.Positions = rep.Positions[:0]
 			for _, p := range positions {
-				if p.Qty.Sign() != 0 {
+				if p.Open() {
 					rep.Positions = append(rep.Positions, p)
 				}
 			}
 			sort.Slice(rep.Positions, func(i, j int) bool { return rep.Positions[i].Symbol < rep.Positions[j].Symbol })
-			done := len(orders) == 0 && (len(rep.Positions) == 0 || !opts.ClosePositions)
+			done := len(orders) == 0 && (!opts.ClosePositions || onlyUnsized(rep.Positions))
 			if done {
 				return
 			}
@@ -306,6 +317,17 @@ func (g *Gate) verify(ctx context.Context, b live.Broker, opts FlattenOptions, r
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// onlyUnsized reports whether every position left is one no close was sent for (its quantity
+// is unknown): waiting longer cannot change them. True for none left.
+func onlyUnsized(ps []live.Position) bool {
+	for _, p := range ps {
+		if !p.QtyUnknown {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *Gate) auditFlatten(ctx context.Context, key string, opts FlattenOptions, rep FlattenReport) {

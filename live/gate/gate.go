@@ -44,6 +44,12 @@ type Gate struct {
 	// WatcherReady, when set, is closed once the halt watcher has proven it sees changes (or
 	// has set Latch): until then every order is DENY halted, whoever sends it.
 	WatcherReady <-chan struct{}
+	// StoreChecked, when set, is closed once the store's start-up check of its pages has
+	// finished (one that failed has set the latch first). An order waits for it before its
+	// turn, at most StoreWait (0: DefaultStoreWait) or until its context ends, then is DENY
+	// halted.
+	StoreChecked <-chan struct{}
+	StoreWait    time.Duration
 	// OnHalt, when set, is told once when the in-memory halt latch trips (audit_unavailable).
 	OnHalt func(AuditHalt)
 	// Days, when set, is the fleet's shared day count: a slot is reserved before the check
@@ -95,7 +101,9 @@ type Submission struct {
 	// autonomy): its id is recorded on the decision, and it waives the quantitative breaches
 	// it covers (the ones shown, up to the values shown), nothing else.
 	Approval *live.Approval
-	// DryRun evaluates without side effects: no lock, journal, forward, count or audit record.
+	// DryRun runs every step of the gate up to the forward without side effects: no lock, no
+	// fleet slot, no journal, forward, count or audit record. What-ifs run this, never a copy
+	// of the steps.
 	DryRun bool
 	// Drift, on the re-check of an approved order, denies it when the price moved too far.
 	Drift *Drift
@@ -172,6 +180,7 @@ type run struct {
 	d          Decision
 	slot       string    // the UTC day of a fleet slot this run holds ("" none)
 	deadline   time.Time // how long the run may wait for the submit lock (zero: not at all)
+	val        valuation // how the order's notional was reached (the audit says which)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -195,7 +204,10 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	}
 	r.key = key
 	var d Decision
-	if release, den := r.waitTurn(ctx); den != nil {
+	if den := g.storeDenial(ctx, r.key); den != nil {
+		r.check("halt_flag")
+		d = r.deny(den)
+	} else if release, den := r.waitTurn(ctx); den != nil {
 		d = r.deny(den)
 	} else {
 		d = r.submit(ctx)
@@ -223,6 +235,10 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	r.m, r.hash = m, hash
 	r.check("expiry")
+	if a := r.s.Approval; a != nil && a.Mandate != hash { // the card's numbers were another mandate's
+		r.check("approval_mandate")
+		return r.deny(live.NewDenial(live.ReasonMandateChanged, "approval", a.Grant, "reviewed_under", orNone(a.Mandate), "now", hash))
+	}
 	// 3: trading state (HALT here; REDUCE_ONLY once positions are known).
 	r.check("halt_flag")
 	if den := g.latchDenial("start"); den != nil { // DV15: the in-memory latch names its reason
@@ -236,7 +252,7 @@ func (r *run) submit(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	if b := live.ShapeBreach(r.m, r.intent); b != nil { // an order of unknown shape is never guessed
-		return r.refuse(b)
+		return r.breach(b)
 	}
 	// 5: value a quantity order from a fresh price; the larger of explicit and implied counts.
 	if den := r.value(ctx); den != nil {
@@ -255,19 +271,17 @@ func (r *run) submit(ctx context.Context) Decision {
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
 		return r.deny(den)
 	}
-	if den := r.lossLimits(ctx); den != nil { // a crossed limit halts the broker
+	if den := r.lossLimits(ctx); den != nil { // a crossed limit halts the broker (not on a dry run)
 		return r.deny(den)
 	}
-	if r.s.DryRun {
-		return r.dryRun(ctx)
-	}
-	// 8: the lock, and everything from the count to the outcome inside it.
+	// 8: the lock, and everything from the count to the outcome inside it. A dry run takes
+	// no lock and goes through every step to the forward, which it does not make.
 	r.check("daily_order_lock")
-	lock, den := r.lock(ctx)
+	unlock, den := r.enter(ctx)
 	if den != nil {
 		return r.deny(den)
 	}
-	defer lock.Unlock()
+	defer unlock()
 	r.d.LockedAt = g.now()
 	if den := g.latchDenial("lock"); den != nil {
 		return r.deny(den)
@@ -316,26 +330,27 @@ func (r *run) submit(ctx context.Context) Decision {
 	return r.forward(ctx)
 }
 
-// dryRun decides like the locked step would, from today's count, and stops.
-func (r *run) dryRun(ctx context.Context) Decision {
-	count, den := counter.DailyCount(ctx, r.g.Root, r.g.Journal, r.key, r.g.now())
+// enter takes the submit lock of step 8 and returns its release. A dry run takes none: it
+// decides on what it read, and neither waits for nor blocks a real order.
+func (r *run) enter(ctx context.Context) (func(), *live.Denial) {
+	if r.s.DryRun {
+		return func() {}, nil
+	}
+	lock, den := r.lock(ctx)
 	if den != nil {
-		return r.deny(den)
+		return nil, den
 	}
-	r.d.Count = count
-	r.check("mandate_limits")
-	in := r.intent
-	r.d.Intent = &in
-	req := live.CheckRequest{Mandate: r.m, Intent: r.intent, Book: r.book, DailyCount: count, Floors: r.g.Floors}
-	b := live.CheckMandate(ctx, req)
-	if b != nil {
-		if b.Kind == live.KindQuantitative {
-			r.d.Breaches = live.Breaches(ctx, req)
-		}
-		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, live.Reason(b.Limit), live.OutcomeBlocked
-		return r.d
+	return func() { lock.Unlock() }, nil
+}
+
+// dryRun ends a dry run where the forward would be, or with the decision it reached: nothing
+// is journaled, sent, counted or audited, and the valued intent is on the decision.
+func (r *run) dryRun(verdict live.Verdict, outcome string) Decision {
+	if r.intent.Symbol != "" || r.intent.Side != "" {
+		in := r.intent
+		r.d.Intent = &in
 	}
-	r.d.Verdict, r.d.Outcome = live.Allow, "dry_run"
+	r.d.Verdict, r.d.Outcome = verdict, outcome
 	return r.d
 }
 
@@ -396,21 +411,26 @@ func (r *run) value(ctx context.Context) *live.Denial {
 			return den
 		}
 		implied = n
+		r.val.basis = basisLegs
 	} else if sz, ok := r.s.Broker.(live.Sizer); ok {
 		n, err := sz.NotionalFor(ctx, in.NormalizedSymbol(), *in.Quantity)
 		if err != nil || n.Sign() <= 0 {
 			return live.NewDenial(live.ReasonNoQuote, "symbol", in.NormalizedSymbol(), "error", errText(err, "sizing returned no notional"))
 		}
 		implied = n
+		r.val.basis = basisSizing
 	} else {
 		price, den := r.price(ctx)
 		if den != nil {
 			return den
 		}
 		implied = live.ImpliedNotional(*in, price) // × 100 for an option contract
+		r.val.priced(r, price)
 	}
 	if in.NotionalUSD == nil || implied.GreaterThan(*in.NotionalUSD) {
 		in.NotionalUSD = &implied
+	} else {
+		r.val.basis = basisExplicit
 	}
 	return nil
 }
@@ -494,6 +514,13 @@ func (r *run) read(ctx context.Context) {
 	r.account, r.accountErr = r.s.Broker.Account(ctx)
 }
 
+func orNone(s string) string {
+	if s == "" {
+		return "none recorded"
+	}
+	return s
+}
+
 func errText(err error, fallback string) string {
 	if err != nil {
 		return err.Error()
@@ -504,6 +531,9 @@ func errText(err error, fallback string) string {
 // forward writes the journal, sends the order once and classifies the outcome.
 func (r *run) forward(ctx context.Context) Decision {
 	g := r.g
+	if r.s.DryRun { // everything before the forward ran: this is where a dry run stops
+		return r.dryRun(live.Allow, "dry_run")
+	}
 	r.d.Verdict = live.Allow
 	r.req.ClientOrderID = g.clientOrderID()
 	r.d.ClientOrderID = r.req.ClientOrderID
@@ -598,11 +628,12 @@ func (r *run) finish(ctx context.Context, state live.JournalState, orderID, deta
 
 // deny ends the run with a refusal before any forward.
 func (r *run) deny(den *live.Denial) Decision {
-	r.d.Verdict, r.d.Denial, r.d.Reason, r.d.Outcome = live.Deny, den, den.Code, live.OutcomeBlocked
+	r.d.Denial, r.d.Reason = den, den.Code
 	r.release(context.Background())
 	if r.s.DryRun {
-		return r.d
+		return r.dryRun(live.Deny, live.OutcomeBlocked)
 	}
+	r.d.Verdict, r.d.Outcome = live.Deny, live.OutcomeBlocked
 	return r.record(context.Background(), live.KindOrderRejected, live.OutcomeBlocked, den.Error(), nil)
 }
 
@@ -612,6 +643,9 @@ func (r *run) breach(b *live.Breach) Decision {
 	r.d.Verdict, r.d.Breach, r.d.Reason = b.Verdict(), b, live.Reason(b.Limit)
 	r.d.Outcome = live.OutcomeBlocked
 	r.release(context.Background())
+	if r.s.DryRun {
+		return r.dryRun(b.Verdict(), live.OutcomeBlocked)
+	}
 	return r.record(context.Background(), live.KindBreach, r.d.Outcome, b.Message(), nil)
 }
 
@@ -647,14 +681,17 @@ func (r *run) auditRecord(kind, outcome, errText string, response any) live.Audi
 	if r.m != nil {
 		rec.MandateRef, rec.ConsentRef = r.m.Consent.ConsentTokenSHA256, r.m.Consent.AccountRef
 	}
-	if r.s.Reason != "" || r.s.Policy != nil {
-		detail := jsonv.NewObject()
-		if r.s.Reason != "" {
-			detail.Set("agent_reason", r.s.Reason)
-		}
-		if r.s.Policy != nil {
-			detail.Set("policy", r.s.Policy)
-		}
+	detail := jsonv.NewObject()
+	if r.s.Reason != "" {
+		detail.Set("agent_reason", r.s.Reason)
+	}
+	if r.s.Policy != nil {
+		detail.Set("policy", r.s.Policy)
+	}
+	if rec.Notional != nil {
+		r.val.describe(detail)
+	}
+	if detail.Len() > 0 {
 		rec.Detail = detail
 	}
 	return rec

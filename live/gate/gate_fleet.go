@@ -12,7 +12,9 @@ const fleetTimeout = 2 * time.Second
 
 // reserve takes one slot of the fleet's day count (Gate.Days) for the day the lock was taken
 // and returns the larger of the local count and the fleet's count before the slot. Without a
-// fleet it returns the local count. A reservation that fails denies fleet_unavailable.
+// fleet it returns the local count. A reservation that fails denies fleet_unavailable. A dry
+// run takes no slot: it reads the fleet's count (live.DayCounter), and a fleet whose count
+// cannot be read without taking a slot is unavailable to it.
 func (r *run) reserve(ctx context.Context, local int) (int, *live.Denial) {
 	if r.g.Days == nil {
 		return local, nil
@@ -21,6 +23,17 @@ func (r *run) reserve(ctx context.Context, local int) (int, *live.Denial) {
 	day := live.UTCDay(r.d.LockedAt)
 	ctx, cancel := context.WithTimeout(ctx, fleetTimeout)
 	defer cancel()
+	if r.s.DryRun {
+		c, ok := r.g.Days.(live.DayCounter)
+		if !ok {
+			return 0, live.NewDenial(live.ReasonFleetUnavailable, "broker", r.key, "error", "the fleet's count cannot be read without taking a slot")
+		}
+		n, err := c.Count(ctx, r.key, day)
+		if err != nil {
+			return 0, live.NewDenial(live.ReasonFleetUnavailable, "broker", r.key, "error", err.Error())
+		}
+		return max(local, n), nil
+	}
 	n, err := r.g.Days.Reserve(ctx, r.key, day)
 	if err != nil {
 		return 0, live.NewDenial(live.ReasonFleetUnavailable, "broker", r.key, "error", err.Error())

@@ -8,18 +8,6 @@ import (
 	"cockpit/live/money"
 )
 
-// refuse ends the run with a structural breach found before the lock (an order of unknown
-// shape); a dry run records nothing, like deny.
-func (r *run) refuse(b *live.Breach) Decision {
-	if r.s.DryRun {
-		in := r.intent
-		r.d.Intent = &in
-		r.d.Verdict, r.d.Breach, r.d.Reason, r.d.Outcome = b.Verdict(), b, live.Reason(b.Limit), live.OutcomeBlocked
-		return r.d
-	}
-	return r.breach(b)
-}
-
 // valueLegs prices a multi-leg order leg by leg, each at its own fresh broker quote (a quote
 // older than max_quote_age_ms is no quote); a leg without a price denies no_quote.
 func (r *run) valueLegs(ctx context.Context) (money.Amount, *live.Denial) {

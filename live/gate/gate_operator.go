@@ -65,9 +65,14 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 	}
 	held := money.Zero
 	for _, p := range pos {
-		if p.Symbol == rr.Symbol {
-			held = held.Add(p.Qty)
+		if p.Symbol != rr.Symbol {
+			continue
 		}
+		if p.QtyUnknown && p.Open() { // whether the order reduces it cannot be known
+			return op.refuse(d, live.NewDenial(live.ReasonNotReducing, "symbol", rr.Symbol, "error",
+				"the broker gave the position a value and no quantity"))
+		}
+		held = held.Add(p.Qty)
 	}
 	signed := rr.Quantity
 	if rr.Side == live.Sell {

@@ -218,7 +218,8 @@ func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 	f := newFixture(t, "")
 	in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("6000")}
 	// The human saw the order cap breached at 9000: it covers this 6000 order.
-	grant := &live.Approval{Grant: "ap_1", Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: live.LimitOrderNotional, Attempted: money.MustParse("9000")}}}
+	grant := &live.Approval{Grant: "ap_1", Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: live.LimitOrderNotional, Attempted: money.MustParse("9000")}},
+		Mandate: livetest.PinFile(f.root, "paper")["paper"]}
 	d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approval: grant})
 	if d.Verdict != live.Allow || d.ApprovalID != "ap_1" || !d.Forwarded {
 		t.Fatalf("approved order: %+v", d)
@@ -227,6 +228,7 @@ func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 	// order cap must not carry it.
 	doc := strings.Replace(livetest.MandateDoc, `"max_total_exposure_usd": 100000`, `"max_total_exposure_usd": 8000`, 1)
 	g := newFixture(t, doc)
+	grant.Mandate = livetest.PinFile(g.root, "paper")["paper"] // the card of this mandate
 	in.NotionalUSD = amt("9000")
 	d = g.gate.Submit(context.Background(), gate.Submission{Broker: g.broker, Intent: &in, Approval: grant})
 	if d.Verdict != live.PauseForReauth || d.Breach.Limit != live.LimitTotalExposure || d.Forwarded {
@@ -238,8 +240,9 @@ func TestGateApprovalWaivesOnlyTheShownBreach(t *testing.T) {
 // an order cap shown at 6000 does not cover the same cap breached at 6001, and the day's count
 // gets no drift tolerance.
 func TestGateApprovalWaivesOnlyUpToTheValueShown(t *testing.T) {
-	shown := func(limit, v string) *live.Approval {
-		return &live.Approval{Grant: "ap_1", DriftBps: 0, Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: limit, Attempted: money.MustParse(v)}}}
+	shown := func(f *fixture, limit, v string) *live.Approval {
+		return &live.Approval{Grant: "ap_1", DriftBps: 0, Waives: []live.Breach{{Kind: live.KindQuantitative, Limit: limit, Attempted: money.MustParse(v)}},
+			Mandate: livetest.PinFile(f.root, "paper")["paper"]}
 	}
 	for _, c := range []struct {
 		notional string
@@ -247,7 +250,7 @@ func TestGateApprovalWaivesOnlyUpToTheValueShown(t *testing.T) {
 	}{{"6000", true}, {"5500", true}, {"6001", false}} {
 		f := newFixture(t, "")
 		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt(c.notional)}
-		d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approval: shown(live.LimitOrderNotional, "6000")})
+		d := f.gate.Submit(context.Background(), gate.Submission{Broker: f.broker, Intent: &in, Approval: shown(f, live.LimitOrderNotional, "6000")})
 		if d.Forwarded != c.sent || d.ApprovalID != "ap_1" {
 			t.Errorf("%s against 6000 shown: forwarded %v (want %v), approval %q", c.notional, d.Forwarded, c.sent, d.ApprovalID)
 		}

@@ -12,17 +12,14 @@ import (
 	"cockpit/live/money"
 )
 
-// barsTools names the recent-bars read of a profile (none: the broker offers no bars).
-var barsTools = map[string]string{"alpaca": "get_stock_bars"}
-
 // HasBars reports whether the broker's profile can read recent bars.
-func (b *Broker) HasBars() bool { return barsTools[b.Profile.Name] != "" }
+func (b *Broker) HasBars() bool { return b.Profile.BarsTool != "" }
 
 // Bars reads n closing prices of symbol spaced every, oldest first, through the profile's
 // bars tool ({"symbol", "timeframe", "limit"}; Alpaca's timeframe spelling). Every row must
 // carry a positive close ("c" or "close"), or the read is an error.
 func (b *Broker) Bars(ctx context.Context, symbol string, n int, every time.Duration) ([]money.Amount, error) {
-	tool := barsTools[b.Profile.Name]
+	tool := b.Profile.BarsTool
 	if tool == "" {
 		return nil, errors.New("this broker's profile reads no bars")
 	}

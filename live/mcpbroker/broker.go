@@ -70,14 +70,14 @@ func Connect(ctx context.Context, t mcp.Transport, o Options) (*Broker, error) {
 		return nil, fmt.Errorf("mcp broker %s: connect: %w", o.Key, err)
 	}
 	b.link.mu.Lock()
-	b.link.use(cs)
+	b.link.use(cs, t)
 	b.link.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	for tool, err := range cs.Tools(cctx, nil) {
 		if err != nil {
 			b.link.close()
-			return nil, fmt.Errorf("mcp broker %s: list tools: %w", o.Key, err)
+			return nil, fmt.Errorf("mcp broker %s: list tools: %w", o.Key, explain(err, t))
 		}
 		b.tools = append(b.tools, toolInfo(tool))
 	}
@@ -125,7 +125,7 @@ func (b *Broker) CallTool(ctx context.Context, name string, args *jsonv.Object) 
 		return nil, err
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(raw)})
-	b.link.failed(gen, err)
+	err = b.link.failed(gen, err)
 	b.observe(start, err)
 	if err != nil {
 		return nil, err

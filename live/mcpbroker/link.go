@@ -22,22 +22,38 @@ type link struct {
 
 	mu     sync.Mutex
 	cs     *mcp.ClientSession
-	gen    int  // cs's generation, so a failure on a replaced session breaks nothing
-	broken bool // cs is broken: the next call connects again
-	closed bool // Close was called: never connect again
+	t      mcp.Transport // cs's transport (its diagnostics explain a broken link)
+	gen    int           // cs's generation, so a failure on a replaced session breaks nothing
+	broken bool          // cs is broken: the next call connects again
+	closed bool          // Close was called: never connect again
 }
 
-// dial connects one client session over t.
+// dial connects one client session over t; a failure says what the server said, when its
+// transport knows (a stdio server's exit status and last stderr lines).
 func (l *link) dial(ctx context.Context, t mcp.Transport) (*mcp.ClientSession, error) {
 	cctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	return l.client.Connect(cctx, t, nil)
+	cs, err := l.client.Connect(cctx, t, nil)
+	if err != nil {
+		return nil, explain(err, t)
+	}
+	return cs, nil
 }
 
-// use sets cs as the link's session and watches it: a session that ends by itself (the
-// server went away) marks the link broken (mu held).
-func (l *link) use(cs *mcp.ClientSession) {
-	l.cs, l.broken = cs, false
+// explain adds what t knows of its server's end to err.
+func explain(err error, t mcp.Transport) error {
+	if d, ok := t.(interface{ Diagnostics() string }); ok && err != nil {
+		if s := d.Diagnostics(); s != "" {
+			return fmt.Errorf("%w (%s)", err, s)
+		}
+	}
+	return err
+}
+
+// use sets cs (over t) as the link's session and watches it: a session that ends by itself
+// (the server went away) marks the link broken (mu held).
+func (l *link) use(cs *mcp.ClientSession, t mcp.Transport) {
+	l.cs, l.t, l.broken = cs, t, false
 	l.gen++
 	gen := l.gen
 	go func() {
@@ -66,23 +82,27 @@ func (l *link) session(ctx context.Context) (*mcp.ClientSession, int, error) {
 		return nil, l.gen, fmt.Errorf("mcp broker %s: reconnect: %w", l.key, err)
 	}
 	old := l.cs
-	l.use(cs)
+	l.use(cs, t)
 	go old.Close() // a stdio server may take its terminate grace to go
 	return l.cs, l.gen, nil
 }
 
 // failed notes a call's error on the session of generation gen: an error that says the
 // link itself broke (not the server's error reply, not the caller's deadline) marks it for
-// reconnection.
-func (l *link) failed(gen int, err error) {
+// reconnection, and comes back with what the transport knows of the server's end.
+func (l *link) failed(gen int, err error) error {
 	if !breaksLink(err) {
-		return
+		return err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if gen == l.gen && !l.closed {
 		l.broken = true
 	}
+	if gen == l.gen {
+		return explain(err, l.t)
+	}
+	return err
 }
 
 // breaksLink reports whether a call's error leaves the session unusable: anything but a

@@ -25,6 +25,9 @@ type Endpoint struct {
 	// breaks the session, which the next call re-establishes. Over stdio the go-sdk caps one
 	// message at the same 16 MiB.
 	MaxReply int64
+	// OnExit, when set, hears once how a stdio server ended: whether it exited 0, and its exit
+	// status with the redacted tail of its stderr (the session logs it to cockpit.log).
+	OnExit func(clean bool, diag string)
 }
 
 // MaxReply is the default cap of one reply from a broker's MCP server (the go-sdk's own cap
@@ -49,7 +52,7 @@ func (e Endpoint) Transport() (mcp.Transport, error) {
 				cmd.Env = append(cmd.Env, name+"="+v)
 			}
 		}
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+		return newStdio(cmd, e.OnExit), nil
 	}
 	timeout := e.Timeout
 	if timeout <= 0 {

@@ -18,14 +18,15 @@ import (
 var qtyStep = money.MustParse("0.000001")
 
 // State is the paper account: everything that must survive a restart. Prices are not part of
-// it; they follow from Seed and MarketStart.
+// it; they follow from Seed and MarketStart. A broker keeps in memory the orders still open;
+// a settled order (filled, cancelled) is kept by its Store (store.go).
 type State struct {
 	Seed        int64                     `json:"seed"`
 	MarketStart time.Time                 `json:"market_start"`
 	Cash        money.Amount              `json:"cash"`
-	Positions   map[string]*PositionState `json:"positions"`
-	Orders      map[string]*live.Order    `json:"orders"`
-	ByClient    map[string]string         `json:"by_client"`
+	Positions   map[string]*PositionState `json:"positions,omitempty"`
+	Orders      map[string]*live.Order    `json:"orders,omitempty"`    // in memory: the open ones (settled ones are in the Store)
+	ByClient    map[string]string         `json:"by_client,omitempty"` // client order id → id, of Orders
 	Seq         int64                     `json:"seq"`
 	DayStart    *DayMark                  `json:"day_start,omitempty"` // the day P&L's baseline (day.go)
 }
@@ -49,11 +50,12 @@ type Config struct {
 	// History starts a new account's market this long before Now, so price history exists
 	// from the first moment (bars, signals). Ignored when State is given.
 	History time.Duration
-	// Persist, when set, is called with the account's JSON after every change, under the
-	// broker's lock. The broker acknowledges only what it saved, as an exchange does: a change
-	// Persist refuses (a full disk) is undone, the call that made it fails (an order is
-	// rejected, a cancel fails, a fill waits), and the error is kept for PersistErr.
-	Persist func(data []byte) error
+	// Store, when set, saves every change, under the broker's lock, and keeps the settled
+	// orders (State's settled orders are taken to be in it already). The broker acknowledges
+	// only what it saved, as an exchange does: a change Store refuses (a full disk) is undone,
+	// the call that made it fails (an order is rejected, a cancel fails, a fill waits), and
+	// the error is kept for PersistErr. Without one, settled orders stay in memory.
+	Store Store
 }
 
 // Broker is the paper broker. It implements live.Broker.
@@ -62,20 +64,22 @@ type Broker struct {
 	mkt     *Market
 	now     func() time.Time
 	faults  *Faults
-	persist func([]byte) error
+	persist Store
 
 	mu         sync.Mutex
 	st         *State
-	saved      []byte // the account as Persist last took it: what a refused change goes back to
+	touched    touched // what the change under way changed (save.go)
+	saved      saved   // with a Store: the account as last saved, what a refused change goes back to
+	settled    settled // without a Store: the settled orders
 	persistErr error
 	updates    uint64
 	pending    []live.OrderUpdate // published once the change is saved
 	subs       []chan live.OrderUpdate
 	// matched is where the last matching pass left nothing marketable: the market step and
-	// how many orders the account had. Until either changes there is nothing to match.
+	// the account's order sequence. Until either changes there is nothing to match.
 	matched struct {
 		step   uint64
-		orders int
+		orders int64
 		ok     bool
 	}
 }
@@ -105,11 +109,9 @@ func New(cfg Config) (*Broker, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Broker{key: cfg.Key, mkt: mkt, now: cfg.Now, faults: cfg.Faults, persist: cfg.Persist, st: st}
-	if b.persist != nil {
-		if b.saved, err = json.Marshal(st); err != nil {
-			return nil, err
-		}
+	b := &Broker{key: cfg.Key, mkt: mkt, now: cfg.Now, faults: cfg.Faults, persist: cfg.Store, st: st}
+	if err := b.load(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -125,52 +127,6 @@ func (b *Broker) PersistErr() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.persistErr
-}
-
-// changed persists the account after a change and publishes its updates; a change Persist
-// refuses is undone (the account as last saved, its updates dropped) and reported. Callers
-// hold b.mu.
-func (b *Broker) changed() error {
-	if b.persist != nil {
-		data, err := json.Marshal(b.st)
-		if err == nil {
-			err = b.persist(data)
-		}
-		if b.persistErr = err; err != nil {
-			b.undo()
-			return fmt.Errorf("the paper account could not be saved, so the change was undone: %w", err)
-		}
-		b.saved = data
-	}
-	for _, u := range b.pending {
-		b.send(u)
-	}
-	b.pending = nil
-	return nil
-}
-
-// undo puts the account back as it was last saved and drops the updates of the change.
-func (b *Broker) undo() {
-	var st State
-	if err := json.Unmarshal(b.saved, &st); err != nil {
-		panic(err) // saved was marshalled from a State
-	}
-	ensureMaps(&st)
-	b.st, b.pending = &st, nil
-	b.matched.ok = false
-}
-
-// ensureMaps gives a restored account its empty maps.
-func ensureMaps(st *State) {
-	if st.Positions == nil {
-		st.Positions = map[string]*PositionState{}
-	}
-	if st.Orders == nil {
-		st.Orders = map[string]*live.Order{}
-	}
-	if st.ByClient == nil {
-		st.ByClient = map[string]string{}
-	}
 }
 
 // tick is the current top of book of sym. Callers hold b.mu.
@@ -302,8 +258,12 @@ func (b *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 func (b *Broker) placeLocked(req live.OrderRequest) (live.Order, error) {
 	b.sync()
 	if req.ClientOrderID != "" {
-		if id, ok := b.st.ByClient[req.ClientOrderID]; ok {
-			return *b.st.Orders[id], nil
+		o, found, err := b.orderByClient(req.ClientOrderID)
+		if err != nil { // cannot tell a resend from a new order: take neither
+			return live.Order{}, live.Rejected(err.Error())
+		}
+		if found {
+			return o, nil
 		}
 	}
 	if why := unsupported(req); why != "" {
@@ -437,10 +397,10 @@ func (b *Broker) matchResting() bool {
 	// within a market step; a pass fills or cancels every marketable order. So with no new
 	// order since a pass in this step, another pass finds nothing (it walked every order).
 	step := b.mkt.step(b.now())
-	if b.matched.ok && b.matched.step == step && b.matched.orders == len(b.st.Orders) {
+	if b.matched.ok && b.matched.step == step && b.matched.orders == b.st.Seq {
 		return false
 	}
-	defer func() { b.matched.step, b.matched.orders, b.matched.ok = step, len(b.st.Orders), true }()
+	defer func() { b.matched.step, b.matched.orders, b.matched.ok = step, b.st.Seq, true }()
 	var ids []string
 	for id, o := range b.st.Orders {
 		if o.Status.Open() {
@@ -479,6 +439,7 @@ func (b *Broker) fill(o *live.Order, qty, px money.Amount) {
 		p = &PositionState{}
 		b.st.Positions[o.Symbol] = p
 	}
+	b.touchPosition(o.Symbol)
 	signed := qty
 	if o.Side == live.Sell {
 		signed = qty.Neg()
@@ -525,6 +486,9 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) error {
 	b.sync()
 	o, ok := b.st.Orders[orderID]
 	if !ok {
+		if done, found, err := b.orderByID(orderID); err == nil && found {
+			return live.Rejected(fmt.Sprintf("order %s is %s", orderID, done.Status))
+		}
 		return live.Rejected("unknown order " + orderID)
 	}
 	if !o.Status.Open() {
@@ -542,11 +506,14 @@ func (b *Broker) CancelOrder(ctx context.Context, orderID string) error {
 func (b *Broker) OrderByClientID(ctx context.Context, clientOrderID string) (live.Order, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	id, ok := b.st.ByClient[clientOrderID]
-	if !ok {
+	o, found, err := b.orderByClient(clientOrderID)
+	switch {
+	case err != nil:
+		return live.Order{}, err
+	case !found:
 		return live.Order{}, live.ErrOrderNotFound
 	}
-	return *b.st.Orders[id], nil
+	return o, nil
 }
 
 // Subscribe implements live.Broker.
@@ -554,8 +521,10 @@ func (b *Broker) Subscribe(ctx context.Context) <-chan live.OrderUpdate {
 	return fanout.Subscribe(ctx, &b.mu, &b.subs, 1024)
 }
 
-// publish queues an update of the change under way; changed sends it once the change is saved.
+// publish queues an update of the change under way (and marks the order changed); changed
+// sends it once the change is saved.
 func (b *Broker) publish(o live.Order, qty, px money.Amount) {
+	b.touch(o.ID)
 	b.pending = append(b.pending, live.OrderUpdate{Order: o, FillQty: qty, FillPx: px, Time: b.now()})
 }
 
@@ -585,7 +554,8 @@ func (b *Broker) Realized() money.Amount {
 	return sum
 }
 
-// Snapshot returns a deep copy of the account.
+// Snapshot returns a deep copy of the account in memory: its cash, its positions and its open
+// orders (settled ones are in its Store).
 func (b *Broker) Snapshot() *State {
 	b.mu.Lock()
 	defer b.mu.Unlock()

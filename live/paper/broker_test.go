@@ -2,7 +2,6 @@ package paper
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -53,16 +52,12 @@ func TestMarketIsAPureFunctionOfSeedAndTime(t *testing.T) {
 func TestRestoreContinuesTheAccount(t *testing.T) {
 	ctx := context.Background()
 	clock := livetest.NewClock(livetest.Epoch)
-	var saved *State
-	persist := func(data []byte) error {
-		saved = &State{}
-		return json.Unmarshal(data, saved)
-	}
-	b, _ := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now, Persist: persist})
+	saved := &wholeStore{st: &State{}}
+	b, _ := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now, Store: saved})
 	b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "x", Symbol: "AAPL", Side: live.Buy, Quantity: amt("3")})
 	clock.Advance(time.Hour)
 	before, _ := b.Positions(ctx)
-	again, err := New(Config{Market: MarketConfig{Symbols: DefaultSymbols()}, Now: clock.Now, State: saved})
+	again, err := New(Config{Market: MarketConfig{Symbols: DefaultSymbols()}, Now: clock.Now, State: saved.copy(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,24 +10,34 @@ import (
 	"cockpit/live/money"
 )
 
-// TestMarkEquitySurvivesARestart: the day's start equity and peak are kept in the saved
-// account, so an account reloaded on the same day keeps both (the loss limits' baseline is
-// not reset by a restart), and a new UTC day starts a new mark.
+// TestMarkEquitySurvivesARestart: the day's start equity and peak are part of the account's
+// header, which every change hands the Store, so an account restored from what the Store took
+// on the same day keeps both (the loss limits' baseline is not reset by a restart), and a new
+// UTC day starts a new mark.
 func TestMarkEquitySurvivesARestart(t *testing.T) {
 	clock := livetest.NewClock(livetest.Epoch)
-	var full atomic.Bool
-	var saved []byte
-	b := savingBroker(t, clock, &full, &saved)
+	saved := &wholeStore{st: &State{}}
+	b := savingBroker(t, clock, saved)
 	for _, eq := range []string{"1000", "1050", "990"} {
 		if _, err := b.MarkEquity(clock.Now(), money.MustParse(eq)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var st State
-	if err := json.Unmarshal(saved, &st); err != nil {
+	if len(saved.changes) != 2 { // the start, then the new peak; 990 moves nothing
+		t.Fatalf("changes saved = %d, want 2 (the day's start and its new peak)", len(saved.changes))
+	}
+	var head State
+	if err := json.Unmarshal(saved.changes[len(saved.changes)-1].Header, &head); err != nil {
 		t.Fatal(err)
 	}
-	again, err := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now, State: &st})
+	if head.DayStart == nil || head.DayStart.Equity.String()+"/"+head.DayStart.Peak.String() != "1000/1050" {
+		t.Fatalf("the last change's header holds day mark %+v, want start 1000 and peak 1050", head.DayStart)
+	}
+	st, err := Restore(saved.changes[len(saved.changes)-1].Header, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now, State: st, Store: saved})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +58,13 @@ func TestMarkEquitySurvivesARestart(t *testing.T) {
 	}
 }
 
-// TestMarkEquityUnsavedIsAnError: a mark the account cannot save is an error (the loss limits
-// then fail closed) and the saved mark stands.
+// TestMarkEquityUnsavedIsAnError: a mark the Store refuses is an error (the loss limits then
+// fail closed), the change is undone and the saved mark stands, in memory and in the Store.
 func TestMarkEquityUnsavedIsAnError(t *testing.T) {
 	clock := livetest.NewClock(livetest.Epoch)
 	var full atomic.Bool
-	var saved []byte
-	b := savingBroker(t, clock, &full, &saved)
+	saved := &wholeStore{st: &State{}, full: &full}
+	b := savingBroker(t, clock, saved)
 	if _, err := b.MarkEquity(clock.Now(), money.MustParse("1000")); err != nil {
 		t.Fatal(err)
 	}
@@ -65,5 +75,12 @@ func TestMarkEquityUnsavedIsAnError(t *testing.T) {
 	}
 	if got, want := m.Peak.String(), "1000"; got != want {
 		t.Fatalf("peak after a failed save = %s, want %s", got, want)
+	}
+	full.Store(false)
+	if m, err := b.MarkEquity(clock.Now(), money.MustParse("1500")); err != nil || m.Peak.String() != "1500" {
+		t.Fatalf("after the Store took changes again: %+v %v, want peak 1500 (the refused 2000 undone)", m, err)
+	}
+	if got := saved.st.DayStart; got == nil || got.Peak.String() != "1500" {
+		t.Fatalf("the Store's day mark = %+v, want peak 1500", got)
 	}
 }

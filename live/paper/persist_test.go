@@ -13,17 +13,50 @@ import (
 	"cockpit/live/money"
 )
 
-// savingBroker is a paper broker whose account is saved to *saved, until full is set.
-func savingBroker(t *testing.T, clock *livetest.Clock, full *atomic.Bool, saved *[]byte) *Broker {
+// wholeStore is a Store that keeps the whole account as one document, as a file would, and
+// refuses every change while full is set.
+type wholeStore struct {
+	st      *State
+	full    *atomic.Bool
+	changes []Change
+}
+
+func (s *wholeStore) Save(c Change) error {
+	if s.full != nil && s.full.Load() {
+		return errors.New("database or disk is full")
+	}
+	next, err := s.st.With(c)
+	if err != nil {
+		return err
+	}
+	s.st, s.changes = next, append(s.changes, c)
+	return nil
+}
+
+func (s *wholeStore) OrderByID(id string) ([]byte, bool, error) { return s.st.OrderByID(id) }
+
+func (s *wholeStore) OrderByClientID(cid string) ([]byte, bool, error) {
+	return s.st.OrderByClientID(cid)
+}
+
+// copy is a deep copy of the saved account, for a broker to restore from.
+func (s *wholeStore) copy(t *testing.T) *State {
 	t.Helper()
-	b, err := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now,
-		Persist: func(data []byte) error {
-			if full.Load() {
-				return errors.New("database or disk is full")
-			}
-			*saved = append([]byte(nil), data...)
-			return nil
-		}})
+	data, err := json.Marshal(s.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return &st
+}
+
+// savingBroker is a paper broker whose account is saved to store, until full is set.
+func savingBroker(t *testing.T, clock *livetest.Clock, store *wholeStore) *Broker {
+	t.Helper()
+	b, err := New(Config{Market: MarketConfig{Seed: 7, Symbols: DefaultSymbols()}, Now: clock.Now, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +72,8 @@ func TestPaperAcknowledgesOnlyWhatItSaved(t *testing.T) {
 	ctx := context.Background()
 	clock := livetest.NewClock(livetest.Epoch)
 	var full atomic.Bool
-	var saved []byte
-	b := savingBroker(t, clock, &full, &saved)
+	saved := &wholeStore{st: &State{}, full: &full}
+	b := savingBroker(t, clock, saved)
 	updates := b.Subscribe(ctx)
 	q, _ := b.Quote(ctx, "TSLA")
 	limit := q.Bid.Mul(money.MustParse("0.998")).Round(2)
@@ -86,11 +119,7 @@ func TestPaperAcknowledgesOnlyWhatItSaved(t *testing.T) {
 	if u := <-updates; u.Order.ClientOrderID != "rest" || u.Order.Status != live.StatusFilled {
 		t.Errorf("update after the disk freed: %+v, want rest filled", u.Order)
 	}
-	var st State
-	if err := json.Unmarshal(saved, &st); err != nil {
-		t.Fatal(err)
-	}
-	again, err := New(Config{Market: MarketConfig{Symbols: DefaultSymbols()}, Now: clock.Now, State: &st})
+	again, err := New(Config{Market: MarketConfig{Symbols: DefaultSymbols()}, Now: clock.Now, State: saved.copy(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,11 @@ type Broker struct {
 	Profile *live.Profile
 	Caller  Caller
 	Now     func() time.Time
+	// PollEvery is how often a subscribed broker re-reads its open orders for fills (0:
+	// DefaultFillPoll).
+	PollEvery time.Duration
+
+	watch watch // the orders its replies showed (fills.go)
 }
 
 var _ live.Broker = (*Broker)(nil)
@@ -41,15 +46,29 @@ func (t *Broker) now() time.Time {
 }
 
 // read calls a read tool with empty arguments; a failed call or an error envelope is an error.
+// The profile's fixed arguments of the tool come first. A profile without the read refuses it.
 func (t *Broker) read(ctx context.Context, tool string, args *jsonv.Object) (any, error) {
-	if args == nil {
-		args = jsonv.NewObject()
+	if tool == "" {
+		return nil, fmt.Errorf("the %s profile names no tool for this read", t.Profile.Name)
 	}
-	reply, err := t.Caller.CallTool(ctx, tool, args)
+	merged := jsonv.NewObject()
+	if fixed := t.Profile.ReadArgs[tool]; fixed != nil {
+		merged = jsonv.Clone(fixed).(*jsonv.Object)
+	}
+	if args != nil {
+		for _, m := range args.Members() {
+			merged.Set(m.Key, m.Value)
+		}
+	}
+	reply, err := t.Caller.CallTool(ctx, tool, merged)
 	if err != nil {
 		return nil, live.Transport(err)
 	}
-	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+	o, ok := reply.(*jsonv.Object)
+	if s, isText := reply.(string); isText {
+		o, ok = jsonv.ObjectOf("raw", s), true
+	}
+	if ok && live.IsErrorEnvelope(o) {
 		return nil, live.Rejected(live.EnvelopeError(o, tool+" returned an error"))
 	} else if ok && t.Profile.ReplyError != nil {
 		if err := t.Profile.ReplyError(o); err != nil {
@@ -72,28 +91,38 @@ func (t *Broker) Quote(ctx context.Context, symbol string) (live.Quote, error) {
 	return live.Quote{Symbol: symbol, Last: p, Time: t.now()}, nil
 }
 
-// Positions implements live.Broker: the raw payload is read with the reference's rules; an
-// unreadable payload is an error, never an empty book.
+// Positions implements live.Broker: the raw payload is read with the reference's rules (a
+// row's value is its exposure, E22); an unreadable payload is an error, never an empty book.
+// A symbol with a row that has a value and no quantity has an unknown quantity (QtyUnknown).
 func (t *Broker) Positions(ctx context.Context) ([]live.Position, error) {
 	reply, err := t.read(ctx, t.Profile.PositionsTool, nil)
 	if err != nil {
 		return nil, err
 	}
+	if t.Profile.PositionFields != nil {
+		if reply, err = live.RenamePositionFields(reply, t.Profile.PositionFields); err != nil {
+			return nil, err
+		}
+	}
 	book := live.ParsePositions(reply)
 	if book.Err != nil {
 		return nil, book.Err
 	}
-	rows, err := live.ParsePositionList(reply) // quantities, for flatten: a value without one is an error
+	rows, err := live.ParsePositionList(reply) // quantities, for flatten
 	if err != nil {
 		return nil, err
 	}
-	qty := map[string]money.Amount{}
+	qty, unknown := map[string]money.Amount{}, map[string]bool{}
 	for _, r := range rows {
 		qty[r.Symbol] = qty[r.Symbol].Add(r.Qty)
+		unknown[r.Symbol] = unknown[r.Symbol] || r.QtyUnknown // one row without a quantity: the symbol's is unknown
 	}
 	out := make([]live.Position, len(book.Exposures))
 	for i, e := range book.Exposures {
-		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net, Qty: qty[e.Symbol]}
+		out[i] = live.Position{Symbol: e.Symbol, MarketValue: e.Net, Qty: qty[e.Symbol], QtyUnknown: unknown[e.Symbol]}
+		if unknown[e.Symbol] {
+			out[i].Qty = money.Zero
+		}
 	}
 	return out, nil
 }
@@ -134,16 +163,12 @@ func (t *Broker) OpenOrders(ctx context.Context) ([]live.Order, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: a row is %s", t.Profile.OrdersTool, jsonv.TypeName(r))
 		}
-		id := ""
-		for _, k := range []string{"order_id", "id", "broker_order_id"} {
-			if s, ok := fieldString(o, k); ok && s != "" {
-				id = s
-				break
-			}
-		}
-		if id == "" {
+		seen, ok := orderRow(o)
+		if !ok {
 			return nil, fmt.Errorf("%s: an order row has no id", t.Profile.OrdersTool)
 		}
+		t.observe(seen, false) // its fills (fills.go)
+		id := seen.ID
 		status, _ := fieldString(o, "status")
 		switch status {
 		case "filled", "cancelled", "canceled", "rejected", "expired":
@@ -206,17 +231,32 @@ func (t *Broker) PlaceOrder(ctx context.Context, req live.OrderRequest) (live.Or
 	if id == "" {
 		id, _ = fieldString(o, "id")
 	}
+	if seen, ok := orderRow(o); ok { // a reply that shows the order filled is its fill (fills.go)
+		t.observe(merged(seen, live.Order{Symbol: req.Symbol, Side: req.Side, ClientOrderID: req.ClientOrderID}), true)
+	}
 	return live.Order{ID: id, ClientOrderID: req.ClientOrderID, Symbol: req.Symbol, Side: req.Side,
 		Status: live.StatusAccepted, Reply: reply, CreatedAt: t.now(), Children: live.ChildOrders(reply)}, nil
 }
 
 // CancelOrder implements live.Broker.
+// A profile without a cancel tool refuses the cancel (the server offers none).
 func (t *Broker) CancelOrder(ctx context.Context, orderID string) error {
-	reply, err := t.Caller.CallTool(ctx, t.Profile.CancelTool, jsonv.ObjectOf("order_id", orderID))
+	if t.Profile.CancelTool == "" {
+		return live.Rejected("the " + t.Profile.Name + " profile has no cancel tool: cancel the order at the broker")
+	}
+	idArg := t.Profile.CancelIDArg
+	if idArg == "" {
+		idArg = "order_id"
+	}
+	reply, err := t.Caller.CallTool(ctx, t.Profile.CancelTool, jsonv.ObjectOf(idArg, orderID))
 	if err != nil {
 		return live.Indeterminate(err)
 	}
-	if o, ok := reply.(*jsonv.Object); ok && live.IsErrorEnvelope(o) {
+	o, ok := reply.(*jsonv.Object)
+	if s, isText := reply.(string); isText {
+		o, ok = jsonv.ObjectOf("raw", s), true
+	}
+	if ok && live.IsErrorEnvelope(o) {
 		return live.Rejected(live.EnvelopeError(o, "cancel returned an error"))
 	} else if ok && t.Profile.ReplyError != nil {
 		return t.Profile.ReplyError(o)
@@ -231,13 +271,6 @@ var errNoClientIDs = errors.New("this broker cannot look orders up by client ord
 // so an indeterminate forward stays indeterminate until an operator reconciles it.
 func (t *Broker) OrderByClientID(context.Context, string) (live.Order, error) {
 	return live.Order{}, errNoClientIDs
-}
-
-// Subscribe implements live.Broker: tool-shaped brokers do not stream; the channel closes with ctx.
-func (t *Broker) Subscribe(ctx context.Context) <-chan live.OrderUpdate {
-	ch := make(chan live.OrderUpdate)
-	go func() { <-ctx.Done(); close(ch) }()
-	return ch
 }
 
 // fieldString is row[key] when it is a string.

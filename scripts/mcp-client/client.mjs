@@ -78,7 +78,7 @@ async function call(client, name, args) {
 async function pendingID() {
   for (let i = 0; i < 200; i++) {
     const out = await cockpit("approvals", "list", "--json");
-    const items = out.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+    const items = JSON.parse(out); // one JSON array ("[]" when empty)
     const it = items.find((x) => x.state === "pending");
     if (it) return it.id;
     await new Promise((r) => setTimeout(r, 100));

@@ -141,8 +141,7 @@ func (b *Backend) flattenSelf(ctx context.Context, closePositions bool, progress
 	if c, ok := br.(io.Closer); ok {
 		defer c.Close()
 	}
-	g := &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB, CountOpenOrders: true}
-	return g.Flatten(ctx, br, b.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
+	return rt.Gate(session.GateOptions{}).Flatten(ctx, br, b.key, gate.FlattenOptions{ClosePositions: closePositions, Actor: b.op(ctx),
 		Why: "operator flatten from a supervisor (owner gone)", Progress: progress})
 }
 

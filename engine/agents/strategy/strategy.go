@@ -95,7 +95,7 @@ func (a *Agent) positions(ctx context.Context, t *engine.Turn) map[string]money.
 	for _, p := range list(r.Data, "positions") {
 		sym, _ := p.Get("symbol")
 		s, _ := sym.(string)
-		out[s] = amount(p, "qty")
+		out[s] = amount(p, "quantity")
 	}
 	return out
 }

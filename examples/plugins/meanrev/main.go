@@ -36,7 +36,7 @@ func tick() {
 		var d struct {
 			Positions []struct {
 				Symbol string      `json:"symbol"`
-				Qty    json.Number `json:"qty"`
+				Qty    json.Number `json:"quantity"`
 			} `json:"positions"`
 		}
 		if json.Unmarshal(r.Data, &d) == nil {

@@ -190,6 +190,19 @@ func alpacaTools(b live.Broker) []tool {
 			}
 			return orderJSON(o), nil
 		}},
+		{name: "get_order_by_id", read: true, props: []string{"order_id"}, run: func(ctx context.Context, a *jsonv.Object) (any, error) {
+			ob, ok := b.(interface {
+				OrderByID(context.Context, string) (live.Order, error)
+			})
+			if !ok {
+				return nil, errors.New("this paper server cannot read orders by id")
+			}
+			o, err := ob.OrderByID(ctx, str(a, "order_id"))
+			if err != nil {
+				return nil, err
+			}
+			return orderJSON(o), nil
+		}},
 		{name: "place_stock_order", props: placeKeys, run: func(ctx context.Context, a *jsonv.Object) (any, error) {
 			req, err := order(a, []string{"qty"}, []string{"notional"}, "type")
 			if err != nil {
