@@ -412,9 +412,10 @@ func (b *Broker) matchResting() bool {
 	for _, id := range ids {
 		o := b.st.Orders[id]
 		t, _ := b.tick(o.Symbol)
-		if advance(o, t) { // a trailing stop followed the price, or a stop triggered
+		if advance(o, t) { // a trailing stop followed the price, or a stop triggered: saved
 			changed = true
 			o.UpdatedAt = b.now()
+			b.touch(id)
 		}
 		px, ok := marketable(o, t)
 		if !ok {

@@ -2,7 +2,6 @@ package paper
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -15,13 +14,19 @@ import (
 // replayBroker trades one symbol X whose last price is the given closes, one per second.
 func replayBroker(t *testing.T, clock *livetest.Clock, closes ...string) *Broker {
 	t.Helper()
+	return storedReplayBroker(t, clock, nil, closes...)
+}
+
+// storedReplayBroker is replayBroker saving its account to store (nil: none).
+func storedReplayBroker(t *testing.T, clock *livetest.Clock, store Store, closes ...string) *Broker {
+	t.Helper()
 	bars := make([]Bar, len(closes))
 	for i, c := range closes {
 		px := money.MustParse(c)
 		bars[i] = Bar{Time: livetest.Epoch.Add(time.Duration(i) * time.Second), Open: px, High: px, Low: px, Close: px}
 	}
 	b, err := New(Config{Market: MarketConfig{Bars: map[string][]Bar{"X": bars}, Step: time.Second, TimeScale: 1},
-		Now: clock.Now, Cash: money.FromInt(1_000_000)})
+		Now: clock.Now, Cash: money.FromInt(1_000_000), Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,29 +104,34 @@ func TestPaperStopOrders(t *testing.T) {
 	}
 }
 
-// TestPaperTrailingStopSurvivesARestart: the trailing stop's reference, its stop and whether a
-// stop-limit triggered are part of the saved account.
+// TestPaperTrailingStopSurvivesARestart: the trailing stop's reference and its stop, and
+// whether a stop-limit triggered, are saved through the Store when the price moves them (no
+// fill, no other change), so an account restored from the Store keeps them.
 func TestPaperTrailingStopSurvivesARestart(t *testing.T) {
 	ctx := context.Background()
 	clock := livetest.NewClock(livetest.Epoch)
-	b := replayBroker(t, clock, "100", "110", "108", "107")
+	saved := &wholeStore{st: &State{}}
+	b := storedReplayBroker(t, clock, saved, "100", "110", "108", "107")
 	b.PlaceOrder(ctx, live.OrderRequest{Symbol: "X", Side: live.Buy, Type: live.Market, Quantity: amt("1")})
 	if _, err := b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "t", Symbol: "X", Side: live.Sell, Type: live.TrailingStop, Quantity: amt("1"), TrailAmount: amt("5")}); err != nil {
 		t.Fatal(err)
 	}
-	stepTo(t, b, clock, 1) // 110: the stop follows to 105
-	data, _ := json.Marshal(b.Snapshot())
-	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
+	if _, err := b.PlaceOrder(ctx, live.OrderRequest{ClientOrderID: "sl", Symbol: "X", Side: live.Buy, Type: live.StopLimit, Quantity: amt("1"),
+		StopPrice: amt("105"), LimitPrice: amt("100")}); err != nil {
 		t.Fatal(err)
 	}
-	again, err := New(Config{Market: MarketConfig{Bars: b.mkt.cfg.Bars, Step: time.Second, TimeScale: 1}, Now: clock.Now, State: &st})
+	stepTo(t, b, clock, 1) // 110: the stop follows to 105; the buy stop-limit triggers and rests at 100
+	again, err := New(Config{Market: MarketConfig{Bars: b.mkt.cfg.Bars, Step: time.Second, TimeScale: 1}, Now: clock.Now,
+		State: saved.copy(t), Store: saved})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o, _ := again.OrderByClientID(ctx, "t")
-	if o.TrailRef == nil || o.TrailRef.String() != "110" || o.StopPrice.String() != "105" {
+	if o.TrailRef == nil || o.TrailRef.String() != "110" || o.StopPrice == nil || o.StopPrice.String() != "105" {
 		t.Fatalf("restored trailing stop: ref %v stop %v, want 110 and 105", o.TrailRef, o.StopPrice)
+	}
+	if o, _ := again.OrderByClientID(ctx, "sl"); !o.Triggered || o.Status != live.StatusAccepted {
+		t.Fatalf("restored stop-limit: triggered %v status %s, want triggered and resting", o.Triggered, o.Status)
 	}
 }
 
