@@ -14,7 +14,7 @@ const LossWatchEvery = 2 * time.Second
 
 // lossOptions lets the gate's loss limits halt the session: the gate's own HALT write is not
 // audited again as one from outside, and a crossing pauses the agent and is published
-// (engine.EvLossLimit).
+// (engine.EvLossLimit, which [notify] turns into its loss_limit message).
 func (s *Session) lossOptions(o *GateOptions) {
 	o.ExpectSentinel = func(path string) { s.sentries.expect(path, true) }
 	o.OnLossLimit = func(h gate.LossHalt) {
