@@ -267,7 +267,7 @@ func (a *App) printStatus(r *jsonv.Object) {
 			printLine(w, "  Orders today (UTC): %v", count)
 		}
 		for _, line := range lossLines(b) {
-			fmt.Fprintf(w, "  %s\n", line)
+			printLine(w, "  %s", line)
 		}
 	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"cockpit/live/jsonv"
 )
 
 const lossDraft = `{"hard_caps": {"account_funding_usd": 100000, "max_order_notional_usd": 5000, "max_total_exposure_usd": 100000,
@@ -64,5 +67,19 @@ func TestStatusAndCheckExplainLossLimits(t *testing.T) {
 	out, _, code = run(t, home, "", append(order, "--equity", "99400")...)
 	if v := verdictJSON(t, out); code != exitNotAllow || v["kind"] != "loss_limit" || v["attempted_value"] != float64(600) {
 		t.Fatalf("offline check at equity 99400: exit %d %v, want DENY loss_limit at 600", code, v)
+	}
+}
+
+// TestStatusLossLinesEscaped: the status text's loss lines are printed like every other status
+// line, through the terminal escaping (an error read from a file or the store is outside text).
+func TestStatusLossLinesEscaped(t *testing.T) {
+	var out bytes.Buffer
+	a := NewApp(strings.NewReader(""), &out, &out)
+	lo := jsonv.ObjectOf("day", "2026-06-01", "error", "mark \x1b]2;pwned\x07 unreadable", "limits", []any{})
+	b := jsonv.ObjectOf("broker", "paper", "paper", true, "state", "TRADING", "mandate", jsonv.ObjectOf("status", "none"),
+		"orders_today", jsonv.Number("0"), "max_orders_per_day", nil, "loss_limits", lo)
+	a.printStatus(jsonv.ObjectOf("home", "/h", "global", jsonv.NewObject(), "brokers", []any{b}))
+	if strings.ContainsAny(out.String(), "\x1b\x07") || !strings.Contains(out.String(), "Loss:      ERROR mark") {
+		t.Fatalf("status text:\n%q", out.String())
 	}
 }
