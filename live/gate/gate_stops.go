@@ -32,8 +32,9 @@ func (r *run) atTrigger(p money.Amount) money.Amount {
 	if !t.Triggered() {
 		return p
 	}
-	if trig, ok := live.TriggerPrice(t, r.intent.Side, r.prices(), p); ok {
-		return money.Max(p, trig)
+	if trig, ok := live.TriggerPrice(t, r.intent.Side, r.prices(), p); ok && trig.GreaterThan(p) {
+		r.val.triggered = true // the audit names the trigger as the notional's basis
+		return trig
 	}
 	return p
 }
@@ -67,8 +68,9 @@ func (r *run) protective() {
 	}
 	r.check("protective_stop")
 	n := in.Quantity.Mul(value.Div(held))
-	if r.explicit != nil {
-		n = money.Max(n, *r.explicit)
+	r.val.basis = basisPosition
+	if r.explicit != nil && r.explicit.GreaterThan(n) {
+		n, r.val.basis = *r.explicit, basisExplicit
 	}
 	in.NotionalUSD = &n
 }

@@ -8,6 +8,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/gate"
 	"cockpit/live/halt"
+	"cockpit/live/jsonv"
 	"cockpit/live/livetest"
 	"cockpit/live/money"
 )
@@ -87,4 +88,24 @@ func TestStopWithoutItsTriggerIsRefused(t *testing.T) {
 func commit(t *testing.T, f *fixture, doc string) {
 	t.Helper()
 	livetest.Commit(t, f.root, "paper", doc, f.clock.Now())
+}
+
+// TestStopAuditNamesItsBasis: the audit says what a stop's notional was computed from — a
+// protective stop at the held position's mark (position_mark), not the quote it was not
+// valued at.
+func TestStopAuditNamesItsBasis(t *testing.T) {
+	f := newFixture(t, "")
+	if d := f.buy("AAPL", "4000", ""); d.Outcome != live.OutcomeAccepted {
+		t.Fatal(d.Message())
+	}
+	pos, _ := f.paper.Positions(context.Background())
+	q, _ := f.paper.Quote(context.Background(), "AAPL")
+	below := q.Bid.Mul(money.MustParse("0.95")).Round(2)
+	if d := f.stop(live.Sell, "AAPL", pos[0].Qty.String(), live.Stop, live.OrderPrices{Stop: &below}); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("protective stop: %s", d.Message())
+	}
+	detail, _ := f.lastAudit(t).Detail.(*jsonv.Object)
+	if got, _ := detail.Get("notional_basis"); got != "position_mark" {
+		t.Fatalf("notional_basis %v, want position_mark", got)
+	}
 }
