@@ -29,3 +29,10 @@ func (e *Engine) AuditHalted(h gate.AuditHalt) {
 	e.SetHalted(true)
 	e.publish(Event{Kind: EvError, Message: h.Message()})
 }
+
+// LossHalted pauses the agent on a crossed loss limit (the gate tripped the broker's HALT,
+// which the halt watcher acts on too) and says which limit on the bus.
+func (e *Engine) LossHalted(h gate.LossHalt) {
+	e.SetHalted(true)
+	e.publish(Event{Kind: EvLossLimit, Loss: &h, Message: h.Message()})
+}

@@ -29,8 +29,9 @@ const (
 	EvTurnStarted    EventKind = "turn_started"
 	EvTurnEnded      EventKind = "turn_ended"
 	EvError          EventKind = "error"
-	EvLLM            EventKind = "llm"  // an LLM request was made (usage and cost)
-	EvNote           EventKind = "note" // the agent said something (untrusted text)
+	EvLLM            EventKind = "llm"        // an LLM request was made (usage and cost)
+	EvNote           EventKind = "note"       // the agent said something (untrusted text)
+	EvLossLimit      EventKind = "loss_limit" // a loss limit was crossed and the broker halted (Loss set)
 )
 
 // Event is one thing that happened, for the screen and the headless log. Gen identifies the
@@ -50,6 +51,7 @@ type Event struct {
 	Halt     *halt.State
 	Flatten  *gate.FlattenProgress
 	Report   *gate.FlattenReport
+	Loss     *gate.LossHalt // EvLossLimit: the crossed limit and the reading
 	Finding  *Finding
 	Cost     money.Amount
 	Message  string

@@ -85,6 +85,10 @@ func (e Event) text() string {
 		if e.Report != nil {
 			return "flatten " + e.Report.Summary()
 		}
+	case EvLossLimit:
+		if e.Loss != nil {
+			return "HALT    " + e.Loss.Message() + ": agent paused"
+		}
 	case EvFinding:
 		if f := e.Finding; f != nil {
 			return fmt.Sprintf("WARN    %s in %s (%s): %q", f.RuleID, e.Tool, f.Severity, f.Match)

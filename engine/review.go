@@ -29,6 +29,14 @@ func canonicalOrder(broker string, in live.OrderIntent, req live.OrderRequest) (
 	o := jsonv.ObjectOf("broker", broker, "symbol", in.NormalizedSymbol(), "side", in.Side, "type", string(typ),
 		"quantity", amt(req.Quantity), "notional", amt(req.Notional), "limit_price", amt(req.LimitPrice),
 		"instrument_type", string(in.InstrumentType), "asset_class", string(in.AssetClass))
+	for _, f := range []struct { // a stop's trigger is what the human approves, too
+		key string
+		v   *money.Amount
+	}{{"stop_price", req.StopPrice}, {"trail_amount", req.TrailAmount}, {"trail_percent", req.TrailPercent}} {
+		if f.v != nil {
+			o.Set(f.key, amt(f.v))
+		}
+	}
 	if len(in.Legs) > 0 { // a spread: the human sees, and the digest binds, every leg
 		legs := make([]any, len(in.Legs))
 		for i, l := range in.Legs {

@@ -27,7 +27,8 @@ func reviewOrder(broker string, sub gate.Submission, d gate.Decision) (live.Orde
 		o, digest := canonicalOrder(broker, in, sub.Order)
 		return in, o, digest, true
 	}
-	o, _ := canonicalOrder(broker, in, live.OrderRequest{Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice})
+	o, _ := canonicalOrder(broker, in, live.OrderRequest{Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice,
+		StopPrice: in.StopPrice, TrailAmount: in.TrailAmount, TrailPercent: in.TrailPercent})
 	o.Set("tool", sub.Tool)
 	o.Set("args", jsonv.Clone(sub.Args))
 	b, _ := jsonv.Canonical(o)

@@ -97,13 +97,24 @@ func BrokerTools(r *Registry, b live.Broker, bars BarSource) {
 			{Name: "side", Type: TypeString, Required: true, Enum: []string{"buy", "sell"}},
 			{Name: "quantity", Type: TypeNumber, Description: "shares, units or option contracts (whole); give quantity or notional"},
 			{Name: "notional", Type: TypeNumber, Description: "order size in USD; give quantity or notional"},
-			{Name: "type", Type: TypeString, Enum: []string{"market", "limit"}, Description: "default market"},
-			{Name: "limit_price", Type: TypeNumber, Description: "required for limit orders"},
+			{Name: "type", Type: TypeString, Enum: orderTypes(), Description: "default market; stop, stop_limit and trailing_stop wait for their trigger (a protective stop that only closes a position counts as reducing)"},
+			{Name: "limit_price", Type: TypeNumber, Description: "required for limit and stop_limit orders"},
+			{Name: "stop_price", Type: TypeNumber, Description: "required for stop and stop_limit orders: the last trade that triggers the order"},
+			{Name: "trail_amount", Type: TypeNumber, Description: "trailing_stop: the trail in price units (give this or trail_percent)"},
+			{Name: "trail_percent", Type: TypeNumber, Description: "trailing_stop: the trail in percent of the price (give this or trail_amount)"},
 			{Name: "instrument_type", Type: TypeString, Enum: instrumentTypes(), Description: "default from the symbol: an OCC symbol is an option, BTC/USD crypto, else equity"},
 			{Name: "reason", Type: TypeString, Description: "why, in one sentence (shown to the human reviewer)"},
 		}})
 	r.Add(&Tool{Name: "cancel_order", Description: "Cancel an open order by its order_id.", Effect: EffectTrade,
 		Params: []Param{{Name: "order_id", Type: TypeString, Required: true}}})
+}
+
+func orderTypes() []string {
+	out := make([]string, len(live.OrderTypes))
+	for i, t := range live.OrderTypes {
+		out[i] = string(t)
+	}
+	return out
 }
 
 func instrumentTypes() []string {

@@ -46,8 +46,13 @@ func TestRemoteToolsReadPlainAndGateWrites(t *testing.T) {
 	if r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "qty": "1", "client_order_id": "mine"}); r.OK() {
 		t.Fatal("a reserved argument was accepted")
 	}
-	if r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "qty": "1", "type": "stop", "stop_price": "1"}); r.Code != live.ReasonNoIntent {
-		t.Fatalf("stop order: got %s, want %s", r.Code, live.ReasonNoIntent)
+	// A shape the profile does not map (a bracket) is still denied before the server sees it;
+	// a stop is an intent now (issue 29 item 2), valued and gated like any order.
+	if r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "buy", "qty": "1", "order_class": "bracket", "take_profit_limit_price": "500"}); r.Code != live.ReasonNoIntent {
+		t.Fatalf("bracket order: got %s, want %s", r.Code, live.ReasonNoIntent)
+	}
+	if r := f.Call("place_stock_order", map[string]any{"symbol": "AAPL", "side": "sell", "qty": "1", "type": "stop", "stop_price": "1"}); !r.OK() || f.Placed() != 2 {
+		t.Fatalf("protective stop: got %s %s %s, placed %d", r.Status, r.Code, r.Detail, f.Placed())
 	}
 	if c.calls[len(c.calls)-1] != "get_news" {
 		t.Fatalf("an order tool reached the plain caller: %v", c.calls)

@@ -17,9 +17,10 @@ var alpacaOrderTools = map[string]InstrumentType{
 	"place_option_order": Option,
 }
 
-// alpacaOrderTypes are the order types the gate can value: a stop price is valued like a
-// limit (the larger of it and the quote, for buys); trailing stops are not valued.
-var alpacaOrderTypes = map[string]OrderType{"market": Market, "limit": Limit, "stop": Limit, "stop_limit": Limit}
+// alpacaOrderTypes are the order types of Alpaca's order tools, each valued at its worst case
+// by the gate (a stop at its stop price, a trailing stop at the price ± its trail).
+var alpacaOrderTypes = map[string]OrderType{"market": Market, "limit": Limit, "stop": Stop, "stop_limit": StopLimit,
+	"trailing_stop": TrailingStop}
 
 // ExtractAlpaca reads the intent of an Alpaca order tool's arguments (place_stock_order,
 // place_crypto_order, place_option_order; reference alpaca-mcp.md): symbol, side, qty or
@@ -62,18 +63,19 @@ func ExtractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	if s, ok := rowString(args, "type"); ok {
 		typ = pystr.Lower(pystr.Strip(s))
 	}
-	if _, ok := alpacaOrderTypes[typ]; !ok {
-		bad("type %s is not one the gate can value (market, limit, stop, stop_limit)", pystr.Repr(typ))
+	ot, ok := alpacaOrderTypes[typ]
+	if !ok {
+		bad("type %s is not one the gate can value (market, limit, stop, stop_limit, trailing_stop)", pystr.Repr(typ))
 	}
-	limit, stop := num("limit_price"), num("stop_price")
-	switch {
-	case limit != nil && stop != nil:
-		m := money.Max(*limit, *stop)
-		in.LimitPrice = &m
-	case limit != nil:
-		in.LimitPrice = limit
-	default:
-		in.LimitPrice = stop
+	in.LimitPrice, in.StopPrice = num("limit_price"), num("stop_price")
+	in.TrailAmount, in.TrailPercent = num("trail_price"), num("trail_percent")
+	if ok {
+		if err := CheckOrderPrices(ot, in.Prices()); err != nil {
+			bad("%s", strings.TrimPrefix(err.Error(), ErrOrderPrices.Error()+": "))
+		}
+		if ot != Market {
+			in.Type = ot
+		}
 	}
 	class := "simple"
 	if s, ok := rowString(args, "order_class"); ok && pystr.Strip(s) != "" {
@@ -92,7 +94,14 @@ func ExtractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 		}
 		in.Symbol, in.Side, in.Legs = LegsSymbol(legs), Buy, legs
 		in.LimitPrice = nil // a net debit or credit, not a leg's price
-	case class == "simple", class == "bracket", class == "oco", class == "oto":
+	case class == "simple", class == "bracket", class == "oto":
+	case class == "oco": // both legs exit on the order's side: its stop-loss leg is valued like a stop
+		if sl := num("stop_loss_stop_price"); sl != nil && in.Quantity != nil {
+			n := in.Quantity.Mul(WorstCasePrice(Stop, in.Side, OrderPrices{Stop: sl}, money.Zero))
+			if in.NotionalUSD == nil || n.GreaterThan(*in.NotionalUSD) {
+				in.NotionalUSD = &n // the gate keeps the larger of this and the take-profit at the quote
+			}
+		}
 	default:
 		bad("order_class %s is not simple, bracket, oco, oto or mleg", pystr.Repr(class))
 	}

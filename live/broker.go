@@ -126,13 +126,21 @@ type Order struct {
 	Quantity      *money.Amount
 	Notional      *money.Amount
 	LimitPrice    *money.Amount
-	ReduceOnly    bool
-	FilledQty     money.Amount
-	AvgFillPrice  money.Amount
-	Status        OrderStatus
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	Reply         any // the broker's raw reply (tool-shaped brokers), for the audit
+	StopPrice     *money.Amount `json:",omitempty"` // a stop or stop-limit's trigger; a trailing stop's current stop
+	TrailAmount   *money.Amount `json:",omitempty"` // a trailing stop's trail in price units
+	TrailPercent  *money.Amount `json:",omitempty"` // a trailing stop's trail in percent
+	// TrailRef is a trailing stop's best price since it was placed (the highest for a sell,
+	// the lowest for a buy), which its stop follows; Triggered says a stop's trigger traded
+	// (a stop-limit then rests as a limit order).
+	TrailRef     *money.Amount `json:",omitempty"`
+	Triggered    bool          `json:",omitempty"`
+	ReduceOnly   bool
+	FilledQty    money.Amount
+	AvgFillPrice money.Amount
+	Status       OrderStatus
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	Reply        any // the broker's raw reply (tool-shaped brokers), for the audit
 	// Children is how many further orders the broker created with this one (a bracket's
 	// take-profit and stop-loss, an OCO's other leg; see ChildOrders). Each counts for the day.
 	Children int

@@ -20,6 +20,7 @@
 // It reads and writes no files, it only names them. The machinery lives in packages beside it,
 // each importing live and none imported by it: gate (the order gate, operator path, flatten),
 // halt (sentinel files, watcher, latch), mandatefile (mandate files, commit, adoption),
-// counter (day count, submission lock), vibe (the Vibe-Trading mirror format), paper and
+// counter (day count, submission lock), equitymark (the day's equity mark of a broker
+// that keeps none), vibe (the Vibe-Trading mirror format), paper and
 // toolbroker (broker adapters); redact, jsonv, money, pystr and atomicfile are leaf helpers.
 package live

@@ -130,7 +130,16 @@ type Controls struct {
 	DuplicateWindowMs  *int64        // same symbol, side, quantity and price inside it is denied
 	MaxOrdersPerMinute *int64        // order-rate throttle; excess is denied, never queued
 	ApprovalTimeoutS   *int64        // how long a breach waits for review (default 300)
+	// MaxDailyLossUSD halts the broker once equity is this far below the UTC day's start
+	// equity (realised and unrealised P&L together; see LossLimits).
+	MaxDailyLossUSD *money.Amount
+	// MaxDrawdownPct halts the broker once equity is this many percent below the UTC day's
+	// peak equity (see LossLimits).
+	MaxDrawdownPct *money.Amount
 }
+
+// HasLossLimits reports whether a loss limit is set (max_daily_loss_usd or max_drawdown_pct).
+func (c Controls) HasLossLimits() bool { return c.MaxDailyLossUSD != nil || c.MaxDrawdownPct != nil }
 
 // ApprovalTimeout returns the review deadline for a breach (default 300 s).
 func (c Controls) ApprovalTimeout() time.Duration {
@@ -246,6 +255,17 @@ func (c Controls) document() *jsonv.Object {
 	} {
 		if f.v != nil {
 			o.Set(f.name, jsonv.Number(fmt.Sprint(*f.v)))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    *money.Amount
+	}{
+		{"max_daily_loss_usd", c.MaxDailyLossUSD},
+		{"max_drawdown_pct", c.MaxDrawdownPct},
+	} {
+		if f.v != nil {
+			o.Set(f.name, amountNumber(*f.v))
 		}
 	}
 	return o

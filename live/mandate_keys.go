@@ -13,7 +13,8 @@ var mandateKeys = map[string][]string{
 	"hard_caps": {"account_funding_usd", "max_order_notional_usd", "max_total_exposure_usd", "max_leverage", "allowed_instruments", "max_trades_per_day"},
 	"universe":  {"asset_classes", "min_market_cap_usd", "min_avg_daily_volume_usd", "exclude_symbols"},
 	"consent":   {"created_at", "consent_token_sha256", "broker", "account_ref", "expires_at"},
-	"controls":  {"max_order_quantity", "price_collar_bps", "max_quote_age_ms", "duplicate_window_ms", "max_orders_per_minute", "approval_timeout_s"},
+	"controls": {"max_order_quantity", "price_collar_bps", "max_quote_age_ms", "duplicate_window_ms", "max_orders_per_minute", "approval_timeout_s",
+		"max_daily_loss_usd", "max_drawdown_pct"},
 }
 
 // CheckMandateKeys refuses a key a mandate document does not define, at the top level and in

@@ -416,11 +416,36 @@ func (v *validator) controls(raw any) (Controls, bool) {
 				}
 				c.ApprovalTimeoutS = p
 			}
+		case "max_daily_loss_usd":
+			c.MaxDailyLossUSD = v.positive(field, m.Value, nil)
+		case "max_drawdown_pct":
+			c.MaxDrawdownPct = v.positive(field, m.Value, &hundred)
 		default:
-			v.fail(field, m.Value, false, "unknown control (known: max_order_quantity, price_collar_bps, max_quote_age_ms, duplicate_window_ms, max_orders_per_minute, approval_timeout_s)")
+			v.fail(field, m.Value, false, "unknown control (known: %s)", strings.Join(mandateKeys["controls"], ", "))
 		}
 	}
 	return c, true
+}
+
+var hundred = money.FromInt(100)
+
+// positive reads a loss limit: a finite JSON number above zero and, when most is set, at
+// most that. Zero is refused: a limit of zero would halt on the first cent of loss; null or
+// omitting the key turns the control off.
+func (v *validator) positive(field string, raw any, most *money.Amount) *money.Amount {
+	a := v.cap(field, raw)
+	if v.err != nil {
+		return nil
+	}
+	switch {
+	case a.Sign() == 0:
+		v.fail(field, raw, true, "must be positive (omit it or use null to turn the control off)")
+		return nil
+	case most != nil && a.GreaterThan(*most):
+		v.fail(field, raw, true, "must be at most %s (a percentage)", most)
+		return nil
+	}
+	return &a
 }
 
 func (v *validator) nonNegativeInt(field string, raw any) *int64 {

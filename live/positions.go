@@ -165,11 +165,26 @@ func (b Book) WithOpenOrders(orders []Order, price func(symbol string) (money.Am
 }
 
 // restingValue is the unfilled notional of an open order, at its limit price or, for a
-// market order, the current price; an option's contracts count 100 shares each.
+// market order, the current price; a stop or trailing stop not yet triggered at its
+// worst-case trigger (WorstCasePrice: never below the current price); an option's contracts
+// count 100 shares each.
 func restingValue(o Order, sym string, price func(string) (money.Amount, error)) (money.Amount, error) {
 	px := money.Zero
 	if o.LimitPrice != nil {
 		px = *o.LimitPrice
+	}
+	if o.Type.Triggered() && !o.Triggered {
+		cur, err := price(sym)
+		if err != nil {
+			return money.Zero, err
+		}
+		p := o.Prices()
+		if o.Type == TrailingStop && o.StopPrice != nil { // the broker's current stop: where it triggers now
+			p = OrderPrices{Stop: o.StopPrice}
+			px = money.Max(px, WorstCasePrice(Stop, o.Side, p, cur))
+		} else {
+			px = money.Max(px, WorstCasePrice(o.Type, o.Side, p, cur))
+		}
 	}
 	if px.Sign() <= 0 {
 		p, err := price(sym)

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"strings"
 
 	"cockpit/live/jsonv"
@@ -189,7 +190,9 @@ func EnvelopeError(o *jsonv.Object, fallback string) string {
 }
 
 // ExtractGeneric reads cockpit's own place_order arguments: symbol, side ("buy"/"sell"),
-// quantity or notional, optional type, limit_price, instrument_type (default: the symbol's
+// quantity or notional, optional type (market, limit, stop, stop_limit, trailing_stop) with
+// limit_price, stop_price, trail_amount or trail_percent as the type needs (CheckOrderPrices),
+// instrument_type (default: the symbol's
 // shape, see InferInstrument), asset_class, and legs for a multi-leg option order. Unusable
 // fields leave the intent Invalid so CheckMandate denies it.
 func ExtractGeneric(args *jsonv.Object) (OrderIntent, OrderRequest) {
@@ -207,24 +210,35 @@ func ExtractGeneric(args *jsonv.Object) (OrderIntent, OrderRequest) {
 	in := IntentFromJSON(withDefault)
 	in.Side = strings.ToLower(pystr.Strip(in.Side))
 	applyShape(withDefault, &in)
-	req := OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: Market,
-		Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice,
-		Instrument: in.InstrumentType, Legs: in.Legs}
+	typ := Market
 	if t, ok := rowString(args, "type"); ok {
-		switch strings.ToLower(t) {
-		case "limit":
-			req.Type = Limit
-		case "market":
-		default:
-			in.Invalid = joinInvalid(in.Invalid, "type must be market or limit")
+		typ = canonical(OrderType(strings.ToLower(pystr.Strip(t))), OrderTypes)
+	}
+	for _, f := range []struct {
+		key string
+		dst **money.Amount
+	}{{"stop_price", &in.StopPrice}, {"trail_amount", &in.TrailAmount}, {"trail_percent", &in.TrailPercent}} {
+		v, ok := args.Get(f.key)
+		if !ok || v == nil {
+			continue
 		}
+		a, err := DecimalFromJSON(v)
+		if err != nil {
+			in.Invalid = joinInvalid(in.Invalid, fmt.Sprintf("%s: %v", f.key, err))
+			continue
+		}
+		*f.dst = &a
 	}
-	if req.Type == Limit && req.LimitPrice == nil {
-		in.Invalid = joinInvalid(in.Invalid, "a limit order needs limit_price")
+	if err := CheckOrderPrices(typ, in.Prices()); err != nil {
+		in.Invalid = joinInvalid(in.Invalid, strings.TrimPrefix(err.Error(), ErrOrderPrices.Error()+": "))
 	}
-	if req.Type == Market && req.LimitPrice != nil {
-		in.Invalid = joinInvalid(in.Invalid, "limit_price on a market order")
+	if typ != Market {
+		in.Type = typ
 	}
+	req := OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: typ,
+		Quantity: in.Quantity, Notional: in.NotionalUSD, LimitPrice: in.LimitPrice,
+		StopPrice: in.StopPrice, TrailAmount: in.TrailAmount, TrailPercent: in.TrailPercent,
+		Instrument: in.InstrumentType, Legs: in.Legs}
 	return in, req
 }
 

@@ -27,7 +27,12 @@ func TestExtractAlpaca(t *testing.T) {
 		{"side long is not a side", "place_stock_order", o("symbol", "AAPL", "side", "long", "qty", "1"), "", ""},
 		{"bracket denied", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "order_class", "bracket"), "", ""},
 		{"inferred bracket denied", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "take_profit_limit_price", "300"), "", ""},
-		{"stop denied", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "type", "stop", "stop_price", "1"), "", ""},
+		{"stop", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "type", "stop", "stop_price", "1"), "buy 1 units AAPL (equity)", ""},
+		{"stop-limit", "place_stock_order", o("symbol", "AAPL", "side", "sell", "qty", "1", "type", "stop_limit", "stop_price", "90", "limit_price", "89"), "sell $89 AAPL (equity)", "89"},
+		{"trailing stop", "place_stock_order", o("symbol", "AAPL", "side", "sell", "qty", "1", "type", "trailing_stop", "trail_percent", "2"), "sell 1 units AAPL (equity)", ""},
+		{"stop without its price denied", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "type", "stop"), "", ""},
+		{"trailing stop with two trails denied", "place_stock_order", o("symbol", "AAPL", "side", "sell", "qty", "1", "type", "trailing_stop", "trail_price", "1", "trail_percent", "2"), "", ""},
+		{"stop with a bad price denied", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "type", "stop", "stop_price", "-1"), "", ""},
 		{"limit without price", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "type", "limit"), "", ""},
 		{"market with a limit price", "place_stock_order", o("symbol", "AAPL", "side", "buy", "qty", "1", "limit_price", "1"), "", ""},
 		{"replace is not an intent", "replace_order_by_id", o("order_id", "x", "qty", "100"), "", ""},
@@ -60,5 +65,23 @@ func TestAlpacaQuoteTools(t *testing.T) {
 	}
 	if p, ok := AlpacaMCP.ParseQuote(jsonv.ObjectOf("symbol", "AAPL", "quote", jsonv.ObjectOf("ask_price", "191.5", "bid_price", "191.4")), "AAPL"); !ok || p.String() != "191.5" {
 		t.Fatalf("ParseQuote: got %s %v, want the ask 191.5", p, ok)
+	}
+}
+
+// TestBuildOrderCarriesTheTrigger: a typed stop sent through an MCP profile carries its stop
+// and trail (Alpaca), or is refused where the profile does not map stops (Robinhood): it is
+// never sent as a plain order.
+func TestBuildOrderCarriesTheTrigger(t *testing.T) {
+	stop, trail, one := amt("95"), amt("2"), amt("1")
+	_, args, err := AlpacaMCP.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: StopLimit, Quantity: &one, StopPrice: &stop, LimitPrice: &trail})
+	if err != nil || args.Value("stop_price") != "95" || args.Value("limit_price") != "2" || args.Value("type") != "stop_limit" {
+		t.Fatalf("alpaca stop-limit args = %v %v", args, err)
+	}
+	_, args, _ = AlpacaMCP.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: TrailingStop, Quantity: &one, TrailPercent: &trail})
+	if args.Value("trail_percent") != "2" || args.Value("type") != "trailing_stop" {
+		t.Fatalf("alpaca trailing args = %v", args)
+	}
+	if _, _, err := Robinhood.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: Stop, Quantity: &one, StopPrice: &stop}); err == nil {
+		t.Fatal("robinhood built a stop order it cannot express")
 	}
 }

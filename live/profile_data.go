@@ -164,8 +164,12 @@ var buildSources = map[string]bool{"symbol": true, "side": true, "quantity": tru
 
 // build turns a typed order into the order tool's arguments, in the listed order. quantity
 // and notional are one size: the quantity when there is one, else the notional; neither is
-// an error. An unset price or client order id is left out.
+// an error. An unset price or client order id is left out. An order the table cannot send
+// whole is refused (sends): it never goes out as another order.
 func (b buildSpec) build(req OrderRequest) (string, *jsonv.Object, error) {
+	if err := b.sends(req); err != nil {
+		return "", nil, err
+	}
 	crypto := strings.Contains(req.Symbol, "/") && b.CryptoTool != ""
 	tool := b.Tool
 	if crypto {
@@ -190,6 +194,36 @@ func (b buildSpec) build(req OrderRequest) (string, *jsonv.Object, error) {
 		}
 	}
 	return tool, args, nil
+}
+
+// sends refuses an order the table would send as another one: a type other than market
+// without a type argument, a price the order carries without an argument for it (a stop
+// without its stop_price is a market order), or a stop whose prices do not fit its type.
+func (b buildSpec) sends(req OrderRequest) error {
+	sent := map[string]bool{}
+	for _, a := range b.Args {
+		if a.From != "" {
+			sent[a.From] = true
+		}
+	}
+	t := orderType(req)
+	if t != Market && !sent["type"] {
+		return fmt.Errorf("build: the profile's [build] sends no order type, so a %s order is refused (add an args entry with from = \"type\")", t)
+	}
+	if t.Triggered() {
+		if err := CheckOrderPrices(t, req.Prices()); err != nil {
+			return fmt.Errorf("build: %w", err)
+		}
+	}
+	for _, f := range []struct {
+		from string
+		v    *money.Amount
+	}{{"limit_price", req.LimitPrice}, {"stop_price", req.StopPrice}, {"trail_amount", req.TrailAmount}, {"trail_percent", req.TrailPercent}} {
+		if f.v != nil && !sent[f.from] {
+			return fmt.Errorf("build: the profile's [build] sends no %s, so a %s order is refused rather than sent without it (add an args entry with from = %q)", f.from, t, f.from)
+		}
+	}
+	return nil
 }
 
 func buildValue(req OrderRequest, from string) (any, error) {

@@ -23,13 +23,17 @@ var goExtractors = []struct {
 }
 
 // sameIntent names the first difference between the Go and the data extractor's results
-// ("" when equal). The data extractor may also say the order's type; the Go ones never did.
+// ("" when equal). The data extractor also says a market or limit order's type, which the Go
+// ones leave unset; a stop, stop-limit or trailing stop's type both must say alike.
 func sameIntent(gin OrderIntent, gok bool, din OrderIntent, dok bool) string {
 	if gok != dok {
 		return fmt.Sprintf("go ok=%v (%s), data ok=%v (%s)", gok, gin.Describe(), dok, din.Describe())
 	}
 	if !gok {
 		return ""
+	}
+	if gin.Type != "" && gin.Type != din.Type { // the Go extractors name a triggered order's type
+		return fmt.Sprintf("go type %q, data type %q", gin.Type, din.Type)
 	}
 	amt := func(a *money.Amount) string {
 		if a == nil {
@@ -129,6 +133,14 @@ func genArgs(r *rand.Rand) *jsonv.Object {
 			o.Set("instrument_type", "equity")
 		}
 	}
+	if r.IntN(2) == 0 { // a typed order, its prices present or not, usable or not
+		o.Set("type", []any{"stop", "stop_limit", "trailing_stop", " Trailing_Stop ", "limit", "market"}[r.IntN(6)])
+		for _, k := range []string{"stop_price", "limit_price", "trail_price", "trail_percent"} {
+			if r.IntN(2) == 0 {
+				o.Set(k, []any{"5", jsonv.Number("99.5"), "100", "150", "0", nil}[r.IntN(6)])
+			}
+		}
+	}
 	for i, n := 0, r.IntN(6); i < n; i++ {
 		o.Set(argKeys[r.IntN(len(argKeys))], argValues[r.IntN(len(argValues))])
 	}
@@ -139,16 +151,19 @@ func genArgs(r *rand.Rand) *jsonv.Object {
 // through the shipped files as through the Go extractors, for every order and non-order tool.
 func TestProfileFilesMatchGoOnCorpus(t *testing.T) {
 	r := rand.New(rand.NewPCG(30, 2026))
-	accepted := 0
+	accepted, stops := 0, 0
 	for i := range 30000 {
 		args := genArgs(r)
 		checkSame(t, fmt.Sprint("corpus ", i), args)
-		if _, ok := extractAlpaca("place_stock_order", args); ok {
+		if in, ok := extractAlpaca("place_stock_order", args); ok {
 			accepted++
+			if in.Type.Triggered() {
+				stops++
+			}
 		}
 	}
-	if accepted < 500 { // the corpus must exercise accepted orders, not only refusals
-		t.Fatalf("only %d generated orders were accepted by the Go Alpaca extractor", accepted)
+	if accepted < 500 || stops < 50 { // the corpus must exercise accepted orders, not only refusals
+		t.Fatalf("only %d generated orders (%d stops) were accepted by the Go Alpaca extractor", accepted, stops)
 	}
 }
 
@@ -161,6 +176,8 @@ func FuzzProfileFilesMatchGo(f *testing.F) {
 		`{"symbol":"BTC/USD","side":"sell","notional":"5","order_class":" Simple "}`,
 		`{"ticker":" msft ","action":"short","asset_class":"ETF","amount":null,"qty":"1"}`,
 		`{"symbol":"X","side":"buy","qty":null,"notional":"1","type":5}`,
+		`{"symbol":"AAPL","side":"sell","qty":"2","type":"stop_limit","stop_price":"9","limit_price":"8.5"}`,
+		`{"symbol":"AAPL","side":"sell","qty":"2","type":"trailing_stop","trail_percent":"100"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -176,7 +193,9 @@ func FuzzProfileFilesMatchGo(f *testing.F) {
 }
 
 // TestProfileFilesBuildLikeGo: the files' build tables give the Go builders' tool and
-// arguments (in order) for typed orders of every shape, and the same refusal without a size.
+// arguments (in order) for typed orders of every shape, stops included (Alpaca sends their
+// stop_price, trail_price or trail_percent; Robinhood refuses them), and the same refusal
+// without a size.
 func TestProfileFilesBuildLikeGo(t *testing.T) {
 	q, n, l := money.MustParse("3"), money.MustParse("250.5"), money.MustParse("10.25")
 	reqs := []OrderRequest{
@@ -185,6 +204,11 @@ func TestProfileFilesBuildLikeGo(t *testing.T) {
 		{Symbol: "AAPL", Side: Buy, Quantity: &q, Notional: &n, Type: Limit, LimitPrice: &l, ClientOrderID: "c-1"},
 		{Symbol: "BTC/USD", Side: Buy, Notional: &n, ClientOrderID: "c-2"},
 		{Symbol: "AAPL", Side: Buy},
+		{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Stop, StopPrice: &l, ClientOrderID: "c-3"},
+		{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: StopLimit, StopPrice: &l, LimitPrice: &n},
+		{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: TrailingStop, TrailAmount: &l},
+		{Symbol: "BTC/USD", Side: Sell, Quantity: &q, Type: TrailingStop, TrailPercent: &l},
+		{Symbol: "AAPL", Side: Buy, Quantity: &q, Type: Stop},
 	}
 	for _, tt := range []struct {
 		name  string

@@ -240,27 +240,11 @@ func (e *extractSpec) sized(in OrderIntent) bool {
 	return q || n
 }
 
-// pricesFitType: a typed order carries exactly the prices its type needs (an untyped one is
-// left to the extractor's own fields).
+// pricesFitType: a typed order carries exactly the prices its type needs, as the gate checks
+// them (CheckOrderPrices: a trail in percent below 100); an untyped one is left to the
+// extractor's own fields.
 func pricesFitType(in OrderIntent) bool {
-	l, s := in.LimitPrice != nil, in.StopPrice != nil
-	t := (in.TrailAmount != nil) != (in.TrailPercent != nil)
-	noTrail := in.TrailAmount == nil && in.TrailPercent == nil
-	switch in.Type {
-	case "":
-		return true
-	case Market:
-		return !l && !s && noTrail
-	case Limit:
-		return l && !s && noTrail
-	case Stop:
-		return !l && s && noTrail
-	case StopLimit:
-		return l && s && noTrail
-	case TrailingStop:
-		return !l && !s && t
-	}
-	return false
+	return in.Type == "" || CheckOrderPrices(in.Type, in.Prices()) == nil
 }
 
 // withLegs makes a multi-leg intent from the legs list; legs that cannot be read refuse it.

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"errors"
 	"strings"
 
 	"cockpit/live/jsonv"
@@ -150,9 +151,14 @@ func alpacaQuoteTool(symbol string) string {
 }
 
 // extractAlpaca reads an order tool's arguments. Only shapes the gate can price exactly yield
-// an intent: market or limit, simple order class, exactly one of qty and notional. An option
-// order's contracts are counted in shares (× 100) and its limit is valued at contracts × 100
-// × limit; a limit order's notional is at least quantity × limit.
+// an intent: market, limit, stop, stop_limit or trailing_stop with the prices its type needs
+// (alpacaPrices), simple order class, exactly one of qty and notional. An option order's
+// contracts are counted in shares (× 100) and its limit is valued at contracts × 100 × limit;
+// a limit order's notional is at least quantity × limit.
+//
+// Changed with issue 29 item 2 (stop orders): stop, stop_limit and trailing_stop with
+// stop_price, trail_price and trail_percent yield an intent (they were refused); the shipped
+// alpaca.toml changed the same way, so the oracle stays the behaviour the file is held to.
 func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	if args == nil {
 		return OrderIntent{}, false
@@ -189,8 +195,7 @@ func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	default:
 		return OrderIntent{}, false
 	}
-	for _, k := range []string{"take_profit_limit_price", "stop_loss_stop_price", "stop_loss_limit_price", "advanced_instructions",
-		"stop_price", "trail_price", "trail_percent"} {
+	for _, k := range []string{"take_profit_limit_price", "stop_loss_stop_price", "stop_loss_limit_price", "advanced_instructions"} {
 		if v, ok := args.Get(k); ok && v != nil {
 			return OrderIntent{}, false
 		}
@@ -200,19 +205,8 @@ func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	if !okQ || !okN || hasQty == hasNotional {
 		return OrderIntent{}, false
 	}
-	var limit *money.Amount
-	switch t := strField(args, "type"); t {
-	case "", "market":
-		if v, ok := args.Get("limit_price"); ok && v != nil {
-			return OrderIntent{}, false
-		}
-	case "limit":
-		l, has, ok := positiveArg(args, "limit_price")
-		if !has || !ok {
-			return OrderIntent{}, false
-		}
-		limit = &l
-	default:
+	limit, ok := alpacaPrices(args, &in)
+	if !ok {
 		return OrderIntent{}, false
 	}
 	if in.InstrumentType == Option {
@@ -237,6 +231,39 @@ func extractAlpaca(tool string, args *jsonv.Object) (OrderIntent, bool) {
 	return in, true
 }
 
+// alpacaPrices reads an order tool's type and prices into in (stop_price, trail_price,
+// trail_percent as the type needs; CheckOrderPrices) and returns its limit price; false for a
+// type or prices the gate cannot value exactly.
+func alpacaPrices(args *jsonv.Object, in *OrderIntent) (*money.Amount, bool) {
+	t := OrderType(strField(args, "type"))
+	if t == "" {
+		t = Market
+	}
+	if !t.Valid() {
+		return nil, false
+	}
+	var p OrderPrices
+	for _, f := range []struct {
+		key string
+		dst **money.Amount
+	}{{"limit_price", &p.Limit}, {"stop_price", &p.Stop}, {"trail_price", &p.TrailAmount}, {"trail_percent", &p.TrailPercent}} {
+		v, has, ok := positiveArg(args, f.key)
+		if has && !ok {
+			return nil, false
+		}
+		if has {
+			*f.dst = &v
+		}
+	}
+	if CheckOrderPrices(t, p) != nil {
+		return nil, false
+	}
+	if t.Triggered() {
+		in.Type, in.StopPrice, in.TrailAmount, in.TrailPercent = t, p.Stop, p.TrailAmount, p.TrailPercent
+	}
+	return p.Limit, true
+}
+
 // strField is a string argument stripped and lower-cased ("" when absent or not a string).
 func strField(args *jsonv.Object, key string) string {
 	s, _ := rowString(args, key)
@@ -258,7 +285,9 @@ func positiveArg(args *jsonv.Object, key string) (money.Amount, bool, bool) {
 }
 
 // buildAlpacaOrder is a typed order as place_stock_order (or place_crypto_order for a pair)
-// arguments, with our client order id so an indeterminate submit can be looked up.
+// arguments, with our client order id so an indeterminate submit can be looked up. Changed
+// with issue 29 item 2: a stop carries stop_price, trail_price and trail_percent, and one
+// whose prices do not fit its type is refused (alpaca.toml's build does the same).
 func buildAlpacaOrder(req OrderRequest) (string, *jsonv.Object, error) {
 	tool := "place_stock_order"
 	args := jsonv.ObjectOf("symbol", req.Symbol, "side", req.Side)
@@ -266,8 +295,18 @@ func buildAlpacaOrder(req OrderRequest) (string, *jsonv.Object, error) {
 		return "", nil, err
 	}
 	args.Set("type", string(orderType(req)))
-	if req.LimitPrice != nil {
-		args.Set("limit_price", req.LimitPrice.String())
+	if req.Type.Triggered() { // added at the merge with the data builders: never a stop without its prices
+		if err := CheckOrderPrices(req.Type, req.Prices()); err != nil {
+			return "", nil, err
+		}
+	}
+	for _, f := range []struct {
+		key string
+		v   *money.Amount
+	}{{"limit_price", req.LimitPrice}, {"stop_price", req.StopPrice}, {"trail_price", req.TrailAmount}, {"trail_percent", req.TrailPercent}} {
+		if f.v != nil {
+			args.Set(f.key, f.v.String())
+		}
 	}
 	if strings.Contains(req.Symbol, "/") {
 		tool = "place_crypto_order"
@@ -281,8 +320,13 @@ func buildAlpacaOrder(req OrderRequest) (string, *jsonv.Object, error) {
 	return tool, args, nil
 }
 
-// buildRobinhoodOrder is a typed order as place_equity_order arguments.
+// buildRobinhoodOrder is a typed order as place_equity_order arguments. Changed with issue 29
+// item 2: a stop, stop-limit or trailing stop is refused (its stop arguments are not known),
+// never sent as a plain order; robinhood.toml's build refuses them the same way.
 func buildRobinhoodOrder(req OrderRequest) (string, *jsonv.Object, error) {
+	if req.Type.Triggered() {
+		return "", nil, errors.New("the robinhood profile does not map " + string(req.Type) + " orders")
+	}
 	args := jsonv.ObjectOf("symbol", req.Symbol, "side", req.Side, "instrument_type", string(Equity))
 	if err := sizeArgs(args, req, "quantity", "notional_usd"); err != nil {
 		return "", nil, err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cockpit/live/jsonv"
+	"cockpit/live/money"
 )
 
 const specHead = "name = \"t\"\n[tools]\nq = \"read\"\nbuy = \"write\"\nnote = \"write\"\n[reads]\nquote = \"q\"\n[orders]\nplace = \"buy\"\n"
@@ -73,6 +74,7 @@ reject = [{ path = "venue", not_in = ["${broker}"] }, { path = "hidden", set = t
 		{"trailing", `{"venue":"okx","s":"AAPL","d":"sell","t":"trail","q":1,"tp":"2.5"}`, "sell 1 units AAPL (equity) trailing_stop tp=2.5"},
 		{"stop without its price", `{"venue":"okx","s":"AAPL","d":"buy","t":"stp","q":1}`, "none"},
 		{"market with a limit", `{"venue":"okx","s":"AAPL","d":"buy","t":"mkt","q":1,"lp":"10"}`, "none"},
+		{"trailing at 100 percent", `{"venue":"okx","s":"AAPL","d":"sell","t":"trail","q":1,"tp":"100"}`, "none"},
 		{"trailing with both trails", `{"venue":"okx","s":"AAPL","d":"sell","t":"trail","q":1,"tp":"1","ta":"1"}`, "none"},
 		{"other venue", `{"venue":"binance","s":"AAPL","d":"buy","q":1}`, "none"},
 		{"hidden set", `{"venue":"okx","s":"AAPL","d":"buy","q":1,"hidden":true}`, "none"},
@@ -113,5 +115,48 @@ reject = [{ path = "venue", not_in = ["${broker}"] }, { path = "hidden", set = t
 	}
 	if _, ok := p.Extract("note", jsonv.ObjectOf("venue", "okx", "s", "AAPL", "d", "buy", "q", "1")); ok || p.HasExtractor("note") || !p.HasExtractor("buy") {
 		t.Fatal("a WRITE tool without an extractor yielded an intent or claims an extractor")
+	}
+}
+
+// TestBuildRefusesWhatItCannotSend: a [build] table sends a typed order whole or not at all —
+// an order type it has no argument for, a price it has no argument for (a stop without its
+// stop_price would be a market order) and a stop without its prices are refused, naming what
+// is missing; what it can send goes out with its trigger.
+func TestBuildRefusesWhatItCannotSend(t *testing.T) {
+	ex := "[extract.buy]\ninstrument = { value = \"equity\" }\nsymbol = { from = [\"s\"] }\nside = { from = [\"d\"] }\nquantity = { from = [\"q\"] }\n"
+	plain := "[build]\ntool = \"buy\"\nargs = [{ arg = \"s\", from = \"symbol\" }, { arg = \"d\", from = \"side\" }, { arg = \"q\", from = \"quantity\" }]\n"
+	typed := "[build]\ntool = \"buy\"\nargs = [{ arg = \"s\", from = \"symbol\" }, { arg = \"q\", from = \"quantity\" }, { arg = \"t\", from = \"type\" }, { arg = \"lp\", from = \"limit_price\" }, { arg = \"sp\", from = \"stop_price\" }]\n"
+	q, px := money.MustParse("2"), money.MustParse("9.5")
+	tests := []struct {
+		name, build string
+		req         OrderRequest
+		want        string // the arguments sent, or the refusal's words
+	}{
+		{"market without a type argument", plain, OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q}, `{"s":"AAPL","d":"sell","q":"2"}`},
+		{"limit without a type argument", plain, OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Limit, LimitPrice: &px}, "sends no order type, so a limit order is refused"},
+		{"stop", typed, OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Stop, StopPrice: &px}, `{"s":"AAPL","q":"2","t":"stop","sp":"9.5"}`},
+		{"stop without its price", typed, OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Stop}, "a stop order needs stop_price"},
+		{"trailing stop without a trail argument", typed, OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: TrailingStop, TrailPercent: &px}, "sends no trail_percent, so a trailing_stop order is refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ParseProfile([]byte(specHead + ex + tt.build))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if _, args, err := p.BuildOrder(tt.req); err != nil {
+				got = err.Error()
+			} else {
+				got = string(jsonv.MustMarshal(args, jsonv.Compact))
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if _, _, err := shipped["robinhood"].BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Stop, StopPrice: &px}); err == nil ||
+		!strings.Contains(err.Error(), "sends no stop_price, so a stop order is refused") {
+		t.Fatalf("robinhood stop: %v, want refused for its missing stop_price", err)
 	}
 }

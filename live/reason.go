@@ -88,6 +88,8 @@ func DescribeDenial(d *Denial) string {
 		ReasonLockBusy:         "another order submission is in progress",
 		ReasonLockError:        "the order-submission lock is unavailable",
 		ReasonFleetUnavailable: "the fleet's day count cannot be reached or written",
+		ReasonLossLimit:        "a loss limit is crossed: the broker is halted until an operator resumes",
+		ReasonEquityUnknown:    "the account equity is unknown, so the loss limits cannot be checked",
 		ReasonMandateChanged:   "the mandate changed since the review: the approval covers nothing, ask again",
 	}
 	s := words[d.Code]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
@@ -23,6 +24,10 @@ type WhatIf struct {
 	Positions    any // the broker's raw positions payload
 	DailyCount   any // JSON integer
 	UniverseData any // {market_cap_usd, adv_usd}: number, null (unavailable) or "raise" (provider down)
+	// Equity is the account's equity for the mandate's loss limits: {"current", "day_start",
+	// "day_peak"} (day_start defaults to current, day_peak to the larger of the two). Absent
+	// while a loss limit is set, an order that adds exposure is denied (fail-closed).
+	Equity any
 }
 
 // WhatIfFromJSON reads a batch line.
@@ -49,6 +54,7 @@ func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
 	}
 	w.DailyCount, _ = field(o, "daily_count")
 	w.UniverseData, _ = field(o, "universe_data")
+	w.Equity, _ = field(o, "equity")
 	return w, nil
 }
 
@@ -70,6 +76,7 @@ type WhatIfResult struct {
 	Verdict Verdict
 	Breach  *Breach // nil for ALLOW; Kind may be KindInvalidMandate
 	Floors  []FloorCall
+	Loss    *LossLimits // the mandate's loss limits at the what-if's equity; nil when none is set
 }
 
 // EvaluateWhatIf validates the mandate with the loader's strict rules and runs CheckMandate.
@@ -101,6 +108,15 @@ func EvaluateWhatIfCaps(ctx context.Context, w WhatIf, m *Mandate, err error) Wh
 		DailyCount: count,
 		Floors:     floors,
 	}
+	if m.Controls.HasLossLimits() { // the gate's loss step comes before the mandate's limits
+		l := lossFromJSON(m.Controls, w.Equity)
+		res.Loss = &l
+		increases := req.Book.Err != nil || !ReducesPosition(req.Book, req.Intent)
+		if b := l.Breach(increases); b != nil {
+			res.Verdict, res.Breach = Deny, b
+			return res
+		}
+	}
 	b := CheckMandate(ctx, req)
 	if b == nil && countErr != nil {
 		b = &Breach{Kind: KindData, Limit: LimitTradesPerDay, LimitValue: money.FromInt(int64(m.HardCaps.MaxTradesPerDay)),
@@ -112,6 +128,43 @@ func EvaluateWhatIfCaps(ctx context.Context, w WhatIf, m *Mandate, err error) Wh
 		res.Verdict = b.Verdict()
 	}
 	return res
+}
+
+// lossFromJSON reads a what-if's equity object for c's loss limits; an absent or unusable
+// one gives limits whose Err says why.
+func lossFromJSON(c Controls, v any) LossLimits {
+	o, ok := v.(*jsonv.Object)
+	if !ok {
+		return LossUnknown(c, time.Time{}, fmt.Errorf("equity is %s, want {\"current\", \"day_start\", \"day_peak\"}", jsonv.TypeName(v)))
+	}
+	read := func(key string, def *money.Amount) (money.Amount, error) {
+		raw, present := o.Get(key)
+		if (!present || raw == nil) && def != nil {
+			return *def, nil
+		}
+		a, err := DecimalFromJSON(raw)
+		if err == nil && a.Sign() <= 0 {
+			err = ErrNoEquity
+		}
+		if err != nil {
+			return money.Zero, fmt.Errorf("equity.%s %s: %w", key, DescribeValue(raw), err)
+		}
+		return a, nil
+	}
+	cur, err := read("current", nil)
+	if err != nil {
+		return LossUnknown(c, time.Time{}, err)
+	}
+	start, err := read("day_start", &cur)
+	if err != nil {
+		return LossUnknown(c, time.Time{}, err)
+	}
+	top := money.Max(start, cur)
+	peak, err := read("day_peak", &top)
+	if err != nil {
+		return LossUnknown(c, time.Time{}, err)
+	}
+	return EvaluateLoss(c, EquityMark{Start: start, Peak: money.Max(peak, top)}, cur, time.Time{})
 }
 
 func dailyCountFromJSON(v any) (int, error) {
@@ -140,6 +193,7 @@ func (r WhatIfResult) JSON() *jsonv.Object {
 		for _, k := range []string{"kind", "limit", "limit_value", "attempted_value", "overage", "detail"} {
 			o.Set(k, nil)
 		}
+		r.setLoss(o)
 		return o
 	}
 	b := r.Breach
@@ -158,7 +212,15 @@ func (r WhatIfResult) JSON() *jsonv.Object {
 	if b.Cause != "" {
 		o.Set("cause", b.Cause)
 	}
+	r.setLoss(o)
 	return o
+}
+
+// setLoss adds the loss limits, when the mandate sets any.
+func (r WhatIfResult) setLoss(o *jsonv.Object) {
+	if r.Loss != nil {
+		o.Set("loss_limits", r.Loss.JSON())
+	}
 }
 
 // EncodeAmount renders an amount as a JSON number, or {"$float": "inf"|"-inf"} when unbounded.

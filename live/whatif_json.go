@@ -14,7 +14,8 @@ func (r WhatIfResult) AppendJSON(b []byte) []byte {
 	b = jsonv.AppendString(b, string(r.Verdict))
 	br := r.Breach
 	if br == nil {
-		return append(b, `,"kind":null,"limit":null,"limit_value":null,"attempted_value":null,"overage":null,"detail":null}`...)
+		b = append(b, `,"kind":null,"limit":null,"limit_value":null,"attempted_value":null,"overage":null,"detail":null`...)
+		return append(r.appendLoss(b), '}')
 	}
 	b = append(b, `,"kind":`...)
 	b = jsonv.AppendString(b, string(br.Kind))
@@ -36,7 +37,16 @@ func (r WhatIfResult) AppendJSON(b []byte) []byte {
 		b = append(b, `,"cause":`...)
 		b = jsonv.AppendString(b, br.Cause)
 	}
-	return append(b, '}')
+	return append(r.appendLoss(b), '}')
+}
+
+// appendLoss appends the loss limits member, when the mandate sets any.
+func (r WhatIfResult) appendLoss(b []byte) []byte {
+	if r.Loss == nil {
+		return b
+	}
+	b = append(b, `,"loss_limits":`...)
+	return append(b, jsonv.MustMarshal(r.Loss.JSON(), jsonv.Compact)...)
 }
 
 // appendAmount is EncodeAmount, compact.

@@ -57,6 +57,12 @@ func (f *Follower) Event(e engine.Event) {
 		if f.trip(e.Halt.Broker, e.Halt.Halted) {
 			f.N.Post(f.halt(e.Halt.Broker, e.Time))
 		}
+	case e.Kind == engine.EvLossLimit && e.Loss != nil && e.Loss.Tripped:
+		// The gate's own word that a loss limit tripped the HALT, which the watcher's EvHalt
+		// says too, before or after it: whichever comes first is the one message.
+		if f.trip(e.Loss.Broker, true) {
+			f.N.Post(f.lossLimit(e.Loss.Broker, e.Loss.Message(), e.Time))
+		}
 	}
 }
 
@@ -111,11 +117,17 @@ func (f *Follower) halt(broker string, at time.Time) Message {
 	m := Message{Event: EvHalt, Priority: PriorityUrgent, Ref: broker, Time: at, Title: f.title("HALTED"),
 		Text: line + "\nThe agent is paused and no agent order passes until an operator resumes (cockpit resume --reason …)."}
 	if strings.HasPrefix(strings.TrimSpace(reason), ReasonLossLimit) {
-		m.Event, m.Title = EvLossLimit, f.title("LOSS LIMIT crossed: trading HALTED")
-		m.Text = "A loss limit tripped the halt: " + line +
-			"\nNo order that increases exposure passes until an operator resumes (cockpit resume --reason …)."
+		return f.lossLimit(broker, line, at)
 	}
 	return m
+}
+
+// lossLimit is the message for a broker a loss limit halted: line says which limit and by how
+// much (the HALT's line, or the gate's reading).
+func (f *Follower) lossLimit(broker, line string, at time.Time) Message {
+	return Message{Event: EvLossLimit, Priority: PriorityUrgent, Ref: broker, Time: at, Title: f.title("LOSS LIMIT crossed: trading HALTED"),
+		Text: "A loss limit tripped the halt: " + line +
+			"\nNo order that increases exposure passes until an operator resumes (cockpit resume --reason …)."}
 }
 
 // AuditHalt is the message for the gate's in-memory halt (audit_unavailable) when no HALT file

@@ -88,6 +88,46 @@ func TestHaltTransitions(t *testing.T) {
 	}
 }
 
+// TestLossLimitEventIsOneMessage: the gate's loss-limit event (engine.EvLossLimit) is the
+// loss_limit message, with the limit it read; the watcher's HALT of the same trip, before or
+// after it, adds none; a crossing seen while a HALT was already in place (not tripped) is none.
+func TestLossLimitEventIsOneMessage(t *testing.T) {
+	loss := &gate.LossHalt{Broker: "paper", Tripped: true, Gauge: live.LossGauge{Limit: live.LimitDailyLoss}}
+	halted := engine.Event{Kind: engine.EvHalt, Halt: &halt.State{Broker: "paper", Halted: true}}
+	lossEv := engine.Event{Kind: engine.EvLossLimit, Loss: loss}
+	already := engine.Event{Kind: engine.EvLossLimit, Loss: &gate.LossHalt{Broker: "paper", Gauge: loss.Gauge}}
+	cases := []struct {
+		name   string
+		events []engine.Event
+		want   int
+	}{
+		{"the loss event alone (the watcher has not seen the HALT yet)", []engine.Event{lossEv}, 1},
+		{"loss event, then the watcher's halt", []engine.Event{lossEv, halted}, 1},
+		{"the watcher's halt, then the loss event", []engine.Event{halted, lossEv}, 1},
+		{"a crossing under a HALT already in place", []engine.Event{already}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, l, s := follower(t, "HALTED loss_limit: daily loss 600 > max_daily_loss_usd 500 (paper, cockpit, 14:00:00 UTC)", "loss_limit: daily loss 600")
+			f.Seen("paper", false)
+			for _, e := range c.events {
+				f.Event(e)
+			}
+			drain(l)
+			if len(s.sent) != c.want {
+				t.Fatalf("sent %d messages %+v, want %d", len(s.sent), s.sent, c.want)
+			}
+			if c.want == 1 {
+				m := s.sent[0]
+				if m.Event != EvLossLimit || m.Priority != PriorityUrgent || m.Title != "cockpit paper: LOSS LIMIT crossed: trading HALTED" ||
+					!strings.Contains(m.Text, "A loss limit tripped the halt: HALTED loss_limit") {
+					t.Errorf("message %+v", m)
+				}
+			}
+		})
+	}
+}
+
 func evs(es []Event) []string {
 	out := make([]string, len(es))
 	for i, e := range es {

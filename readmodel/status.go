@@ -97,6 +97,9 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 	}
 	setVerification(mj, mc)
 	o.Set("mandate", mj)
+	if m != nil && m.Controls.HasLossLimits() {
+		o.Set("loss_limits", lossStatus(root, ledger, broker, m, now))
+	}
 	o.Set("orders_today", jsonv.Number(fmt.Sprint(count)))
 	if m != nil {
 		o.Set("max_orders_per_day", jsonv.Number(fmt.Sprint(m.HardCaps.MaxTradesPerDay)))

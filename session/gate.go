@@ -23,6 +23,12 @@ type GateOptions struct {
 	StoreChecked <-chan struct{}
 	// LockWait bounds the wait for the submit lock; 0 is gate.DefaultLockWait.
 	LockWait time.Duration
+	// OnLossLimit is told of a crossed loss limit the gate halted the broker for (a session
+	// pauses its agent and publishes it); nil: the crossing is audited and the HALT written.
+	OnLossLimit func(gate.LossHalt)
+	// ExpectSentinel is told the path of a HALT the gate is about to write for a loss limit, so
+	// a session's watcher does not audit it again as written from outside.
+	ExpectSentinel func(path string)
 }
 
 // Gate builds a gate on the runtime: the one constructor of every production gate (a
@@ -37,5 +43,6 @@ func (rt *Runtime) Gate(o GateOptions) *gate.Gate {
 		wait = gate.DefaultLockWait
 	}
 	return &gate.Gate{Root: rt.Root, Now: rt.Now, Audit: rt.Audit, Journal: rt.DB, Mandates: rt.DB,
-		CountOpenOrders: true, LockWait: wait, Latch: o.Latch, WatcherReady: o.WatcherReady, StoreChecked: o.StoreChecked, Days: o.Days, OnHalt: o.OnHalt}
+		CountOpenOrders: true, LockWait: wait, Latch: o.Latch, WatcherReady: o.WatcherReady, StoreChecked: o.StoreChecked, Days: o.Days, OnHalt: o.OnHalt,
+		OnLossLimit: o.OnLossLimit, ExpectSentinel: o.ExpectSentinel}
 }

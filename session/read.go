@@ -23,9 +23,8 @@ func (s *Session) newReader() *readmodel.Reader {
 // ownerSource reads what only this process can: its broker, its engine, its agent.
 type ownerSource struct {
 	s     *Session
-	mu    sync.Mutex    // guards start and day
+	mu    sync.Mutex    // guards start
 	start *money.Amount // the equity at the session's first account read
-	day   dayMark       // the day P&L's baseline when the broker keeps none (not paper)
 	trail trailCache    // open orders' decision trails (trail.go)
 	whose originCache   // who placed each open order (origins.go)
 }

@@ -162,6 +162,7 @@ func Open(o Options) (*Session, error) {
 	// No order before the store's page check has passed either (pagecheck.go).
 	s.pages.done = make(chan struct{})
 	gopts := GateOptions{Latch: s.latch, WatcherReady: s.watcher.Ready(), StoreChecked: s.pages.done, OnHalt: s.onAuditHalt}
+	s.lossOptions(&gopts) // a crossed loss limit halts the broker and pauses the agent
 	if s.fleet != nil {
 		gopts.Days = s.fleet.days
 	}
@@ -287,6 +288,7 @@ func (s *Session) Run(ctx context.Context) int {
 	})
 	start(func() { s.eng.FollowHalts(loops, states) })
 	start(func() { s.eng.FollowBroker(loops) })
+	start(func() { s.watchLoss(loops) })
 	start(func() { s.runOwner(loops) })
 	s.fleet.run(loops, start, s)
 	if s.paper != nil {

@@ -169,3 +169,42 @@ func TestPaperMigrationSplitsWholeAccounts(t *testing.T) {
 		t.Errorf("an account that never decoded: %v, want unreadable, naming it", err)
 	}
 }
+
+// TestPaperDayMarkSurvivesARestart: the paper account's day mark (start and peak, what the
+// loss limits and the day P&L read) is saved with the account's header, so a database closed
+// and opened again gives a broker the same day's start and peak.
+func TestPaperDayMarkSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cockpit.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := livetest.NewClock(livetest.Epoch)
+	b := paperBroker(t, db, clock, nil)
+	for _, eq := range []string{"100000", "100400", "99900"} {
+		if _, err := b.MarkEquity(clock.Now(), money.MustParse(eq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, found, err := db.LoadPaper(ctx, "paper")
+	if err != nil || !found {
+		t.Fatalf("LoadPaper: found %v, %v", found, err)
+	}
+	again := paperBroker(t, db, clock, st)
+	m, err := again.MarkEquity(clock.Now(), money.MustParse("99800"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m.Day+" "+m.Start.String()+"/"+m.Peak.String(), live.UTCDay(clock.Now())+" 100000/100400"; got != want {
+		t.Fatalf("after a restart the day mark is %s, want %s", got, want)
+	}
+}

@@ -44,7 +44,7 @@ func newBatchCache() *batchCache { return &batchCache{mandates: map[string]*cach
 var batchCaches = sync.Pool{New: func() any { return newBatchCache() }}
 
 // whatIfMembers are the line members WhatIfFromJSON reads.
-var whatIfMembers = [...]string{"id", "mandate", "intent", "positions", "daily_count", "universe_data"}
+var whatIfMembers = [...]string{"id", "mandate", "intent", "positions", "daily_count", "universe_data", "equity"}
 
 var strictLine = jsonv.Options{NonFinite: true, RejectDuplicates: true}
 

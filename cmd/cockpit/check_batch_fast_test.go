@@ -37,6 +37,14 @@ var fastMutations = []func(string) string{
 		return strings.Replace(s, `"daily_count": 0`, `"daily_count": 123456789012345678901234567890123456789012345`, 1)
 	},
 	func(s string) string { return strings.Replace(s, `"daily_count": 0`, `"daily_count": 2.0`, 1) },
+	// loss limits (issue 29): the mandate's controls and the line's equity object
+	func(s string) string {
+		return strings.Replace(strings.Replace(s, `"hard_caps": {`, `"controls": {"max_daily_loss_usd": 500, "max_drawdown_pct": 2}, "hard_caps": {`, 1),
+			`"daily_count": 0`, `"daily_count": 0, "equity": {"current": 99400.5, "day_start": 100000}`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"hard_caps": {`, `"controls": {"max_daily_loss_usd": 500}, "hard_caps": {`, 1)
+	},
 	func(s string) string { return strings.Replace(s, `"daily_count": 0`, `"daily_count": "0"`, 1) },
 	func(s string) string { return strings.Replace(s, `, "expected"`, `,, "expected"`, 1) },
 	func(s string) string { return strings.Replace(s, `"mandate": {`, `"mandate": [{`, 1) },

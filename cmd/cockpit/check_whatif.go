@@ -21,11 +21,14 @@ func (a *App) whatIf(rt *runtime, b live.Broker, key string, intent live.OrderIn
 	defer done()
 	d := rt.gate(days).Submit(context.Background(), gate.Submission{Broker: b, BrokerKey: key, Intent: &intent,
 		Order: live.OrderRequest{Type: live.Market}, Actor: live.Operator(operatorName(), "cli"), DryRun: true})
-	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach}
+	res := live.WhatIfResult{ID: id, Verdict: d.Verdict, Breach: d.Breach, Loss: d.Loss}
 	if d.Denial != nil {
 		res.Breach = live.DenialBreach(d.Denial)
 		if ob, ok := b.(*offlineBook); ok && d.Denial.Code == live.ReasonNoQuote && res.Breach.Cause == "" {
 			res.Breach.Cause = ob.noQuote(intent.NormalizedSymbol())
+		}
+		if lb := lossBreach(d); lb != nil { // the loss step's refusal as check --batch words it
+			res.Breach = lb
 		}
 	}
 	out := res.JSON()
@@ -41,6 +44,16 @@ func (a *App) whatIf(rt *runtime, b live.Broker, key string, intent live.OrderIn
 		return exitNotAllow
 	}
 	return exitOK
+}
+
+// lossBreach is a loss-limit denial as a what-if breach (kind loss_limit with the limit, its
+// value and the loss used; kind data naming the limit when the equity is unknown), nil for
+// any other decision.
+func lossBreach(d gate.Decision) *live.Breach {
+	if d.Loss == nil || d.Denial == nil || (d.Denial.Code != live.ReasonLossLimit && d.Denial.Code != live.ReasonEquityUnknown) {
+		return nil
+	}
+	return d.Loss.Breach(true) // the gate denied: the order adds exposure, or a limit is crossed
 }
 
 // whatIfDays is the fleet's day count for a what-if when a fleet is configured, so that the
@@ -69,8 +82,10 @@ func (f downFleet) Count(context.Context, string, string) (int, error)   { retur
 // run does not reach the forward).
 type offlineBook struct {
 	key       string
-	positions any           // the --positions payload, read with the reference's rules
-	price     *money.Amount // --price, nil when not given
+	positions any                                   // the --positions payload, read with the reference's rules
+	price     *money.Amount                         // --price, nil when not given
+	equity    *money.Amount                         // --equity, nil when not given (the loss limits then deny what adds exposure)
+	marks     func() (live.EquityMark, bool, error) // the broker's durable day mark, read only
 	now       func() time.Time
 }
 
@@ -105,8 +120,33 @@ func (o *offlineBook) Positions(context.Context) ([]live.Position, error) {
 	return out, nil
 }
 
-// Account implements live.Broker (the balance is not a limit input).
-func (o *offlineBook) Account(context.Context) (live.Account, error) { return live.Account{}, nil }
+// Account implements live.Broker: the equity --equity gives (the loss limits' reading; the
+// balance is not a mandate limit input); without it the account cannot be read.
+func (o *offlineBook) Account(context.Context) (live.Account, error) {
+	if o.equity == nil {
+		return live.Account{}, errors.New("no equity given: pass --equity E (the account's equity now), or --live to read the broker's")
+	}
+	return live.Account{Equity: *o.equity}, nil
+}
+
+// MarkEquity implements live.EquityMarker without marking anything: an offline check values
+// the loss limits at --equity against the broker's durable day mark as it stands (a mark of
+// another day counts as none: the equity given is then the day's start), so a what-if never
+// moves the mark the gate and the day P&L read.
+func (o *offlineBook) MarkEquity(now time.Time, equity money.Amount) (live.EquityMark, error) {
+	if o.marks == nil {
+		return live.EquityMark{}, errors.New("no day mark to read")
+	}
+	mark, found, err := o.marks()
+	if err != nil {
+		return live.EquityMark{}, err
+	}
+	if !found || mark.Day != live.UTCDay(now) {
+		mark = live.EquityMark{Day: live.UTCDay(now), Start: equity, Peak: equity}
+	}
+	mark.Peak = money.Max(money.Max(mark.Peak, mark.Start), equity)
+	return mark, nil
+}
 
 // OpenOrders implements live.Broker: an offline book has no resting orders.
 func (o *offlineBook) OpenOrders(context.Context) ([]live.Order, error) { return nil, nil }

@@ -14,6 +14,7 @@ import (
 	"cockpit/live"
 	"cockpit/live/jsonv"
 	"cockpit/live/money"
+	"cockpit/readmodel"
 )
 
 // cmdCheck evaluates orders without sending them: one order through the runtime's gate in
@@ -35,6 +36,7 @@ func (a *App) cmdCheck(args []string) int {
 	id := fs.String("id", "cli", "id echoed in the verdict")
 	liveMode := fs.Bool("live", false, "ask the broker: its quote values a quantity, its positions replace --positions (nothing is sent)")
 	human := fs.Bool("explain", false, "also print a sentence for people on stderr")
+	equity := fs.String("equity", "", "the account's equity now, for the mandate's loss limits (offline; --live reads the broker's)")
 	if code, ok := p.parse(args, 0); !ok {
 		return code
 	}
@@ -65,6 +67,15 @@ func (a *App) cmdCheck(args []string) int {
 			px, _ := money.Parse(*price) // cliIntent checked it
 			book.price = &px
 		}
+		if *equity != "" {
+			v, err := money.Parse(*equity)
+			if err != nil || v.Sign() <= 0 {
+				return a.usageErr(fs, "--equity %q: want a positive number (the account's equity in USD)", *equity)
+			}
+			book.equity = &v
+		}
+	} else if *equity != "" {
+		return a.usageErr(fs, "--equity is for an offline check: --live reads the broker's equity")
 	}
 	key, err := live.NormalizeBroker(*broker)
 	if err != nil {
@@ -77,6 +88,7 @@ func (a *App) cmdCheck(args []string) int {
 	defer rt.close()
 	if book != nil {
 		book.key = key
+		book.marks = func() (live.EquityMark, bool, error) { return readmodel.DayMark(rt.Root, rt.DB, key) }
 		return a.whatIf(rt, book, key, intent, *id, *human)
 	}
 	b, release, err := rt.openBroker(key)
@@ -275,6 +287,10 @@ func batchLine(line string, n int) live.WhatIfResult {
 
 // explain is one sentence for people about a verdict.
 func explain(r live.WhatIfResult) string {
+	return verdictSentence(r) + lossSentence(r.Loss)
+}
+
+func verdictSentence(r live.WhatIfResult) string {
 	if r.Breach == nil {
 		return "ALLOW: the order is inside the mandate."
 	}
@@ -284,4 +300,19 @@ func explain(r live.WhatIfResult) string {
 		return cell(fmt.Sprintf("PAUSE_FOR_REAUTH: %s — a human would have to approve this breach.", b.Message()))
 	}
 	return cell(fmt.Sprintf("DENY (%s): %s", b.Kind, b.Message()))
+}
+
+// lossSentence says where each loss limit stands ("" without loss limits).
+func lossSentence(l *live.LossLimits) string {
+	if l == nil || len(l.Gauges) == 0 {
+		return ""
+	}
+	if l.Err != nil {
+		return "\nLoss limits: unknown (" + cell(l.Err.Error()) + "): orders that add exposure are denied."
+	}
+	parts := make([]string, len(l.Gauges))
+	for i, g := range l.Gauges {
+		parts[i] = g.Describe(*l)
+	}
+	return "\nLoss limits: " + strings.Join(parts, "; ") + "."
 }

@@ -175,6 +175,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 			line += fmt.Sprintf(" — this host's count only: the fleet does not answer (%v); the gate denies fleet_unavailable", e)
 		}
 		printLine(w, "  Orders today (UTC): %s", line)
+		for _, line := range lossLines(b) {
+			printLine(w, "  %s", line)
+		}
 	}
 }
 

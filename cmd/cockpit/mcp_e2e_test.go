@@ -29,7 +29,7 @@ func TestRunAgainstMCPPaperServer(t *testing.T) {
 		`{"t": 0, "tool": "get_stock_latest_quote", "args": {"symbol": "AAPL"}}`,
 		`{"t": 0, "tool": "place_stock_order", "args": {"symbol": "AAPL", "side": "buy", "qty": "2", "type": "market"}}`,
 		`{"t": 0.1, "tool": "place_order", "args": {"symbol": "MSFT", "side": "buy", "quantity": "3", "reason": "typed order"}}`,
-		`{"t": 0.2, "tool": "place_stock_order", "args": {"symbol": "AAPL", "side": "buy", "qty": "1", "type": "stop", "stop_price": "1"}}`,
+		`{"t": 0.2, "tool": "place_stock_order", "args": {"symbol": "AAPL", "side": "buy", "qty": "1", "order_class": "bracket", "take_profit_limit_price": "500"}}`,
 		`{"t": 0.3, "tool": "place_stock_order", "args": {"symbol": "SPY", "side": "buy", "notional": "9000"}}`,
 		`{"t": 5, "tool": "place_stock_order", "args": {"symbol": "AAPL", "side": "buy", "qty": "1"}}`,
 	}

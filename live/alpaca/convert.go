@@ -79,6 +79,16 @@ func order(o *sdk.Order) (live.Order, error) {
 	if out.LimitPrice, err = decPtr(o.LimitPrice); err != nil {
 		return out, fmt.Errorf("order %s limit price: %w", o.ID, err)
 	}
+	for _, f := range []struct {
+		name string
+		src  *decimal.Decimal
+		dst  **money.Amount
+	}{{"stop price", o.StopPrice, &out.StopPrice}, {"trail price", o.TrailPrice, &out.TrailAmount},
+		{"trail percent", o.TrailPercent, &out.TrailPercent}, {"hwm", o.HWM, &out.TrailRef}} {
+		if *f.dst, err = decPtr(f.src); err != nil {
+			return out, fmt.Errorf("order %s %s: %w", o.ID, f.name, err)
+		}
+	}
 	if out.FilledQty, err = dec(o.FilledQty); err != nil {
 		return out, fmt.Errorf("order %s filled qty: %w", o.ID, err)
 	}

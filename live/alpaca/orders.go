@@ -159,17 +159,21 @@ func (b *Broker) request(ctx context.Context, req live.OrderRequest) (sdk.PlaceO
 		return pr, live.Rejected(fmt.Sprintf("side %q: want buy or sell", req.Side))
 	case (req.Quantity == nil) == (req.Notional == nil):
 		return pr, live.Rejected("exactly one of quantity and notional")
-	case req.Type == live.Limit && req.LimitPrice == nil:
-		return pr, live.Rejected("a limit order needs a limit price")
-	case req.Type != live.Limit && req.Type != live.Market:
-		return pr, live.Rejected(fmt.Sprintf("order type %q: want market or limit", req.Type))
-	case req.Type == live.Market && req.LimitPrice != nil:
-		return pr, live.Rejected("a market order takes no limit price")
+	case inst.Type == live.Crypto && (req.Type == live.Stop || req.Type == live.TrailingStop):
+		return pr, live.Rejected(fmt.Sprintf("a crypto %s order: Alpaca takes crypto stops as stop_limit only", req.Type))
+	case req.Type.Triggered() && req.Notional != nil:
+		return pr, live.Rejected(fmt.Sprintf("a %s order needs a quantity (Alpaca takes notional sizes on market and limit orders only)", req.Type))
+	}
+	if err := live.CheckOrderPrices(req.Type, req.Prices()); err != nil { // each type with its own prices, as Alpaca wants them
+		return pr, live.Rejected(err.Error())
 	}
 	qty, err1 := toDec(req.Quantity)
 	notional, err2 := toDec(req.Notional)
 	limit, err3 := toDec(req.LimitPrice)
-	if err := errors.Join(err1, err2, err3); err != nil {
+	stop, err4 := toDec(req.StopPrice)
+	trail, err5 := toDec(req.TrailAmount)
+	trailPct, err6 := toDec(req.TrailPercent)
+	if err := errors.Join(err1, err2, err3, err4, err5, err6); err != nil {
 		return pr, live.Rejected(err.Error())
 	}
 	for _, d := range []*money.Amount{req.Quantity, req.Notional, req.LimitPrice} {
@@ -183,12 +187,28 @@ func (b *Broker) request(ctx context.Context, req live.OrderRequest) (sdk.PlaceO
 		}
 	}
 	tif := sdk.Day
-	if inst.Type == live.Crypto {
-		tif = sdk.GTC // Alpaca takes crypto orders as gtc or ioc only
+	if inst.Type == live.Crypto || (req.Type.Triggered() && inst.Type != live.Option) {
+		tif = sdk.GTC // Alpaca takes crypto orders as gtc or ioc only; a protective stop outlives the day
 	}
 	return sdk.PlaceOrderRequest{Symbol: inst.Symbol, Qty: qty, Notional: notional, Side: sdk.Side(req.Side),
-		Type: sdk.OrderType(req.Type), TimeInForce: tif, LimitPrice: limit,
+		Type: sdkOrderType(req.Type), TimeInForce: tif, LimitPrice: limit, StopPrice: stop, TrailPrice: trail, TrailPercent: trailPct,
 		ClientOrderID: req.ClientOrderID}, nil
+}
+
+// sdkOrderType is the SDK's name of an order type (the same words: market, limit, stop,
+// stop_limit, trailing_stop); anything else was refused before.
+func sdkOrderType(t live.OrderType) sdk.OrderType {
+	switch t {
+	case live.Limit:
+		return sdk.Limit
+	case live.Stop:
+		return sdk.Stop
+	case live.StopLimit:
+		return sdk.StopLimit
+	case live.TrailingStop:
+		return sdk.TrailingStop
+	}
+	return sdk.Market
 }
 
 // checkReduces enforces reduce-only, which Alpaca has no flag for: the order must oppose the

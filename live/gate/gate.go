@@ -61,11 +61,18 @@ type Gate struct {
 	// otherwise this gate's orders for one broker take turns in arrival order, each running
 	// every step after the one before it forwarded (see DefaultLockWait).
 	LockWait time.Duration
+	// OnLossLimit, when set, is told of a crossed loss limit when the gate trips the broker's
+	// HALT for it (and once per broker, day and limit when a HALT was already in place).
+	OnLossLimit func(LossHalt)
+	// ExpectSentinel, when set, is told the path of a sentinel the gate is about to write (a
+	// loss limit's HALT), so the session does not audit it as written from outside.
+	ExpectSentinel func(path string)
 
 	latchOnce sync.Once // makes the gate's own latch when Latch is nil
 	mu        sync.Mutex
 	recent    map[string][]forwarded   // per broker, for the duplicate window and the rate throttle
 	turns     map[string]chan struct{} // per broker, the turn of the order submitting (LockWait)
+	loss      lossState                // equity mark keepers and reported crossings (gate_loss.go)
 }
 
 type forwarded struct {
@@ -124,7 +131,8 @@ type Decision struct {
 	StartedAt     time.Time
 	LockedAt      time.Time // when the lock was taken and the halt re-checked
 	AuditErr      error
-	Read          *Snapshot // what this run read (the review's one snapshot)
+	Read          *Snapshot        // what this run read (the review's one snapshot)
+	Loss          *live.LossLimits // the loss limits as this run read them (nil: none set, or not reached)
 }
 
 // Message is a one-line account of the decision.
@@ -156,21 +164,24 @@ func (g *Gate) clientOrderID() string {
 
 // run carries one submission through the steps.
 type run struct {
-	g        *Gate
-	s        Submission
-	key      string
-	m        *live.Mandate
-	hash     string // m's verified SHA-256
-	intent   live.OrderIntent
-	req      live.OrderRequest
-	quote    *live.Quote
-	book     live.Book
-	held     live.Book // positions only, before resting orders
-	account  live.Account
-	d        Decision
-	slot     string    // the UTC day of a fleet slot this run holds ("" none)
-	deadline time.Time // how long the run may wait for the submit lock (zero: not at all)
-	val      valuation // how the order's notional was reached (the audit says which)
+	g          *Gate
+	s          Submission
+	key        string
+	m          *live.Mandate
+	hash       string // m's verified SHA-256
+	intent     live.OrderIntent
+	req        live.OrderRequest
+	quote      *live.Quote
+	book       live.Book
+	held       live.Book // positions only, before resting orders
+	account    live.Account
+	accountErr error           // the account read failed: the loss limits fail closed
+	positions  []live.Position // the positions read (nil when unreadable)
+	explicit   *money.Amount   // the notional the order itself gave, before valuation
+	d          Decision
+	slot       string    // the UTC day of a fleet slot this run holds ("" none)
+	deadline   time.Time // how long the run may wait for the submit lock (zero: not at all)
+	val        valuation // how the order's notional was reached (the audit says which)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -257,7 +268,11 @@ func (r *run) submit(ctx context.Context) Decision {
 	}
 	// 7: reads. A failed read is data: it fails the checks closed.
 	r.read(ctx)
+	r.protective() // a stop that only closes a held position is valued at the position's mark (DV3)
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
+		return r.deny(den)
+	}
+	if den := r.lossLimits(ctx); den != nil { // a crossed limit halts the broker (not on a dry run)
 		return r.deny(den)
 	}
 	// 8: the lock, and everything from the count to the outcome inside it. A dry run takes
@@ -353,12 +368,24 @@ func (r *run) extract() *live.Denial {
 		r.intent = in
 		r.req = live.OrderRequest{Symbol: in.NormalizedSymbol(), Side: in.Side, Type: live.Market,
 			Quantity: in.Quantity, Notional: in.NotionalUSD, Instrument: in.InstrumentType, Legs: in.Legs, Tool: s.Tool, Args: s.Args}
+		if in.Type.Triggered() { // the journal and the book know the trigger (the arguments are what is sent)
+			r.req.Type, r.req.StopPrice, r.req.TrailAmount, r.req.TrailPercent = in.Type, in.StopPrice, in.TrailAmount, in.TrailPercent
+		}
 	case s.Intent != nil:
 		r.intent = *s.Intent
 		r.req = s.Order
 		r.req.Symbol, r.req.Side = r.intent.NormalizedSymbol(), r.intent.Side
+		if r.req.Type == "" && r.intent.Type != "" { // an intent that names its type and prices
+			r.req.Type, r.req.LimitPrice, r.req.StopPrice = r.intent.Type, r.intent.LimitPrice, r.intent.StopPrice
+			r.req.TrailAmount, r.req.TrailPercent = r.intent.TrailAmount, r.intent.TrailPercent
+		}
 		if r.req.Type == "" {
 			r.req.Type = live.Market
+		}
+		if r.req.Type.Triggered() { // a trigger the gate cannot value is never guessed
+			if err := live.CheckOrderPrices(r.req.Type, r.req.Prices()); err != nil {
+				return live.NewDenial(live.ReasonNoIntent, "tool", s.Tool, "error", err.Error())
+			}
 		}
 		if r.req.Quantity == nil && r.req.Notional == nil {
 			r.req.Quantity, r.req.Notional = r.intent.Quantity, r.intent.NotionalUSD
@@ -373,6 +400,7 @@ func (r *run) extract() *live.Denial {
 // broker's quote, then the market-data source; no price denies.
 func (r *run) value(ctx context.Context) *live.Denial {
 	in := &r.intent
+	r.explicit = in.NotionalUSD
 	if in.Quantity == nil {
 		return nil
 	}
@@ -419,12 +447,12 @@ func (r *run) price(ctx context.Context) (money.Amount, *live.Denial) {
 			p = money.Max(p, *in.LimitPrice)
 		}
 		if p.Sign() > 0 {
-			return p, nil
+			return r.atTrigger(p), nil
 		}
 	}
 	if r.g.Prices != nil {
 		if p, err := r.g.Prices.LastPrice(ctx, sym, in.Bucket()); err == nil && p != nil && p.Sign() > 0 {
-			return *p, nil
+			return r.atTrigger(*p), nil
 		}
 	}
 	return money.Zero, live.NewDenial(live.ReasonNoQuote, "symbol", sym, "error", "quantity order notional could not be priced (fail-closed)")
@@ -457,6 +485,7 @@ func (r *run) read(ctx context.Context) {
 	if err != nil {
 		r.book = live.UnreadableBook(err)
 	} else {
+		r.positions = pos
 		rows := make([]live.Exposure, len(pos))
 		for i, p := range pos {
 			rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
@@ -482,7 +511,8 @@ func (r *run) read(ctx context.Context) {
 			})
 		}
 	}
-	r.account, _ = r.s.Broker.Account(ctx) // the balance is not a limit input (reference E12)
+	// The balance is not a mandate limit input (reference E12); its equity is the loss limits'.
+	r.account, r.accountErr = r.s.Broker.Account(ctx)
 }
 
 func orNone(s string) string {

@@ -89,8 +89,12 @@ func signature(req live.OrderRequest, in live.OrderIntent, id string) forwarded 
 		}
 		return a.String()
 	}
+	px := str(req.LimitPrice)
+	if req.Type.Triggered() { // two stops at different triggers are different orders
+		px += "|" + string(req.Type) + "|" + str(req.StopPrice) + "|" + str(req.TrailAmount) + "|" + str(req.TrailPercent)
+	}
 	return forwarded{symbol: in.NormalizedSymbol(), side: in.Side, qty: str(req.Quantity), notional: str(req.Notional),
-		px: str(req.LimitPrice), clientOrderID: id}
+		px: px, clientOrderID: id}
 }
 
 // remember records a forward for the throttle and drops entries older than the longest window.

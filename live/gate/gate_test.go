@@ -87,7 +87,7 @@ type fixture struct {
 	journal *live.MemoryJournal
 }
 
-func newFixture(t *testing.T, doc string) *fixture {
+func newFixture(t testing.TB, doc string) *fixture {
 	t.Helper()
 	f := &fixture{root: livetest.Root(t), clock: livetest.NewClock(livetest.Epoch), audit: &auditsink.Memory{}, journal: &live.MemoryJournal{}}
 	p, err := paper.New(paper.Config{Market: paper.MarketConfig{Seed: 1, Symbols: paper.DefaultSymbols()}, Now: f.clock.Now})

@@ -9,21 +9,24 @@ import (
 // The bases of an order's notional: what the number the gate checked (and the audit's
 // notional column holds) was computed from.
 const (
-	basisExplicit   = "explicit"    // the order's own notional (larger than, or without, a priced quantity)
-	basisQuote      = "quote"       // the quantity at the fresh quote (ask for a buy, bid for a sell, or the last)
-	basisLimit      = "limit"       // the quantity at a buy's limit price, above the quote
-	basisMarketData = "market_data" // the quantity at the market-data source's last price (no broker quote)
-	basisSizing     = "sizing"      // the broker's own sizing of the quantity
-	basisLegs       = "legs"        // each leg at its own quote
+	basisExplicit   = "explicit"      // the order's own notional (larger than, or without, a priced quantity)
+	basisQuote      = "quote"         // the quantity at the fresh quote (ask for a buy, bid for a sell, or the last)
+	basisLimit      = "limit"         // the quantity at a buy's limit price, above the quote
+	basisMarketData = "market_data"   // the quantity at the market-data source's last price (no broker quote)
+	basisSizing     = "sizing"        // the broker's own sizing of the quantity
+	basisLegs       = "legs"          // each leg at its own quote
+	basisTrigger    = "trigger"       // the quantity at a stop's trigger, above the quote (and limit)
+	basisPosition   = "position_mark" // a protective stop's quantity at the held position's mark (DV3)
 )
 
 // valuation is how a run reached the order's notional: the basis, and for a priced quantity
 // the notional at the quote and at the limit price, which a screen showing quantity × limit
 // and the audit's checked notional would otherwise disagree on without saying why.
 type valuation struct {
-	basis   string
-	atQuote *money.Amount
-	atLimit *money.Amount
+	basis     string
+	atQuote   *money.Amount
+	atLimit   *money.Amount
+	triggered bool // a stop's trigger raised the price (atTrigger)
 }
 
 // priced records a quantity valued at price (the run's fresh quote, or the market-data price,
@@ -43,6 +46,9 @@ func (v *valuation) priced(r *run, price money.Amount) {
 	if in.LimitPrice != nil {
 		n := live.ImpliedNotional(in, *in.LimitPrice)
 		v.atLimit = &n
+	}
+	if v.triggered {
+		v.basis = basisTrigger
 	}
 }
 

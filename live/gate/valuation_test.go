@@ -26,12 +26,18 @@ func TestAuditNamesTheNotional(t *testing.T) {
 		qty, limit, notional     string
 		wantNotional, basis      string
 		wantAtQuote, wantAtLimit string
+		typ                      live.OrderType // a stop (its prices below), else market or limit
+		stop, trail              string
 	}{
-		{"limit buy below the ask", "10", "180", "", "1900", "quote", "1900", "1800"},
-		{"limit buy above the ask", "10", "195", "", "1950", "limit", "1900", "1950"},
-		{"market buy", "10", "", "", "1900", "quote", "1900", ""},
-		{"notional larger than the quantity's value", "10", "", "2500", "2500", "explicit", "1900", ""},
-		{"notional order", "", "", "500", "500", "explicit", "", ""},
+		{"limit buy below the ask", "10", "180", "", "1900", "quote", "1900", "1800", "", "", ""},
+		{"limit buy above the ask", "10", "195", "", "1950", "limit", "1900", "1950", "", "", ""},
+		{"market buy", "10", "", "", "1900", "quote", "1900", "", "", "", ""},
+		{"notional larger than the quantity's value", "10", "", "2500", "2500", "explicit", "1900", "", "", "", ""},
+		{"notional order", "", "", "500", "500", "explicit", "", "", "", "", ""},
+		{"buy stop above the ask", "10", "", "", "2000", "trigger", "1900", "", live.Stop, "200", ""},
+		{"buy trailing stop", "10", "", "", "1950", "trigger", "1900", "", live.TrailingStop, "", "5"},
+		{"buy stop-limit, its limit above its stop", "10", "205", "", "2050", "limit", "1900", "2050", live.StopLimit, "200", ""},
+		{"buy stop below the ask", "10", "", "", "1900", "quote", "1900", "", live.Stop, "185", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,6 +52,15 @@ func TestAuditNamesTheNotional(t *testing.T) {
 			}
 			if c.limit != "" {
 				in.LimitPrice, req.Type, req.LimitPrice = amt(c.limit), live.Limit, amt(c.limit)
+			}
+			if c.typ != "" {
+				req.Type = c.typ
+				if c.stop != "" {
+					req.StopPrice = amt(c.stop)
+				}
+				if c.trail != "" {
+					req.TrailAmount = amt(c.trail)
+				}
 			}
 			d := f.gate.Submit(context.Background(), gate.Submission{Broker: fixedQuote{f.broker}, Intent: &in, Order: req, Actor: live.Agent("test", "s1")})
 			if !d.Forwarded {

@@ -283,16 +283,23 @@ func (b *Broker) placeLocked(req live.OrderRequest) (live.Order, error) {
 	if req.Type == live.Limit && (req.LimitPrice == nil || req.LimitPrice.Sign() <= 0) {
 		return live.Order{}, live.Rejected("a limit order needs a positive limit price")
 	}
+	if req.Type.Triggered() {
+		if err := live.CheckOrderPrices(req.Type, req.Prices()); err != nil {
+			return live.Order{}, live.Rejected(err.Error())
+		}
+	}
 	if req.ReduceOnly && !b.reduces(req.Symbol, req.Side, qty) {
 		return live.Order{}, live.Rejected("reduce-only order would increase or flip the position")
 	}
 	now := b.now()
 	o := &live.Order{ID: fmt.Sprintf("P%06d", b.st.Seq+1), ClientOrderID: req.ClientOrderID, Symbol: req.Symbol,
 		Side: req.Side, Type: req.Type, Quantity: &qty, Notional: req.Notional, LimitPrice: req.LimitPrice,
+		StopPrice: req.StopPrice, TrailAmount: req.TrailAmount, TrailPercent: req.TrailPercent,
 		ReduceOnly: req.ReduceOnly, Status: live.StatusAccepted, CreatedAt: now, UpdatedAt: now}
 	if o.Type == "" {
 		o.Type = live.Market
 	}
+	arm(o, t) // a stop whose trigger already traded is marketable now
 	px, crosses := marketable(o, t)
 	if crosses {
 		if err := b.affordable(o, qty, px); err != nil {
@@ -362,15 +369,18 @@ func (b *Broker) affordable(o *live.Order, qty, px money.Amount) error {
 	return nil
 }
 
-// marketable returns the fill price if the order can trade now: market orders at the touch,
-// limit orders when the touch is at or through the limit.
+// marketable returns the fill price if the order can trade now: market orders (and triggered
+// stops and trailing stops) at the touch, limit orders (and triggered stop-limits) when the
+// touch is at or through the limit; a stop not yet triggered cannot trade.
 func marketable(o *live.Order, t Tick) (money.Amount, bool) {
 	touch := t.Ask
 	if o.Side == live.Sell {
 		touch = t.Bid
 	}
 	switch {
-	case o.Type != live.Limit:
+	case o.Type.Triggered() && !o.Triggered:
+		return money.Zero, false
+	case o.Type != live.Limit && o.Type != live.StopLimit:
 		return touch, true
 	case o.Side == live.Buy && touch.Cmp(*o.LimitPrice) <= 0:
 		return touch, true
@@ -402,6 +412,11 @@ func (b *Broker) matchResting() bool {
 	for _, id := range ids {
 		o := b.st.Orders[id]
 		t, _ := b.tick(o.Symbol)
+		if advance(o, t) { // a trailing stop followed the price, or a stop triggered: saved
+			changed = true
+			o.UpdatedAt = b.now()
+			b.touch(id)
+		}
 		px, ok := marketable(o, t)
 		if !ok {
 			continue

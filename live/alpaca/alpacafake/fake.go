@@ -29,6 +29,7 @@ type Fault struct {
 type Order struct {
 	ID, ClientOrderID, Symbol, Side, Type, Status string
 	Qty, Notional, LimitPrice                     *money.Amount
+	StopPrice, TrailPrice, TrailPercent           *money.Amount
 	FilledQty, FilledAvgPrice                     money.Amount
 	CreatedAt, UpdatedAt                          time.Time
 }
@@ -273,6 +274,11 @@ func (o *Order) json() map[string]any {
 		"updated_at": o.UpdatedAt.Format(time.RFC3339Nano), "submitted_at": o.CreatedAt.Format(time.RFC3339Nano)}
 	if o.FilledQty.Sign() > 0 {
 		m["filled_avg_price"] = o.FilledAvgPrice.String()
+	}
+	for k, v := range map[string]*money.Amount{"stop_price": o.StopPrice, "trail_price": o.TrailPrice, "trail_percent": o.TrailPercent} {
+		if v != nil {
+			m[k] = v.String()
+		}
 	}
 	return m
 }

@@ -19,6 +19,9 @@ type placeBody struct {
 	Type          string  `json:"type"`
 	TimeInForce   string  `json:"time_in_force"`
 	LimitPrice    *string `json:"limit_price"`
+	StopPrice     *string `json:"stop_price"`
+	TrailPrice    *string `json:"trail_price"`
+	TrailPercent  *string `json:"trail_percent"`
 	ClientOrderID string  `json:"client_order_id"`
 }
 
@@ -39,7 +42,10 @@ func (s *Server) place(w http.ResponseWriter, r *http.Request) {
 	qty, err1 := amount(b.Qty)
 	notional, err2 := amount(b.Notional)
 	limit, err3 := amount(b.LimitPrice)
-	if err1 != nil || err2 != nil || err3 != nil {
+	stop, err4 := amount(b.StopPrice)
+	trail, err5 := amount(b.TrailPrice)
+	trailPct, err6 := amount(b.TrailPercent)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || err6 != nil {
 		writeErr(w, 422, 40010001, "invalid decimal")
 		return
 	}
@@ -69,7 +75,8 @@ func (s *Server) place(w http.ResponseWriter, r *http.Request) {
 	s.seq++
 	now := time.Now().UTC()
 	o := &Order{ID: fmt.Sprintf("ord-%06d", s.seq), ClientOrderID: b.ClientOrderID, Symbol: b.Symbol, Side: b.Side,
-		Type: b.Type, Status: "new", Qty: qty, Notional: notional, LimitPrice: limit, CreatedAt: now, UpdatedAt: now}
+		Type: b.Type, Status: "new", Qty: qty, Notional: notional, LimitPrice: limit, StopPrice: stop, TrailPrice: trail,
+		TrailPercent: trailPct, CreatedAt: now, UpdatedAt: now}
 	if o.ClientOrderID == "" {
 		o.ClientOrderID = "fake-" + o.ID
 	}
@@ -104,7 +111,15 @@ func (s *Server) sortedOrders() []*Order {
 
 // tryFill fills a market order, or a limit order that crosses the touch.
 func (s *Server) tryFill(o *Order, q Quote) {
-	if o.Type == "limit" && o.LimitPrice != nil {
+	switch o.Type {
+	case "trailing_stop":
+		return // rests: the fake does not trail
+	case "stop", "stop_limit": // rests until the touch reaches the stop
+		if o.StopPrice == nil || (o.Side == "buy" && q.Ask.Cmp(*o.StopPrice) < 0) || (o.Side == "sell" && q.Bid.Cmp(*o.StopPrice) > 0) {
+			return
+		}
+	}
+	if (o.Type == "limit" || o.Type == "stop_limit") && o.LimitPrice != nil {
 		if (o.Side == "buy" && o.LimitPrice.Cmp(q.Ask) < 0) || (o.Side == "sell" && o.LimitPrice.Cmp(q.Bid) > 0) {
 			return // rests
 		}
