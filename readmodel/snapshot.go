@@ -81,6 +81,12 @@ type Owned struct {
 	LastOrder    money.Amount `json:"last_order"`    // the notional of the last order accepted today
 	Breaches     int          `json:"breaches,omitempty"`
 
+	// Loss is the gate's last reading of the mandate's loss limits (max_daily_loss_usd,
+	// max_drawdown_pct), one gauge each; LossErr says the equity or the day's mark could not be
+	// read (orders that add exposure are then denied).
+	Loss    []live.LossGauge `json:"loss,omitempty"`
+	LossErr string           `json:"loss_err,omitempty"`
+
 	StartEquity money.Amount `json:"start_equity"` // the equity at the session's first account read
 	DayEquity   money.Amount `json:"day_equity"`   // the equity at the UTC day's baseline (0: none read today)
 	Realized    money.Amount `json:"realized"`     // realised P&L, closed positions included

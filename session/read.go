@@ -46,6 +46,12 @@ func (o *ownerSource) Owned(ctx context.Context, snap *readmodel.Snapshot) {
 		snap.LargestOrder, snap.LastOrder, snap.Breaches = d.Largest, d.Last, d.Approved
 	}
 	o.readBroker(ctx, snap)
+	if l, ok := s.gate.LastLoss(s.key); ok { // the gate's own reading of the loss limits
+		snap.Loss = l.Gauges
+		if l.Err != nil {
+			snap.LossErr = l.Err.Error()
+		}
+	}
 	snap.Tools = s.rt.BrokerTools(s.broker, s.key)
 }
 

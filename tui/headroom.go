@@ -68,9 +68,44 @@ func (p *headroomPane) gauges() []gauge {
 			}
 		}
 	}
+	gs = append(gs, p.lossGauges(s)...)
 	if !s.Expires.IsZero() && !s.Committed.IsZero() {
 		total, used := s.Expires.Sub(s.Committed), p.c.Now().Sub(s.Committed)
 		gs = append(gs, gauge{"mandate expiry", used.Seconds(), total.Seconds(), age(s.Expires.Sub(p.c.Now())) + " left", false})
+	}
+	return gs
+}
+
+// lossGauges are the mandate's loss limits as the gate last read them (used / limit), or
+// unknown when it could not read the equity or the day's mark (it then denies orders that add
+// exposure), or not yet read.
+func (p *headroomPane) lossGauges(s *readmodel.Snapshot) []gauge {
+	c := s.Mandate.Controls
+	if !c.HasLossLimits() {
+		return nil
+	}
+	var gs []gauge
+	for _, g := range s.Loss {
+		switch g.Limit {
+		case live.LimitDailyLoss:
+			gs = append(gs, gauge{"daily loss", g.Used.Float64(), g.Value.Float64(), p.c.amt(g.Used, true) + " / " + p.c.amt(g.Value, true), false})
+		case live.LimitDrawdown:
+			gs = append(gs, gauge{"drawdown", g.Used.Float64(), g.Value.Float64(), g.Used.Round(2).String() + "% / " + g.Value.String() + "%", false})
+		}
+	}
+	if len(gs) > 0 && s.LossErr == "" {
+		return gs
+	}
+	why := "(not read yet)"
+	if s.LossErr != "" {
+		why = "(equity unreadable: adds denied)"
+	}
+	gs = gs[:0]
+	if c.MaxDailyLossUSD != nil {
+		gs = append(gs, gauge{"daily loss", 0, c.MaxDailyLossUSD.Float64(), "? / " + p.c.amt(*c.MaxDailyLossUSD, true) + " " + why, true})
+	}
+	if c.MaxDrawdownPct != nil {
+		gs = append(gs, gauge{"drawdown", 0, c.MaxDrawdownPct.Float64(), "? / " + c.MaxDrawdownPct.String() + "% " + why, true})
 	}
 	return gs
 }
@@ -126,7 +161,7 @@ func (p *headroomPane) gaugeLine(g gauge, w int, compact bool) string {
 }
 
 var shortLabel = map[string]string{"per-order notional": "order", "total exposure": "exp", "leverage": "lev",
-	"trades today": "trades", "funding": "fund", "mandate expiry": "expiry"}
+	"trades today": "trades", "funding": "fund", "mandate expiry": "expiry", "daily loss": "loss", "drawdown": "ddown"}
 
 // worstHeadroom is the most used limit, for the too-small screen.
 func (p *headroomPane) worstHeadroom() (string, float64) {
