@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"cockpit/live/money"
 )
 
@@ -30,24 +32,23 @@ func (p *headroomPane) pnlLine(w int) string {
 	for _, pos := range v.Positions {
 		unreal = unreal.Add(pos.UnrealizedPnL)
 	}
-	head := "P&L —"
-	if v.DayEquity.Sign() > 0 {
-		day := v.Account.Equity.Sub(v.DayEquity)
-		pct := ""
-		if !c.Privacy {
-			pct = fmt.Sprintf(" (%+.2f%%)", day.Float64()/v.DayEquity.Float64()*100)
-		}
-		head = "P&L " + c.pnlAmt(day) + pct
-		switch day.Sign() {
-		case 1:
-			head = c.Styles.Profit.Render(head)
-		case -1:
-			head = c.Styles.Loss.Render(head)
-		}
-	}
 	rest := "  real " + c.pnlAmt(v.Realized) + "  unreal " + c.pnlAmt(unreal)
 	if !v.StartEquity.IsZero() {
 		rest += "  Δstart " + c.pnlAmt(v.Account.Equity.Sub(v.StartEquity))
+	}
+	if v.DayEquity.Sign() <= 0 {
+		return fit("Day P&L —"+rest, w)
+	}
+	day := v.Account.Equity.Sub(v.DayEquity)
+	head := "Day P&L " + c.pnlAmt(day)
+	if pct := fmt.Sprintf(" (%+.2f%%)", day.Float64()/v.DayEquity.Float64()*100); !c.Privacy && ansi.StringWidth(head+pct+rest) <= w {
+		head += pct // the percent when there is room for it
+	}
+	switch day.Sign() {
+	case 1:
+		head = c.Styles.Profit.Render(head)
+	case -1:
+		head = c.Styles.Loss.Render(head)
 	}
 	return fit(head+rest, w)
 }

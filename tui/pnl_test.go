@@ -30,10 +30,13 @@ func TestPnLShowsASmallLoss(t *testing.T) {
 		m, be, _ := newTestModel(t, size[0], size[1])
 		pnlLoss(m, be)
 		out := screen(m)
-		for _, want := range []string{"P&L -7.12 (-0.01%)", "real -2.00", "unreal -5.12", "Δstart -7.12", "99,992.88 ↕36.87"} {
+		for _, want := range []string{"Day P&L -7.12", "real -2.00", "unreal -5.12", "Δstart -7.12", "99,992.88 ↕36.87"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%dx%d: got no %q in\n%s", size[0], size[1], want, out)
 			}
+		}
+		if size[0] == 80 && !strings.Contains(out, "Day P&L -7.12 (-0.01%)") { // room for the percent
+			t.Errorf("80x24: no percent on the day P&L:\n%s", out)
 		}
 		if strings.Contains(out, "100.0k") && !strings.Contains(out, "/ 100.0k") {
 			t.Errorf("%dx%d: equity still rounded to 100.0k", size[0], size[1])
@@ -66,12 +69,12 @@ func TestDayPnLIsAgainstTheDayStart(t *testing.T) {
 	s := m.data.Snap
 	s.StartEquity, s.DayEquity, s.Realized = money.MustParse("99000"), money.MustParse("100050"), money.MustParse("-500")
 	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
-	if out := screen(m); !strings.Contains(out, "P&L -20.25 (-0.02%)  real -500.00  unreal +29.75  Δstart") {
+	if out := screen(m); !strings.Contains(out, "Day P&L -20.25  real -500.00  unreal +29.75  Δstart" /* the percent when there is room */) {
 		t.Errorf("want the day P&L against 100,050:\n%s", out)
 	}
 	s.DayEquity = money.Zero
 	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
-	if out := screen(m); !strings.Contains(out, "P&L —  real -500.00") {
+	if out := screen(m); !strings.Contains(out, "Day P&L —  real -500.00") {
 		t.Errorf("want an unknown day P&L:\n%s", out)
 	}
 }
