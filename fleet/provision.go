@@ -42,13 +42,21 @@ func auditStreamConfig(replicas int, ret AuditRetention) jetstream.StreamConfig 
 // all current yet cannot place a replicated bucket for a moment.
 const noPeers jetstream.ErrorCode = 10005
 
-// retry runs fn until it succeeds, fails otherwise than for want of peers or JetStream
-// responders (a cluster settling), or ctx ends.
-func retry(ctx context.Context, fn func() error) error {
+// attemptTimeout bounds one JetStream API request while provisioning: a request the meta
+// leader never answers (a cluster still forming can drop it) is asked again rather than
+// waited on until the whole deadline.
+var attemptTimeout = 5 * time.Second
+
+// retry runs fn, each attempt under its own attemptTimeout, until it succeeds, fails otherwise
+// than for want of peers, JetStream responders or an answer (a cluster settling), or ctx ends.
+func retry(ctx context.Context, fn func(context.Context) error) error {
 	for {
-		err := fn()
+		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		err := fn(actx)
+		cancel()
 		var api *jetstream.APIError
-		settling := errors.As(err, &api) && api.ErrorCode == noPeers || errors.Is(err, nats.ErrNoResponders)
+		unanswered := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+		settling := errors.As(err, &api) && api.ErrorCode == noPeers || errors.Is(err, nats.ErrNoResponders) || unanswered
 		if err == nil || !settling {
 			return err
 		}
@@ -93,11 +101,17 @@ func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer, ret 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for _, b := range []string{HaltBucket, DayBucket, HostBucket, PeerBucket} {
-		if err := retry(ctx, func() error { _, err := js.CreateOrUpdateKeyValue(ctx, bucketConfig(b, replicas)); return err }); err != nil {
+		if err := retry(ctx, func(ctx context.Context) error {
+			_, err := js.CreateOrUpdateKeyValue(ctx, bucketConfig(b, replicas))
+			return err
+		}); err != nil {
 			return fmt.Errorf("fleet serve: bucket %s: %w", b, err)
 		}
 	}
-	if err := retry(ctx, func() error { _, err := js.CreateOrUpdateStream(ctx, auditStreamConfig(replicas, ret)); return err }); err != nil {
+	if err := retry(ctx, func(ctx context.Context) error {
+		_, err := js.CreateOrUpdateStream(ctx, auditStreamConfig(replicas, ret))
+		return err
+	}); err != nil {
 		return fmt.Errorf("fleet serve: stream %s: %w", AuditStream, err)
 	}
 	kv, err := js.KeyValue(ctx, PeerBucket)
