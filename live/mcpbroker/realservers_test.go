@@ -259,8 +259,9 @@ func (f *fakeGateway) placed() []string {
 
 // TestRealIBKRServer starts interactive-brokers-mcp 1.24.1 against a fake gateway as
 // [brokers.ibkr] with the ibkr-mcp profile: its tools are classified as the profile says;
-// quotes and positions are read through it; an order over the mandate and a stop order are
-// refused before the server is called, and an order inside the mandate reaches the gateway.
+// quotes and positions are read through it; an order over the mandate (a stop valued at its
+// trigger too) or with prices its type does not take is refused before the server is called,
+// and orders inside the mandate (a limit buy, a protective stop) reach the gateway.
 func TestRealIBKRServer(t *testing.T) {
 	gw := &fakeGateway{}
 	srv := httptest.NewTLSServer(gw)
@@ -287,7 +288,9 @@ func TestRealIBKRServer(t *testing.T) {
 	g := realGate(t, "ibkr", "", nil)
 	for _, tt := range []struct{ name, args string }{
 		{"over the mandate", `{"accountId":"U123","symbol":"AAPL","action":"BUY","orderType":"MKT","quantity":1000}`},
-		{"stop order", `{"accountId":"U123","symbol":"AAPL","action":"BUY","orderType":"STP","quantity":1,"stopPrice":200}`},
+		{"stop over the mandate at its trigger", `{"accountId":"U123","symbol":"AAPL","action":"BUY","orderType":"STP","quantity":26,"stopPrice":200}`},
+		{"stop with a price it does not take", `{"accountId":"U123","symbol":"AAPL","action":"BUY","orderType":"STP","quantity":1,"stopPrice":200,"price":201}`},
+		{"market with a stop price", `{"accountId":"U123","symbol":"AAPL","action":"BUY","orderType":"MKT","quantity":1,"stopPrice":200}`},
 		{"by conid", `{"accountId":"U123","conid":265598,"action":"BUY","orderType":"MKT","quantity":1}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,4 +305,13 @@ func TestRealIBKRServer(t *testing.T) {
 		t.Fatalf("inside the mandate: got %s forwarded=%v gateway orders=%v, want it placed once", d.Verdict, d.Forwarded, gw.placed())
 	}
 	t.Logf("the gateway received %s", gw.placed()[0])
+	// A protective stop on the 10 AAPL held, valued at its trigger, reaches the gateway as STP
+	// with the stop as IBKR's auxPrice.
+	d = submit(t, g, b, "place_order", `{"accountId":"U123","symbol":"AAPL","action":"SELL","orderType":"STP","quantity":5,"stopPrice":180,"suppressConfirmations":true}`)
+	if d.Verdict != live.Allow || !d.Forwarded || len(gw.placed()) != 2 {
+		t.Fatalf("protective stop: got %s %s forwarded=%v gateway orders=%v, want it placed", d.Verdict, d.Reason, d.Forwarded, gw.placed())
+	}
+	if got := gw.placed()[1]; !strings.Contains(got, `"orderType":"STP"`) || !strings.Contains(got, `"auxPrice":180`) {
+		t.Errorf("the gateway received %s, want an STP order with auxPrice 180", got)
+	}
 }
