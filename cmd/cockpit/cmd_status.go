@@ -145,6 +145,7 @@ func (a *App) printStatus(r *jsonv.Object) {
 		}
 		fmt.Fprintln(w)
 		printLine(w, "%s [%s] — %s%s", name, badge, state, deniedBy(obj(b, "mandate"), state))
+		printLine(w, "  Owner:     %s", ownerLine(b))
 		if line := linkLine(b); line != "" {
 			printLine(w, "  Link:      %s", line)
 		}
@@ -179,6 +180,16 @@ func (a *App) printStatus(r *jsonv.Object) {
 			printLine(w, "  %s", line)
 		}
 	}
+}
+
+// ownerLine names the process that owns a broker account (status's "owner").
+func ownerLine(b *jsonv.Object) string {
+	o := obj(b, "owner")
+	if o == nil {
+		return "none (no process trades this account now)"
+	}
+	d, _ := o.Get("describe")
+	return fmt.Sprint(d)
 }
 
 func obj(o *jsonv.Object, key string) *jsonv.Object {
