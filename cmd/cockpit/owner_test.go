@@ -74,7 +74,7 @@ func TestStatusNamesTheOwner(t *testing.T) {
 	home := t.TempDir()
 	run(t, home, "", "init")
 	out, _, _ := run(t, home, "", "status")
-	if !strings.Contains(out, "Owner:     none (no process trades this account now)") {
+	if !strings.Contains(out, "Owner:     none recorded (no cockpit has registered as this account's owner)") {
 		t.Errorf("status with no owner: got\n%s\nwant an Owner: none line", out)
 	}
 	if b := statusJSON(t, home)["brokers"].([]any)[0].(map[string]any); b["owner"] != nil {
