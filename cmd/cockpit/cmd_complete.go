@@ -128,6 +128,9 @@ func walkSubs(verb string, subs, words []string) (path string, rest, next []stri
 
 // completeLeaf completes a flag, a flag's value or a positional argument of command c.
 func (a *App) completeLeaf(c command, rest []string, cur, home string) []string {
+	if n := len(rest); n > 1 && rest[n-1] == "=" && flagOf(c.flags, rest[n-2]) != nil {
+		rest = rest[:n-1] // bash splits "--broker=x" into "--broker", "=", "x"
+	}
 	if n := len(rest); n > 0 {
 		if f := flagOf(c.flags, rest[n-1]); f != nil && !isBoolFlag(f) && !strings.Contains(rest[n-1], "=") {
 			return a.flagValues(c, f, cur, home)

@@ -84,6 +84,7 @@ func TestCompleteWords(t *testing.T) {
 		{[]string{"approvals", "list", "--state", "t"}, []string{"timed_out"}},
 		{[]string{"approvals", "list", "--state=a"}, []string{"--state=approved", "--state=all"}},
 		{[]string{"check", "--side", ""}, []string{"buy", "sell"}},
+		{[]string{"check", "--side", "=", "b"}, []string{"buy"}}, // bash's words for --side=b
 		{[]string{"init", "--broker", ""}, []string{"alpaca", "mcp"}},
 		{[]string{"run", "--agent", "p"}, []string{"plugin"}},
 		{[]string{"--headless", "--agent", "n"}, []string{"none"}},
