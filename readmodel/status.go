@@ -77,6 +77,9 @@ func brokerStatus(root live.Root, ledger live.MandateLedger, broker string, now 
 		"reduce_only", halt.IsReduceOnly(root, broker),
 		"reduce_only_sentinel", sentinelJSON(root, live.ReduceOnlySentinel, scope),
 	)
+	if src, ok := ledger.(OwnerSource); ok {
+		o.Set("owner", OwnerJSON(src, broker, now))
+	}
 	count := counter.ReadDailyCount(root, broker, now)
 	if j, ok := ledger.(live.Journal); ok { // the gate's count: the file or the journal, whichever is larger (DV14)
 		if n, den := counter.DailyCount(context.Background(), root, j, broker, now); den == nil {

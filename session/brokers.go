@@ -69,7 +69,7 @@ func lockAccount(root live.Root, key string) (func(), error) {
 		return nil, fmt.Errorf("%s account lock: %w", key, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("the %s account is in use by a running cockpit (use its screen, or stop it first): %w", key, ErrAccountInUse)
+		return nil, fmt.Errorf("the %s account is in use by a running cockpit (stop it first): %w", key, ErrAccountInUse)
 	}
 	return func() { lock.Unlock() }, nil
 }

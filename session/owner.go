@@ -21,7 +21,7 @@ const (
 	HeartbeatEvery   = time.Second
 	CommandPollEvery = 100 * time.Millisecond
 	// OwnerStale is how old a heartbeat may be before supervisors call the owner gone.
-	OwnerStale = 5 * time.Second
+	OwnerStale = readmodel.OwnerStale
 )
 
 // ownerState is the session's owner role: its kind, the MCP clients it serves and the screen's

@@ -17,6 +17,7 @@ import (
 	"cockpit/live/paper"
 	"cockpit/live/redact"
 	"cockpit/live/vibe"
+	"cockpit/readmodel"
 	"cockpit/store"
 )
 
@@ -110,10 +111,35 @@ func (rt *Runtime) OwnAccount(key string) (func(), error) {
 		if _, ok := rt.Config.Broker(key); !ok {
 			return nil, fmt.Errorf("broker %q: no [brokers.%s] table in %s", key, key, config.Path(rt.Root))
 		}
-		return lockAccount(rt.Root, key)
+		return rt.namedOwner(key)(lockAccount(rt.Root, key))
 	}
-	return LockPaper(rt.Root, key)
+	return rt.namedOwner(key)(LockPaper(rt.Root, key))
 }
+
+// namedOwner passes a lock's result on; an account in use is said with the process that
+// owns it (kind, pid, host, since: its owner row) instead of a generic "a running cockpit".
+func (rt *Runtime) namedOwner(key string) func(func(), error) (func(), error) {
+	return func(release func(), err error) (func(), error) {
+		if !errors.Is(err, ErrAccountInUse) {
+			return release, err
+		}
+		who := "a cockpit that has not recorded itself as its owner (kind, pid and since unknown: a short command such as flatten, or one starting up)"
+		if rt.DB != nil {
+			if o, found, oerr := rt.DB.OwnerOf(context.Background(), key); oerr != nil {
+				who = fmt.Sprintf("a running cockpit (its owner row could not be read: %v)", oerr)
+			} else if found {
+				who = readmodel.DescribeOwner(o, rt.Now())
+			}
+		}
+		return nil, inUseError(fmt.Sprintf("the %s account is in use by %s: stop that process first, or watch it with `cockpit status` or the screen (`cockpit`)", key, who))
+	}
+}
+
+// inUseError is an ErrAccountInUse that says who holds the account.
+type inUseError string
+
+func (e inUseError) Error() string        { return string(e) }
+func (e inUseError) Is(target error) bool { return target == ErrAccountInUse }
 
 // OpenOwnedBroker opens the broker whose account lock release holds; release is called on
 // failure, else returned with the broker.
@@ -152,7 +178,7 @@ func LockPaper(root live.Root, key string) (func(), error) {
 		return nil, fmt.Errorf("paper account lock: %w", err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w (use its screen, or stop it first)", ErrAccountInUse)
+		return nil, fmt.Errorf("the %s account is in use by a running cockpit (stop it first): %w", key, ErrAccountInUse)
 	}
 	return func() { lock.Unlock() }, nil
 }

@@ -33,7 +33,7 @@ func (o Owner) Alive(now time.Time, stale time.Duration) bool {
 func (db *DB) SetOwner(ctx context.Context, o Owner) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO owner (broker, pid, host, kind, agent, session_id, started_at, heartbeat_at)
-			VALUES (?,?,?,?,?,?,?,?)`, o.Broker, o.PID, o.Host, o.Kind, o.Agent, o.SessionID, o.StartedAt.UnixNano(), o.HeartbeatAt.UnixNano())
+			VALUES (?,?,?,?,?,?,?,?)`, o.Broker, o.PID, o.Host, o.Kind, o.Agent, o.SessionID, nanos(o.StartedAt), nanos(o.HeartbeatAt))
 		return err
 	})
 }
@@ -65,11 +65,24 @@ func (db *DB) OwnerOf(ctx context.Context, broker string) (o Owner, found bool, 
 	if err != nil {
 		return Owner{}, false, wrap(err)
 	}
-	o.StartedAt, o.HeartbeatAt = time.Unix(0, started), time.Unix(0, beat)
+	if started != 0 { // 0: not recorded (status says "unknown")
+		o.StartedAt = time.Unix(0, started)
+	}
+	if beat != 0 {
+		o.HeartbeatAt = time.Unix(0, beat)
+	}
 	if watched != 0 {
 		o.WatchedAt = time.Unix(0, watched)
 	}
 	return o, true, nil
+}
+
+// nanos is t in Unix nanoseconds, 0 for the zero time (not recorded).
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
 }
 
 // WatchOwner stamps broker's owner row with a supervisor's look at at.

@@ -43,6 +43,9 @@ type App struct {
 	allowLive   bool // the run's --live flag
 	// base is the context a run starts from (nil: Background); tests end a run with it.
 	base context.Context
+	// describe, when set, makes parseN store the command's FlagSet here and stop the
+	// command before it does anything (completion and docs/cli.md read the flags so).
+	describe **flag.FlagSet
 }
 
 // context is the context a long-running verb starts from.
@@ -84,6 +87,7 @@ func verbs() []verb {
 		{"scan", "scan [FILE|-] [--json] [--neutralize]", "run the prompt-injection scanner on text (exit 3 when it finds something)", (*App).cmdScan},
 		{"fleet", "fleet serve [--listen ADDR] [--for D] [--no-auth] | status [--broker B]", "a fleet on NATS JetStream: run a one-host server, or show hosts, halts and the day count", (*App).cmdFleet},
 		{"broker", "broker tools --broker B [--json] | profile check FILE | profile list | profile show NAME", "an MCP broker's tools as cockpit treats them (class, extractor, tools its profile does not know); broker profiles, checked offline", (*App).cmdBroker},
+		{"completion", "completion bash|zsh|fish", "a shell completion script: verbs, flags, broker keys and pending review ids (source <(cockpit completion bash))", (*App).cmdCompletion},
 		{"init", "init [--broker alpaca|mcp]", "create the runtime root: config.toml and the default paper mandate (--broker: a real broker's table instead)", (*App).cmdInit},
 	}
 }
@@ -104,6 +108,10 @@ func (a *App) Run(args []string) int {
 		return exitOK
 	case mcpPaperServerVerb: // hidden: a test and demo aid
 		return a.cmdMCPPaperServer(rest[1:])
+	case completeVerb: // hidden: the completion scripts call back
+		return a.cmdComplete(rest[1:])
+	case genDocVerb: // hidden: go generate writes docs/cli.md
+		return a.cmdGenDoc(rest[1:])
 	}
 	if strings.HasPrefix(rest[0], "-") { // run's own flags
 		return a.cmdRun(args)
@@ -152,7 +160,8 @@ func withGlobals(args, global []string) []string {
 
 // hasSubcommands reports a verb whose first argument is a subcommand.
 func hasSubcommands(name string) bool {
-	return name == "mandate" || name == "audit" || name == "approvals" || name == "fleet" || name == "broker"
+	_, ok := subcommands[name]
+	return ok
 }
 
 func (a *App) usage(w io.Writer) {
@@ -186,6 +195,10 @@ func (a *App) parse(fs *flag.FlagSet, args []string) (int, bool) { return a.pars
 // ID --reason R`); the positional arguments, at most max, are left in fs.Args(). It returns
 // false (and the exit code) on a usage error or after --help.
 func (a *App) parseN(fs *flag.FlagSet, args []string, max int) (int, bool) {
+	if a.describe != nil {
+		*a.describe = fs
+		return exitOK, false
+	}
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -145,6 +145,9 @@ func (a *App) printStatus(r *jsonv.Object) {
 		}
 		fmt.Fprintln(w)
 		printLine(w, "%s [%s] — %s%s", name, badge, state, deniedBy(obj(b, "mandate"), state))
+		if line := ownerLine(b); line != "" {
+			printLine(w, "  Owner:     %s", line)
+		}
 		if line := linkLine(b); line != "" {
 			printLine(w, "  Link:      %s", line)
 		}
@@ -179,6 +182,21 @@ func (a *App) printStatus(r *jsonv.Object) {
 			printLine(w, "  %s", line)
 		}
 	}
+}
+
+// ownerLine names the process that owns a broker account (status's "owner"); "" when the
+// store could not be asked (nothing is claimed then).
+func ownerLine(b *jsonv.Object) string {
+	v, asked := b.Get("owner")
+	if !asked {
+		return ""
+	}
+	o, _ := v.(*jsonv.Object)
+	if o == nil {
+		return "none recorded (no cockpit has registered as this account's owner)"
+	}
+	d, _ := o.Get("describe")
+	return fmt.Sprint(d)
 }
 
 func obj(o *jsonv.Object, key string) *jsonv.Object {
