@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cockpit/engine"
+	"cockpit/live"
 )
 
 // TestReviewBannerCountsDown (issue 29 §5): a waiting review has its own line under the status
@@ -50,5 +53,16 @@ func TestReviewBannerCountsDown(t *testing.T) {
 	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 	if out := screen(m); strings.Contains(out, "wait for you") {
 		t.Errorf("no review waits, yet a banner:\n%s", out)
+	}
+}
+
+// TestAgentLineSaysTheOrderWaits: the agent's last action for an order left waiting for a
+// human says so (not "denied").
+func TestAgentLineSaysTheOrderWaits(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	m.Update(EngineMsg(engine.Event{Gen: 1, Kind: engine.EvToolCall, Agent: "strategy", Tool: "place_order", Result: &engine.Result{
+		Status: engine.StatusDenied, Decision: live.DecisionAsk, Code: engine.ReasonReviewPending, ApprovalID: "ap_0003"}}))
+	if got := m.data.Agent.last; got != "place_order waits for review ap_0003" {
+		t.Errorf("agent line %q, want it waiting for review ap_0003", got)
 	}
 }
