@@ -135,7 +135,7 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	e.publish(Event{Kind: EvReviewCreated, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it})
 	w := waiting{sub: sub, it: it, all: all, ref: ref, snap: snap, timeout: timeout, limit: limit}
 	if c.t.detach {
-		if wctx, done, ok := e.detachReview(it.ID); ok {
+		if wctx, done, ok := e.detachReview(ctx, it.ID); ok {
 			go func() {
 				defer done()
 				c.await(wctx, w)
@@ -165,7 +165,7 @@ func (c *call) await(ctx context.Context, w waiting) Result {
 	digest := it.Digest
 	res, err := e.Reviews.WaitReview(ctx, it.ID, e.reviewPoll(), e.now)
 	if err != nil { // the turn was stopped (a halt, or cockpit quitting)
-		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, live.ReviewVoided, "system", "the turn was stopped: "+err.Error())
+		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, live.ReviewVoided, "system", "the wait was stopped (a halt, or cockpit quitting): "+err.Error())
 		if res.ID == "" {
 			res = it
 			res.State, res.Resolution = live.ReviewVoided, err.Error()

@@ -9,11 +9,13 @@ import (
 
 // detachReview starts the background wait of a review raised in one of Run's turns: its
 // context is the loop's (quitting ends it) and a halt cancels it (SetHalted), as a halt stops
-// a turn; Run waits for it before returning. ok is false outside Run (no loop to outlive).
-func (e *Engine) detachReview(id string) (ctx context.Context, done func(), ok bool) {
+// a turn; Run waits for it before returning. ok is false outside Run (no loop to outlive), and
+// when the turn was already stopped or a halt is in force: the caller then waits on the turn,
+// whose stop voids the review at once.
+func (e *Engine) detachReview(turn context.Context, id string) (ctx context.Context, done func(), ok bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.loop == nil || e.loop.Err() != nil {
+	if e.loop == nil || e.loop.Err() != nil || turn.Err() != nil || e.Paused() {
 		return nil, nil, false
 	}
 	ctx, cancel := context.WithCancel(e.loop)
