@@ -28,6 +28,10 @@ func (tm *tradesModal) View(w, h int) string {
 	s := &tm.c.Data.Snap
 	dt := s.Trades
 	title := "Trades — " + termsafe.Text(s.Broker) + " — " + dt.Day.Format(time.DateOnly) + " (UTC)"
+	if dt.Day.IsZero() && s.TradesErr == "" { // a screen with no cockpit trail (attached to Vibe-Trading)
+		lines := []string{"This screen reads no trades: fills come from cockpit's audit trail, which it does not have.", "", "esc close"}
+		return frame(tm.c, "Trades — "+termsafe.Text(s.Broker), lines, 84, w, h)
+	}
 	var lines []string
 	if s.TradesErr != "" {
 		lines = append(lines, tm.c.Styles.Critical.Render(untrusted(s.TradesErr, 0)))

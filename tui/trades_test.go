@@ -102,3 +102,14 @@ func TestE2ETrades(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(screen(fm)))
 }
+
+// TestTradesViewWithoutATrail: a screen whose snapshot has no day's trades read (attached to
+// a Vibe-Trading root: no cockpit audit trail) says so instead of "no fills today".
+func TestTradesViewWithoutATrail(t *testing.T) {
+	m, _, _ := newTestModel(t, 120, 40)
+	press(m, "T")
+	out := screen(m)
+	if !strings.Contains(out, "This screen reads no trades") || strings.Contains(out, "No fills today") || strings.Contains(out, "0001-01-01") {
+		t.Errorf("the trades view of a screen with no trail:\n%s", out)
+	}
+}
