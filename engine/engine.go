@@ -59,6 +59,11 @@ type Engine struct {
 	// ReviewPoll is how often a waiting review checks the store for a resolution made by
 	// another process or a passed deadline (default 1 s; one made here wakes it at once).
 	ReviewPoll time.Duration
+	// DetachReviews: an order of one of Run's turns that must wait for a human waits in the
+	// background; the agent gets review_pending at once and goes on trading within the mandate
+	// (the reviewed order is still placed only once approved, through the gate again). Calls
+	// outside Run (MCP clients, tests) wait for the answer as before.
+	DetachReviews bool
 
 	turns    atomic.Int64
 	paused   atomic.Bool
@@ -69,6 +74,9 @@ type Engine struct {
 	started  time.Time
 	paces    map[string]*pace // per agent: denied writes in the last minute and the pause (guard.go)
 	refusals map[string]priorDenial
+	loop     context.Context               // Run's context, while it runs (detached reviews outlive turns, not Run)
+	awaiting map[string]context.CancelFunc // review id → the cancel of its background wait
+	awaitWG  sync.WaitGroup
 
 	// placing is held (shared) by each call from its gate submission until its decision is on
 	// the bus; FollowBroker takes it (exclusively) before it publishes an order update, so a
@@ -112,6 +120,7 @@ func (e *Engine) SetHalted(halted bool) {
 		if e.cancel != nil {
 			e.cancel()
 		}
+		e.stopAwaiting()
 		e.mu.Unlock()
 	}
 }
@@ -129,6 +138,7 @@ type Turn struct {
 	mu      sync.Mutex
 	tainted bool
 	calls   int
+	detach  bool // a review does not hold the turn (Engine.DetachReviews)
 }
 
 // Tainted reports whether the turn read external content the scanner flagged.
@@ -210,6 +220,10 @@ type Finisher interface{ Done() bool }
 // reports how many turns ran.
 func (e *Engine) Run(ctx context.Context, agent Agent, interval time.Duration) (int, error) {
 	e.started = e.now()
+	e.mu.Lock()
+	e.loop = ctx
+	e.mu.Unlock()
+	defer e.awaitWG.Wait() // the reviews left waiting end with the loop (voided) and are audited
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	turns := 0
@@ -241,6 +255,7 @@ func (e *Engine) runTurn(ctx context.Context, agent Agent) {
 		cancel()
 	}()
 	turn := e.NewTurn(agent.Name())
+	turn.detach = e.DetachReviews
 	e.publish(Event{Kind: EvTurnStarted, Agent: turn.Agent, Turn: turn.N})
 	err := agent.Turn(turnCtx, turn)
 	msg := fmt.Sprintf("%d tool calls", turn.calls)

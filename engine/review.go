@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"cockpit/live"
 	"cockpit/live/gate"
@@ -132,9 +133,39 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	}
 	c.transition(ctx, it, live.KindApprovalRequested, reviewWhy(why, shown))
 	e.publish(Event{Kind: EvReviewCreated, Agent: c.t.Agent, Turn: c.t.N, Tool: c.name, Review: &it})
+	w := waiting{sub: sub, it: it, all: all, ref: ref, snap: snap, timeout: timeout, limit: limit}
+	if c.t.detach {
+		if wctx, done, ok := e.detachReview(ctx, it.ID); ok {
+			go func() {
+				defer done()
+				c.await(wctx, w)
+			}()
+			return pendingResult(it, limit)
+		}
+	}
+	return c.await(ctx, w)
+}
+
+// waiting is an order in the review queue: what its answer is acted on with.
+type waiting struct {
+	sub     gate.Submission
+	it      live.ReviewItem
+	all     []*live.Breach
+	ref     money.Amount
+	snap    *gate.Snapshot
+	timeout time.Duration
+	limit   string
+}
+
+// await waits for the human's answer to a review and acts on it: the approved order is
+// gated again and placed, any other answer is the call's terminal record.
+func (c *call) await(ctx context.Context, w waiting) Result {
+	e := c.e
+	sub, it, all, ref, snap, timeout, limit := w.sub, w.it, w.all, w.ref, w.snap, w.timeout, w.limit
+	digest := it.Digest
 	res, err := e.Reviews.WaitReview(ctx, it.ID, e.reviewPoll(), e.now)
 	if err != nil { // the turn was stopped (a halt, or cockpit quitting)
-		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, live.ReviewVoided, "system", "the turn was stopped: "+err.Error())
+		res, _ = e.Reviews.ResolveReview(context.WithoutCancel(ctx), it.ID, live.ReviewVoided, "system", "the wait was stopped (a halt, or cockpit quitting): "+err.Error())
 		if res.ID == "" {
 			res = it
 			res.State, res.Resolution = live.ReviewVoided, err.Error()

@@ -44,6 +44,7 @@ type Reader struct {
 	tail       auditTail
 	alertsSeen trailAlerts
 	mandate    mandateSeen
+	trades     tradesSeen
 }
 
 // Snapshot reads the account's state as every window shows it.
@@ -71,6 +72,7 @@ func (r *Reader) Snapshot(ctx context.Context) Snapshot {
 			snap.Reviews = append(snap.Reviews, store.ReviewItem(a))
 		}
 	}
+	r.tradesInto(ctx, now, &snap)
 	snap.Audit, snap.AuditTotal = r.auditTail(ctx)
 	snap.Alerts = r.alerts(ctx, snap.AuditTotal)
 	if r.FleetView != nil {

@@ -5,6 +5,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/money"
+	"cockpit/store"
 )
 
 // Snapshot is the state of one broker account at one moment, as every window shows it.
@@ -43,6 +44,11 @@ type Snapshot struct {
 
 	Remote []string   // who is connected over SSH ("alice@laptop (operator)"), empty when nobody
 	Fleet  *FleetView // the fleet's health and hosts; nil without a fleet
+
+	// Trades is the UTC day's fills of this broker and the round trips they closed, from the
+	// audit trail: the numbers `cockpit trades` prints. TradesErr says they could not be read.
+	Trades    store.DayTrades
+	TradesErr string
 
 	Reviews    []live.ReviewItem // pending
 	Audit      []AuditRow        // the newest events, newest first

@@ -231,6 +231,9 @@ func (s *Session) buildAgent(name, script, plugin string) error {
 	case "strategy":
 		a, err := strategy.New(strategy.Config{Seed: cfg.Strategy.Seed, Symbols: cfg.Strategy.Symbols, Notional: cfg.Strategy.Notional})
 		s.agent, s.interval = a, cfg.Strategy.Interval.Duration
+		// The demo keeps trading within the mandate while a review waits: the review holds
+		// its order, not the agent (issue 29 §5).
+		s.eng.DetachReviews = true
 		return err
 	case "replay":
 		if script == "" {

@@ -14,6 +14,7 @@ import (
 	"cockpit/live/halt"
 	"cockpit/live/money"
 	"cockpit/live/redact"
+	"cockpit/live/termsafe"
 )
 
 // Alert levels.
@@ -150,6 +151,9 @@ func (d *Data) onReview(m ReviewMsg) (refresh bool) {
 func (d *Data) onToolCall(ev ToolCallMsg) {
 	if r := ev.Result; r != nil {
 		d.Agent.last = ev.Tool + " " + string(r.Status)
+		if r.Code == engine.ReasonReviewPending { // the order waits; the agent goes on
+			d.Agent.last = ev.Tool + " waits for review " + termsafe.Text(r.ApprovalID)
+		}
 	}
 }
 

@@ -40,7 +40,7 @@ func helpGroups(k KeyMap) []helpGroup {
 		{"Answers", [][2]string{r(k.Yes), {k.No.Help().Key + "/esc", "no (default)"}, {"enter", "never confirms"}}},
 		panes,
 		{"Move", [][2]string{r(k.Up), r(k.Down), r(k.Top), r(k.Bottom), r(k.PageUp), r(k.PageDown)}},
-		{"Views", [][2]string{r(k.Details), r(k.Filter), r(k.Command), r(k.Freeze), r(k.Privacy), r(k.Mandate), r(k.Audit), r(k.AuditTail)}},
+		{"Views", [][2]string{r(k.Details), r(k.Filter), r(k.Command), r(k.Freeze), r(k.Privacy), r(k.Mandate), r(k.Audit), r(k.AuditTail), r(k.Trades)}},
 	}
 }
 

@@ -81,6 +81,8 @@ func (m *Model) globalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tailFlipped = !m.tailFlipped
 	case key.Matches(k, keys.Mandate):
 		a = openModalMsg{mandateModal{c}}
+	case key.Matches(k, keys.Trades):
+		a = openModalMsg{&tradesModal{c: c}}
 	case key.Matches(k, keys.Audit):
 		a = answers{openModalMsg{&auditModal{c: c}}, auditQueryMsg{readmodel.AuditFilter{Limit: 500}}}
 	case key.Matches(k, keys.Filter):

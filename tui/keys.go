@@ -14,7 +14,7 @@ type KeyMap struct {
 	Halt, Flatten, Resume, Help, Quit, Back                     key.Binding
 	NextPane, PrevPane, Up, Down, Top, Bottom, PageUp, PageDown key.Binding
 	Details, Filter, Command, Freeze, Privacy, Mandate, Audit   key.Binding
-	AuditTail                                                   key.Binding
+	AuditTail, Trades                                           key.Binding
 	Approve, Deny, DenyAll, Cancel, CancelAll, Close            key.Binding
 	Yes, No                                                     key.Binding
 	Pane                                                        [6]key.Binding
@@ -48,6 +48,7 @@ func DefaultKeyMap() KeyMap {
 		Mandate:   b("M", "mandate", "M"),
 		Audit:     b("L", "audit log", "L"),
 		AuditTail: b("@", "audit tail", "@"),
+		Trades:    b("T", "day's trades", "T"),
 		Approve:   b("a", "approve", "a"),
 		Deny:      b("d", "deny", "d"),
 		DenyAll:   b("D", "deny all", "D"),
@@ -68,7 +69,7 @@ func DefaultKeyMap() KeyMap {
 func (k *KeyMap) bindings() map[string]*key.Binding {
 	return map[string]*key.Binding{"halt": &k.Halt, "flatten": &k.Flatten, "resume": &k.Resume, "help": &k.Help,
 		"quit": &k.Quit, "filter": &k.Filter, "command": &k.Command, "freeze": &k.Freeze, "privacy": &k.Privacy,
-		"mandate": &k.Mandate, "audit": &k.Audit, "audit_tail": &k.AuditTail, "approve": &k.Approve, "deny": &k.Deny,
+		"mandate": &k.Mandate, "audit": &k.Audit, "audit_tail": &k.AuditTail, "trades": &k.Trades, "approve": &k.Approve, "deny": &k.Deny,
 		"deny_all": &k.DenyAll, "cancel": &k.Cancel, "cancel_all": &k.CancelAll, "close": &k.Close,
 		"next_pane": &k.NextPane, "prev_pane": &k.PrevPane, "up": &k.Up, "down": &k.Down, "top": &k.Top, "bottom": &k.Bottom}
 }
@@ -132,7 +133,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Halt, k.Flatten, k.Resume, k.Quit, k.Back, k.Help},
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-		{k.Details, k.Filter, k.Command, k.Freeze, k.Privacy, k.Mandate, k.Audit, k.AuditTail},
+		{k.Details, k.Filter, k.Command, k.Freeze, k.Privacy, k.Mandate, k.Audit, k.AuditTail, k.Trades},
 		{k.Approve, k.Deny, k.DenyAll, k.Cancel, k.CancelAll, k.Close},
 	}
 }

@@ -96,7 +96,10 @@ func (b statusBar) Banner(w int) string {
 		if p := b.pauseBanner(w); p != "" {
 			return p
 		}
-		return b.superviseBanner(w)
+		if sb := b.superviseBanner(w); sb != "" {
+			return sb
+		}
+		return b.reviewBanner(w)
 	}
 	why := b.c.Data.Snap.HaltReason
 	if why == "" {

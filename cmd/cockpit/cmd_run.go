@@ -135,14 +135,15 @@ func (t *tally) add(ev engine.Event) {
 	switch ev.Kind {
 	case engine.EvToolCall:
 		t.calls++
-		if r := ev.Result; r != nil {
-			if r.OK() {
-				t.ok++
-			} else if r.Code == live.ReasonCancelled { // cut off by the stop, not refused
-				t.cancelled++
-			} else if r.Decision == live.DecisionDeny || r.Decision == live.DecisionAsk {
-				t.denials[string(r.Code)]++
-			}
+		switch r := ev.Result; {
+		case r == nil:
+		case r.OK():
+			t.ok++
+		case r.Code == live.ReasonCancelled: // cut off by the stop, not refused
+			t.cancelled++
+		case r.Code == engine.ReasonReviewPending: // waits for a human: counted with the reviews
+		case r.Decision == live.DecisionDeny || r.Decision == live.DecisionAsk:
+			t.denials[string(r.Code)]++
 		}
 	case engine.EvDecision:
 		if d := ev.Decision; d != nil && d.Verdict == live.Allow && d.Outcome == live.OutcomeAccepted && d.Order != nil {

@@ -34,3 +34,15 @@ func TestCallsCutOffAtStopCountAsCancelled(t *testing.T) {
 		t.Errorf("got denials %v, want the refusal counted", tl.denials)
 	}
 }
+
+// TestPendingReviewIsNotADenial (issue 29 §5): an order left waiting for a human while the
+// agent goes on is not counted as refused in the run's summary (its review is counted when
+// it is answered).
+func TestPendingReviewIsNotADenial(t *testing.T) {
+	tl := &tally{reviews: map[string]int{}, denials: map[string]int{}}
+	tl.add(engine.Event{Kind: engine.EvToolCall, Tool: "place_order", Result: &engine.Result{Status: engine.StatusDenied,
+		Decision: live.DecisionAsk, Code: engine.ReasonReviewPending, ApprovalID: "ap_1"}})
+	if tl.calls != 1 || len(tl.denials) != 0 {
+		t.Errorf("got calls %d, denials %v; want 1 call and no denial", tl.calls, tl.denials)
+	}
+}
