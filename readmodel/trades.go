@@ -40,3 +40,18 @@ func (r *Reader) tradesInto(ctx context.Context, now time.Time, snap *Snapshot) 
 		r.mu.Unlock()
 	}
 }
+
+// DayTrades is one UTC day's fills and the round trips they closed, as the store reads them.
+type DayTrades = store.DayTrades
+
+// Trade is one fill of the day.
+type Trade = store.Trade
+
+// RoundTrip is one round trip a fill closed.
+type RoundTrip = store.RoundTrip
+
+// FillApplied is the state of a fill the lots applied.
+const FillApplied = store.FillApplied
+
+// UTCDay is the UTC midnight that starts t's day.
+func UTCDay(t time.Time) time.Time { return store.UTCDay(t) }

@@ -8,7 +8,7 @@ import (
 
 	"cockpit/live/money"
 	"cockpit/live/termsafe"
-	"cockpit/store"
+	"cockpit/readmodel"
 )
 
 // tradesModal is the Trades view (T): the UTC day's fills of the broker with the realised P&L
@@ -66,13 +66,13 @@ func (tm *tradesModal) View(w, h int) string {
 
 // tradeRow is one fill: its time, side, symbol, quantity, price and fee, the realised P&L of
 // the round trips it closed (net of fees) and the symbol's position after it.
-func (tm *tradesModal) tradeRow(dt store.DayTrades, t store.Trade) string {
+func (tm *tradesModal) tradeRow(dt readmodel.DayTrades, t readmodel.Trade) string {
 	px, realised, pos := "?", "", t.Position.String()
 	if t.Price.Sign() > 0 {
 		px = t.Price.String()
 	}
 	switch {
-	case t.State != store.FillApplied:
+	case t.State != readmodel.FillApplied:
 		realised, pos = t.State, "-"
 	case closedTrip(dt, t.Seq):
 		realised = tm.money(t.Realized, true)
@@ -82,7 +82,7 @@ func (tm *tradesModal) tradeRow(dt store.DayTrades, t store.Trade) string {
 }
 
 // tripLines lists the round trips the day's fills closed (newest last), at most five.
-func (tm *tradesModal) tripLines(dt store.DayTrades) []string {
+func (tm *tradesModal) tripLines(dt readmodel.DayTrades) []string {
 	if len(dt.Trips) == 0 {
 		return nil
 	}
@@ -115,7 +115,7 @@ func (tm *tradesModal) money(a money.Amount, sign bool) string {
 }
 
 // closedTrip reports whether the fill seq closed a round trip.
-func closedTrip(dt store.DayTrades, seq int64) bool {
+func closedTrip(dt readmodel.DayTrades, seq int64) bool {
 	for _, rt := range dt.Trips {
 		if rt.CloseSeq == seq {
 			return true

@@ -13,25 +13,25 @@ import (
 	"cockpit/live/livetest"
 	"cockpit/live/lots"
 	"cockpit/live/money"
-	"cockpit/store"
+	"cockpit/readmodel"
 )
 
 // dayTrades is a day's fills: 20 AAPL bought and 10 of them sold at a profit (one round trip,
 // +12.50 gross, +12.00 net of the sale's 0.50 fee), and 5 TSLA sold short.
-func dayTrades() store.DayTrades {
-	day := store.UTCDay(livetest.Epoch)
+func dayTrades() readmodel.DayTrades {
+	day := readmodel.UTCDay(livetest.Epoch)
 	at := func(h, m int) time.Time { return day.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
 	d := money.MustParse
 	trip := lots.Trip{Qty: d("10"), Long: true, OpenSeq: 101, CloseSeq: 140, OpenTime: at(10, 2), CloseTime: at(13, 41),
 		OpenPrice: d("190.10"), ClosePrice: d("191.35"), Fees: d("0.50"), Gross: d("12.50"), Net: d("12.00")}
-	return store.DayTrades{Day: day, Broker: "paper", Trades: []store.Trade{
+	return readmodel.DayTrades{Day: day, Broker: "paper", Trades: []readmodel.Trade{
 		{Seq: 101, Time: at(10, 2), Broker: "paper", Symbol: "AAPL", Side: "buy", Qty: d("20"), Price: d("190.10"), Fee: d("0"),
-			OrderID: "P000003", State: store.FillApplied, Position: d("20")},
+			OrderID: "P000003", State: readmodel.FillApplied, Position: d("20")},
 		{Seq: 122, Time: at(11, 15), Broker: "paper", Symbol: "TSLA", Side: "sell", Qty: d("5"), Price: d("245.00"), Fee: d("0"),
-			OrderID: "P000007", State: store.FillApplied, Position: d("-5")},
+			OrderID: "P000007", State: readmodel.FillApplied, Position: d("-5")},
 		{Seq: 140, Time: at(13, 41), Broker: "paper", Symbol: "AAPL", Side: "sell", Qty: d("10"), Price: d("191.35"), Fee: d("0.50"),
-			OrderID: "P000011", State: store.FillApplied, Realized: d("12.00"), Position: d("10")},
-	}, Trips: []store.RoundTrip{{Broker: "paper", Symbol: "AAPL", Trip: trip}}, Realized: d("12.00"), Gross: d("12.50"), Fees: d("0.50")}
+			OrderID: "P000011", State: readmodel.FillApplied, Realized: d("12.00"), Position: d("10")},
+	}, Trips: []readmodel.RoundTrip{{Broker: "paper", Symbol: "AAPL", Trip: trip}}, Realized: d("12.00"), Gross: d("12.50"), Fees: d("0.50")}
 }
 
 // withTrades puts the day's trades in the screen's snapshot (and the fake backend's).
@@ -75,7 +75,7 @@ func TestTradesView(t *testing.T) {
 	}
 	press(m, "T")
 	s := be.snap
-	s.Trades = store.DayTrades{Day: store.UTCDay(livetest.Epoch), Trades: []store.Trade{}}
+	s.Trades = readmodel.DayTrades{Day: readmodel.UTCDay(livetest.Epoch), Trades: []readmodel.Trade{}}
 	m.Update(SnapshotMsg{Snapshot: s, OneOff: true})
 	press(m, "T")
 	if out := screen(m); !strings.Contains(out, "No fills today.") {
