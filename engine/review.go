@@ -96,6 +96,14 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	if err != nil {
 		return c.record(ctx, denied(live.ReasonReviewUnavailable, "%v", err))
 	}
+	for _, p := range pending { // one order, one card: the same order again while it waits is not a second one
+		if p.Digest == digest && p.Broker == e.BrokerKey {
+			r := pendingResult(p, limit)
+			r.Detail = fmt.Sprintf("this exact order already waits for a human (review %s, until %s UTC); it is placed once, if approved",
+				p.ID, p.Deadline.UTC().Format("15:04:05"))
+			return c.record(ctx, r)
+		}
+	}
 	if len(pending) >= max {
 		return c.record(ctx, denied(live.ReasonApprovalQueueFull, "%d orders already wait for review", len(pending)))
 	}
@@ -136,9 +144,17 @@ func (c *call) review(ctx context.Context, sub gate.Submission, d gate.Decision,
 	w := waiting{sub: sub, it: it, all: all, ref: ref, snap: snap, timeout: timeout, limit: limit}
 	if c.t.detach {
 		if wctx, done, ok := e.detachReview(ctx, it.ID); ok {
+			// The wait keeps its own copy of the arguments: the agent may reuse its object
+			// once it has its answer, and the approved order is the one the human saw.
+			if w.sub.Args != nil {
+				w.sub.Args = jsonv.Clone(w.sub.Args).(*jsonv.Object)
+			}
 			go func() {
 				defer done()
-				c.await(wctx, w)
+				// The outcome counts toward the agent's denial pacing as a blocking review's does.
+				if r := c.await(wctx, w); r.Decision == live.DecisionDeny {
+					e.noteDenial(c.t.limits, c.name, r.Code)
+				}
 			}()
 			return pendingResult(it, limit)
 		}
