@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,8 @@ func TestPaperSessionScrape(t *testing.T) {
 	if d := s.Gate().Submit(ctx, dry); d.Verdict != live.Deny {
 		t.Fatalf("the dry run after the halt: %s, want DENY", d.Verdict)
 	}
+	s.SetClients(func() []string { return []string{"mcp:claude@1", "mcp:inspector@2"} }) // as serve-mcp sets them
+	s.SetSSHSessions(func() map[string]int { return map[string]int{"viewer": 1} })       // as serve-ssh sets them
 	fams, body := metrics.Scrape(t, "http://"+s.MetricsAddr()+"/metrics")
 	for _, d := range metrics.DocMetrics(t) {
 		if _, ok := fams[d.Name]; d.Always() && !ok {
@@ -84,7 +87,9 @@ func TestPaperSessionScrape(t *testing.T) {
 		{"cockpit_mandate_verified", map[string]string{"broker": "paper"}, 1},
 		{"cockpit_reviews", map[string]string{"state": "pending"}, 0},
 		{"cockpit_broker_up", map[string]string{"broker": "paper"}, 1},
-		{"cockpit_mcp_clients", nil, 0},
+		{"cockpit_mcp_clients", nil, 2},
+		{"cockpit_ssh_sessions", map[string]string{"role": "viewer"}, 1},
+		{"cockpit_ssh_sessions", map[string]string{"role": "admin"}, 0},
 	}
 	for _, c := range checks {
 		if got, ok := metrics.Value(fams[c.family], c.labels); !ok || got != c.want {
@@ -138,5 +143,56 @@ func TestSessionRefusesTakenPort(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
+	}
+}
+
+// TestScrapeWhileTrading: scrapes running while orders go through the gate and the operator
+// halts (run under -race in CI): the counters end where the orders put them.
+func TestScrapeWhileTrading(t *testing.T) {
+	s := openPaper(t, "[metrics]\nlisten = \"127.0.0.1:0\"\n")
+	url := "http://" + s.MetricsAddr() + "/metrics"
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default: // t.Fatal is for the test's goroutine: this one reports and stops
+				resp, err := http.Get(url)
+				if err != nil {
+					t.Errorf("scrape during trading: %v", err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					t.Errorf("scrape during trading: %s", resp.Status)
+					return
+				}
+			}
+		}
+	}()
+	ctx := context.Background()
+	in, req := live.ExtractGeneric(jsonv.ObjectOf("symbol", "AAPL", "side", "buy", "notional", "50"))
+	const orders = 5
+	for range orders {
+		s.Gate().Submit(ctx, gate.Submission{Broker: s.Broker(), BrokerKey: s.Key(), Intent: &in, Order: req, Actor: live.Agent("metrics-test", s.ID())})
+	}
+	if err := s.Backend().Halt(session.WithOperator(ctx, "tui:test"), "metrics test"); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	<-done
+	fams, _ := metrics.Scrape(t, url)
+	total := 0.0
+	for _, m := range fams["cockpit_gate_decisions_total"].GetMetric() {
+		total += m.GetCounter().GetValue()
+	}
+	if total != orders {
+		t.Errorf("decisions counted = %v, want %d", total, orders)
+	}
+	if got, ok := metrics.Value(fams["cockpit_halted"], map[string]string{"scope": "global"}); !ok || got != 1 {
+		t.Errorf("cockpit_halted{scope=global} = %v (present %v), want 1", got, ok)
 	}
 }
