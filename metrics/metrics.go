@@ -36,7 +36,7 @@ var latencyBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 
 func New() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cockpit_gate_decisions_total",
-		Help: "Orders the gate decided (dry runs excluded), by broker, verdict and reason code."}, []string{"broker", "verdict", "reason"})
+		Help: "Decisions the gate made (orders, and cancels and reductions through its operator path; dry runs excluded), by broker, verdict and reason code."}, []string{"broker", "verdict", "reason"})
 	m.gateLatency = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cockpit_gate_decision_duration_seconds",
 		Help: "Time from an order entering the gate to its audited decision.", Buckets: latencyBuckets})
 	m.halts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cockpit_halts_total",
