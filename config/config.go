@@ -31,6 +31,7 @@ type Config struct {
 	Brokers map[string]BrokerConfig `toml:"brokers"` // real brokers by key; cockpit.broker picks one
 	Fleet   Fleet                   `toml:"fleet"`   // off without a url (issue 16)
 	Notify  Notify                  `toml:"notify"`  // one-way notifications; no sinks = none (issue 29)
+	Metrics Metrics                 `toml:"metrics"` // the Prometheus endpoint; off without a listen address (issue 31)
 }
 
 // Cockpit is the run's shape.
@@ -173,6 +174,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.Notify.Validate(); err != nil {
+		return err
+	}
+	if err := c.Metrics.Validate(); err != nil {
 		return err
 	}
 	return c.Tools.Validate()

@@ -120,4 +120,4 @@ mouse = true           # click a pane or a row, wheel to scroll (never trades); 
 
 # [ssh]                  # cockpit serve-ssh
 # idle_timeout = "15m"   # close a session with no keypress for this long
-` + TemplateFleet + TemplateNotify
+` + TemplateFleet + TemplateNotify + TemplateMetrics

@@ -30,8 +30,10 @@ type ownerState struct {
 	kind    string
 	mu      sync.Mutex
 	clients func() []string
-	last    readmodel.Snapshot
-	lastAt  time.Time
+	// sshRoles counts the screens open over SSH by role (serve-ssh; the metrics read it)
+	sshRoles func() map[string]int
+	last     readmodel.Snapshot
+	lastAt   time.Time
 }
 
 // ownerKind names the owner row's kind from the session's mode.

@@ -22,6 +22,7 @@ import (
 	"cockpit/live/mandatefile"
 	"cockpit/live/money"
 	"cockpit/live/paper"
+	"cockpit/metrics"
 	"cockpit/store"
 )
 
@@ -72,6 +73,9 @@ type Session struct {
 	backend     *Backend // the screen's backend, made on first use
 
 	owner ownerState // the owner role: heartbeat, live state, supervisors' commands (owner.go)
+
+	metrics     *metrics.Metrics // nil unless [metrics] listen is set (metrics.go)
+	metricsAddr string           // where /metrics is served
 }
 
 // Open starts everything but the loops: the paper mandate is ensured, review items
@@ -99,6 +103,9 @@ func Open(o Options) (*Session, error) {
 		return fail(fmt.Errorf("config: cockpit.broker = %q: %v", cfg.Cockpit.Broker, err))
 	}
 	s.key = key
+	if cfg.Metrics.Enabled() {
+		s.metrics = metrics.New()
+	}
 	// Own the account before anything shared changes: a second process stops here.
 	release, err := rt.OwnAccount(key)
 	if err != nil {
@@ -165,6 +172,9 @@ func Open(o Options) (*Session, error) {
 	s.lossOptions(&gopts) // a crossed loss limit halts the broker and pauses the agent
 	if s.fleet != nil {
 		gopts.Days = s.fleet.days
+		if s.metrics != nil {
+			gopts.Days = timedDays{Days: s.fleet.days, m: s.metrics}
+		}
 	}
 	s.gate = rt.Gate(gopts)
 	s.reader = s.newReader()
@@ -202,6 +212,9 @@ func Open(o Options) (*Session, error) {
 	s.guardAudit() // DV15: an audit failure, or a store that fails its start-up check, halts
 	// [notify]: before anything runs, so no review or halt is missed
 	if err := s.openNotify(); err != nil {
+		return fail(err)
+	}
+	if err := s.openMetrics(); err != nil { // [metrics]: its sink and the gate's hook before anything runs
 		return fail(err)
 	}
 	act := gate.HaltAction(s.gate, b, func(p gate.FlattenProgress) { s.eng.Bus.Publish(engine.Event{Kind: engine.EvFlatten, Flatten: &p}) })

@@ -169,6 +169,17 @@ func (s *Server) Peers() []string {
 	return out
 }
 
+// Roles counts the screens open by role (the metrics' cockpit_ssh_sessions).
+func (s *Server) Roles() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for c := range s.peers {
+		out[c.id.Role.String()]++
+	}
+	return out
+}
+
 // record audits r (actor, time and tool filled in); a failure is logged and returned.
 func (s *Server) record(actor live.Principal, r live.AuditRecord) error {
 	r.Time, r.Actor = s.o.Now(), actor

@@ -153,6 +153,9 @@ func (db *DB) AppendBatch(ctx context.Context, events []Event) ([]Event, error) 
 // appendEvents inserts events in one transaction, shared with concurrent writers (group
 // commit), and returns once it is committed.
 func (db *DB) appendEvents(ctx context.Context, events []Event) ([]Event, error) {
+	if obs := db.appendObs.Load(); obs != nil {
+		defer observeSince(*obs, time.Now())
+	}
 	var out []Event
 	err := db.txGroup(ctx, func(tx *sql.Tx) (Head, error) {
 		var err error

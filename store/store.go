@@ -54,6 +54,8 @@ type DB struct {
 	wstmts      map[string]*sql.Stmt // the order path's write statements (wstmts.go)
 	// probedSchema is the schema version a full audit probe last passed under (journal_probe.go).
 	probedSchema atomic.Int64
+	// appendObs, when set, is told how long each append to the trail took (metrics.go).
+	appendObs atomic.Pointer[func(time.Duration)]
 }
 
 // ErrNewerSchema reports a database written by a newer cockpit.

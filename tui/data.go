@@ -12,7 +12,6 @@ import (
 	"cockpit/engine"
 	"cockpit/live"
 	"cockpit/live/halt"
-	"cockpit/live/money"
 	"cockpit/live/redact"
 	"cockpit/live/termsafe"
 )
@@ -81,7 +80,7 @@ func (d *Data) onSnapshot(s readmodel.Snapshot) {
 	prev := d.Snap.State
 	d.Snap, d.Ready = s, true
 	d.noteStateChange(prev, s.State, s.HaltReason)
-	d.Gross = headroomGross(&s)
+	d.Gross = s.Gross()
 	d.Series.sample(s, d.Gross)
 	d.fleetAlert(s)
 	d.trailAlerts(s)
@@ -190,28 +189,6 @@ func (d *Data) onHalt(h *halt.State) (refresh bool) {
 	}
 	d.noteStateChange(prev, d.Snap.State, h.Cause)
 	return true
-}
-
-// headroomGross is the gross exposure the gate would count: positions plus resting orders in
-// their worst direction, valued at the snapshot's quotes.
-func headroomGross(s *readmodel.Snapshot) money.Amount {
-	rows := make([]live.Exposure, len(s.Positions))
-	for i, p := range s.Positions {
-		rows[i] = live.Exposure{Symbol: p.Symbol, Net: p.MarketValue}
-	}
-	book := live.BookFromExposures(rows).WithOpenOrders(s.Orders, func(sym string) (money.Amount, error) {
-		if q, ok := s.Quotes[sym]; ok {
-			if p := q.ValuationPrice(live.Buy); p.Sign() > 0 {
-				return p, nil
-			}
-		}
-		return money.Zero, fmt.Errorf("no quote for %s", sym)
-	})
-	if book.Err != nil {
-		// Unpriceable resting orders: show positions alone (the gate itself fails closed).
-		return live.BookFromExposures(rows).Gross()
-	}
-	return book.Gross()
 }
 
 // onReviewOutcome says what an approved order did: sent, or why the approval did not go

@@ -49,7 +49,7 @@ func (p *headroomPane) gauges() []gauge {
 	if c.AccountFundingUSD.Sign() > 0 {
 		lev = gross.Div(c.AccountFundingUSD)
 	}
-	openMax := largestResting(s) // a per-order breach is live only while that order rests
+	openMax := s.LargestResting() // a per-order breach is live only while that order rests
 	pair := func(used, limit money.Amount) string {
 		return p.c.amt(used, true) + " / " + p.c.amt(limit, true)
 	}
@@ -60,7 +60,7 @@ func (p *headroomPane) gauges() []gauge {
 		{"trades today", float64(s.OrdersToday), float64(c.MaxTradesPerDay), fmt.Sprintf("%d / %d", s.OrdersToday, c.MaxTradesPerDay), false},
 		{"funding", gross.Float64(), c.AccountFundingUSD.Float64(), pair(gross, c.AccountFundingUSD), false},
 	}
-	if s.BrokerErr != "" && len(s.Positions) == 0 { // the book was not read: its levels are unknown, not zero
+	if s.BookUnread() { // the book was not read: its levels are unknown, not zero
 		for i := range gs {
 			if g := &gs[i]; g.label != "trades today" {
 				_, limit, _ := strings.Cut(g.text, " / ")
@@ -262,27 +262,4 @@ func (p *headroomPane) perOrderLines(w int) []string {
 		out = append(out, fit(p.c.Styles.Warn.Render(fmt.Sprintf("  %d approved breaches today", s.Breaches)), w))
 	}
 	return out
-}
-
-// largestResting is the largest notional among the open orders, valued at the order's own
-// notional or limit price, else at the snapshot's quote (zero when it cannot be priced).
-func largestResting(s *readmodel.Snapshot) money.Amount {
-	top := money.Zero
-	for _, o := range s.Orders {
-		n := money.Zero
-		switch {
-		case o.Notional != nil:
-			n = *o.Notional
-		case o.Quantity != nil && o.LimitPrice != nil:
-			n = o.Quantity.Mul(*o.LimitPrice)
-		case o.Quantity != nil:
-			if q, ok := s.Quotes[o.Symbol]; ok {
-				n = o.Quantity.Mul(q.ValuationPrice(o.Side))
-			}
-		}
-		if n = n.Abs(); n.Cmp(top) > 0 {
-			top = n
-		}
-	}
-	return top
 }

@@ -87,6 +87,9 @@ func (a *App) cmdServeSSH(args []string) int {
 	if err != nil {
 		return a.failf("serve-ssh: %v", err)
 	}
+	if t.sshRoles != nil { // the owner's metrics count the screens by role
+		t.sshRoles(srv.Roles)
+	}
 	fmt.Fprintf(a.Stderr, "cockpit serve-ssh on %s — host key %s %s\n%d authorized keys in %s; idle sessions close after %s\n",
 		ln.Addr(), signer.PublicKey().Type(), gossh.FingerprintSHA256(signer.PublicKey()), len(ids), keys.Path, *idle)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -124,6 +127,8 @@ type sshTarget struct {
 	until  func(ctx context.Context) (context.Context, context.CancelFunc)
 	stop   func(a *App, why string) int
 	close  func()
+	// sshRoles, when set, tells the owning session where to count the screens by role.
+	sshRoles func(func() map[string]int)
 }
 
 // sshBackend picks what serve-ssh serves. Today it opens the root's session itself as the
@@ -158,7 +163,7 @@ func (a *App) sshBackend(home, agent string) (*sshTarget, error) {
 			}
 			return exitOK
 		},
-		close: s.Close}, nil
+		close: s.Close, sshRoles: s.SetSSHSessions}, nil
 }
 
 // screen builds one connection's screen over its guarded backend, as `cockpit run` would.

@@ -133,6 +133,7 @@ type Decision struct {
 	AuditErr      error
 	Read          *Snapshot        // what this run read (the review's one snapshot)
 	Loss          *live.LossLimits // the loss limits as this run read them (nil: none set, or not reached)
+	DryRun        bool             // a what-if (Submission.DryRun): nothing was audited, reserved or sent
 }
 
 // Message is a one-line account of the decision.
@@ -191,7 +192,7 @@ type run struct {
 // order's run also checks the price against the one its reviewer saw (Drift), after the
 // valuation. The decision carries what the run read (Read).
 func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
-	r := &run{g: g, s: s, d: Decision{StartedAt: g.now()}}
+	r := &run{g: g, s: s, d: Decision{StartedAt: g.now(), DryRun: s.DryRun}}
 	if s.Approval != nil {
 		r.d.ApprovalID = s.Approval.Grant
 	}

@@ -127,6 +127,12 @@ func IsGloballyHalted(root live.Root) bool {
 	return sentinelSet(root.SentinelPath(live.HaltSentinel, ""))
 }
 
+// ScopeSet reports whether the sentinel of exactly this scope exists (an unreadable one
+// counts as set), without the global one a broker scope also obeys.
+func ScopeSet(root live.Root, s live.Sentinel, scope live.Scope) bool {
+	return sentinelSet(root.SentinelPath(s, scope.Broker))
+}
+
 // IsHalted reports whether trading on broker is halted: the global or the broker's HALT
 // exists. An invalid broker key counts as halted.
 func IsHalted(root live.Root, broker string) bool { return isSet(root, live.HaltSentinel, broker) }
