@@ -117,13 +117,13 @@ func (r *CheckRequest) waives(limit string) bool {
 // day count is denied (DV9); arithmetic is exact (DV11).
 func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 	caps, uni, in := &req.Mandate.HardCaps, &req.Mandate.Universe, &req.Intent // no copies
-	sym := in.NormalizedSymbol()
+	sym := pystr.Upper(pystr.Strip(in.Symbol))                                 // in.NormalizedSymbol(), without copying the intent
 	// E0 intent
 	if sym == "" || (in.Side != Buy && in.Side != Sell) {
 		return structural(KindInstrument, LimitOrderIntent, "order intent missing symbol or side")
 	}
 	// E1 exclude list
-	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return pystr.Upper(pystr.Strip(s)) == sym }) {
+	if slices.ContainsFunc(uni.ExcludeSymbols, func(s string) bool { return pystr.UpperStripEqual(s, sym) }) {
 		return structural(KindUniverse, LimitExcludeSymbols, sym+" is on the mandate exclude list")
 	}
 	// E2 instrument
@@ -131,7 +131,10 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		return structural(KindInstrument, LimitAllowedInstruments, string(in.InstrumentType)+" not in allowed_instruments")
 	}
 	// E3 asset class
-	bucket := in.Bucket()
+	bucket := in.AssetClass // in.Bucket(), without copying the intent
+	if bucket == "" {
+		bucket = DefaultBucket(in.InstrumentType)
+	}
 	if bucket != "" && !slices.Contains(uni.AssetClasses, bucket) {
 		return structural(KindUniverse, LimitAssetClasses, string(bucket)+" not in permitted asset_classes")
 	}
@@ -158,8 +161,14 @@ func CheckMandate(ctx context.Context, req CheckRequest) *Breach {
 		signed = notional.Neg()
 	}
 	before := req.Book.Net(sym)
-	// The post-trade gross, without copying the book: only this symbol's term changes.
-	gross := req.Book.Gross().Sub(before.Abs()).Add(before.Add(signed).Abs())
+	// The post-trade gross, without copying the book: only this symbol's term changes (a
+	// symbol the book does not hold adds the order's notional, which is positive).
+	var gross money.Amount
+	if before.Sign() == 0 {
+		gross = req.Book.Gross().Add(notional)
+	} else {
+		gross = req.Book.Gross().Sub(before.Abs()).Add(before.Add(signed).Abs())
+	}
 	if !ReducesOnly(before, signed) { // DV3
 		if b := exposureChecks(caps, in.Side, gross, req.waives); b != nil {
 			return b

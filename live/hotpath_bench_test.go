@@ -36,19 +36,19 @@ func BenchmarkCheckMandateStream(b *testing.B) {
 			Book: ParsePositions(w.Positions), DailyCount: count, Floors: f})
 	}
 	ctx := context.Background()
-	verdicts := map[Verdict]int{}
+	var allowed, refused int // counted without a map: the loop should cost little beside the call
 	defer benchcorpus.ReportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		k := i % len(reqs)
 		floors[k].Calls = floors[k].Calls[:0]
-		v := Allow
-		if br := CheckMandate(ctx, reqs[k]); br != nil {
-			v = br.Verdict()
+		if br := CheckMandate(ctx, reqs[k]); br != nil && br.Verdict() != Allow {
+			refused++
+		} else {
+			allowed++
 		}
-		verdicts[v]++
 	}
-	if verdicts[Allow] == 0 || verdicts[Deny]+verdicts[PauseForReauth] == 0 {
-		b.Fatalf("verdicts %v: the stream should both allow and refuse", verdicts)
+	if allowed == 0 || refused == 0 {
+		b.Fatalf("%d allowed, %d refused: the stream should both allow and refuse", allowed, refused)
 	}
 }
 

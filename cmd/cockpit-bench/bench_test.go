@@ -25,7 +25,8 @@ func TestQuickReportsEveryFigure(t *testing.T) {
 		"scanner", "durable gate, sequential", "durable gate, sequential, p99", "4 agents on 4 brokers", "HALT → first cancel",
 		"HALT → verified FLAT", "audit append", "audit verify", "screen page query", "View()",
 		"durable gate + saved paper account, history", "serve-mcp order, history", "serve-mcp start-up to a connected client",
-		"start-up to first frame", "start-up to trading", "peak RSS"}
+		"start-up to first frame", "start-up to trading", "fsync probe, p50", "fsync probe, p99", "two-fsync bound",
+		"durable gate / two-fsync bound", "peak RSS"}
 	for _, w := range want {
 		found := false
 		for _, f := range rep.Figures {

@@ -1,7 +1,9 @@
 // Command cockpit-bench measures the figures of issue 15's table on this machine — the mandate
 // check (batch process, per call, position rows, one JSONL line), redaction and the scanner on
-// the reference corpus, the durable gate (sequential and four brokers at once), halt to first
-// cancel and to a verified FLAT, audit append and verify, the screen's page query and View(),
+// the reference corpus, the durable gate (sequential and four brokers at once; the disk's fsync
+// probe taking turns with the sequential orders, and the gate as a fraction of the bound of
+// two fsyncs per order), halt to first cancel and to a verified FLAT, audit append and
+// verify, the screen's page query and View(),
 // the history figures of issue 32 (an order through the durable gate and through serve-mcp at
 // 0, 10,000 and 100,000 settled orders of history, sizes taking turns; start-up to the first
 // frame and to trading on a fresh root and on one of 1,000,000 events), and the process's

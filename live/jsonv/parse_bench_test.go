@@ -17,6 +17,7 @@ func BenchmarkParseLine(b *testing.B) {
 	}
 	b.SetBytes(int64(size / len(lines)))
 	opt := jsonv.Options{NonFinite: true, RejectDuplicates: true}
+	defer benchcorpus.ReportCPU(b)()
 	for i := 0; b.Loop(); i++ {
 		if _, err := jsonv.ParseString(lines[i%len(lines)], opt); err != nil {
 			b.Fatal(err)

@@ -207,3 +207,32 @@ func writeHex(b *strings.Builder, r rune, n int) {
 		b.WriteByte("0123456789abcdef"[(r>>(4*uint(i)))&0xf])
 	}
 }
+
+// UpperStripEqual reports whether Upper(Strip(s)) == want, without building the string when
+// s is ASCII (the exclude list's symbols against an order's).
+func UpperStripEqual(s, want string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return Upper(Strip(s)) == want
+		}
+	}
+	for len(s) > 0 && IsSpace(rune(s[0])) {
+		s = s[1:]
+	}
+	for len(s) > 0 && IsSpace(rune(s[len(s)-1])) {
+		s = s[:len(s)-1]
+	}
+	if len(s) != len(want) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != want[i] {
+			return false
+		}
+	}
+	return true
+}

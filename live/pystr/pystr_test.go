@@ -90,3 +90,16 @@ func FuzzUpperASCIIIsToUpper(f *testing.F) {
 		checkUpperASCII(t, string(b))
 	})
 }
+
+// TestUpperStripEqualIsUpperOfStrip: the allocation-free comparison agrees with building
+// Upper(Strip(s)), for ASCII and non-ASCII strings, padded with every kind of space.
+func TestUpperStripEqualIsUpperOfStrip(t *testing.T) {
+	words := []string{"", "aapl", "AAPL", "AaPl", " aapl ", "\t\x1caapl\x1f\v", "aapl\u00a0", "straße", "STRASSE", "ß", "SS", "a b", "A B", "brk.b", "BRK.B", "\u3000msft", "MSFT"}
+	for _, s := range words {
+		for _, want := range words {
+			if got, exp := UpperStripEqual(s, want), Upper(Strip(s)) == want; got != exp {
+				t.Errorf("UpperStripEqual(%q, %q) = %v, want %v", s, want, got, exp)
+			}
+		}
+	}
+}

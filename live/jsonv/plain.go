@@ -1,0 +1,272 @@
+package jsonv
+
+// The plain subset of JSON, for readers that see many similar documents (a `check --batch`
+// file): ASCII strings without escapes, ordinary numbers of at most PlainMaxNumber bytes, no
+// repeated names in an object, nesting up to PlainMaxDepth. Plain.Members checks a document's
+// syntax without building values and hands back the text of the top-level members it was
+// asked for; anything outside the subset (an escape, a non-ASCII byte, NaN/Infinity, a
+// repeated name, a long number, deep nesting, a syntax error) is "not plain", never an answer
+// about the document: the caller then parses it strictly. A plain document parses strictly,
+// with RejectDuplicates, to the values PlainValue gives for its members.
+
+const (
+	// PlainMaxDepth is the deepest nesting a plain document has.
+	PlainMaxDepth = 16
+	// PlainMaxNumber is the longest number text a plain document has.
+	PlainMaxNumber = 40
+)
+
+// Plain scans plain documents; it keeps its scratch space between documents. One goroutine
+// uses a Plain at a time.
+type Plain struct {
+	keys []string // the open objects' names, for repeated-name detection
+}
+
+// Members reports whether s is one plain JSON object and, when it is, sets spans[i] to the
+// text of its member named names[i] and found[i] to whether there is one. spans and found
+// must be at least len(names) long.
+func (pl *Plain) Members(s string, names []string, spans []string, found []bool) bool {
+	sc := plainScanner{s: s, keys: pl.keys[:0]}
+	defer func() { pl.keys = sc.keys[:0] }()
+	sc.space()
+	if sc.pos >= len(s) || s[sc.pos] != '{' {
+		return false
+	}
+	sc.pos++
+	sc.space()
+	if sc.pos < len(s) && s[sc.pos] == '}' {
+		sc.pos++
+	} else {
+		for {
+			sc.space()
+			key, ok := sc.name(0)
+			if !ok {
+				return false
+			}
+			start := sc.pos
+			if !sc.value(1) {
+				return false
+			}
+			for i, w := range names {
+				if key == w {
+					spans[i], found[i] = s[start:sc.pos], true
+				}
+			}
+			if more, ok := sc.next('}'); !more {
+				if !ok {
+					return false
+				}
+				break
+			}
+		}
+	}
+	sc.space()
+	return sc.pos == len(s)
+}
+
+// PlainValue is the strict parse of a member's text that Members handed back: scalars
+// directly (a plain string has no escapes, a number stays its text), containers by the
+// parser.
+func PlainValue(span string) (any, bool) {
+	switch c := span[0]; {
+	case c == '"':
+		return span[1 : len(span)-1], true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return Number(span), true
+	case span == "null":
+		return nil, true
+	case span == "true":
+		return true, true
+	case span == "false":
+		return false, true
+	}
+	v, err := ParseString(span, Options{NonFinite: true, RejectDuplicates: true})
+	return v, err == nil
+}
+
+// plainScanner checks the plain subset of JSON without building values.
+type plainScanner struct {
+	s    string
+	pos  int
+	keys []string
+}
+
+func (p *plainScanner) space() {
+	for p.pos < len(p.s) {
+		switch p.s[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// str reads a plain string (printable ASCII, no escapes) and returns its contents.
+func (p *plainScanner) str() (string, bool) {
+	if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+		return "", false
+	}
+	p.pos++
+	start := p.pos
+	for p.pos < len(p.s) && plainByte[p.s[p.pos]] {
+		p.pos++
+	}
+	if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+		return "", false
+	}
+	p.pos++
+	return p.s[start : p.pos-1], true
+}
+
+// plainByte marks the bytes a plain string holds: printable ASCII but '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// name reads `"key" :` of an object whose names start at keys[mark]; a repeated name is not
+// plain.
+func (p *plainScanner) name(mark int) (string, bool) {
+	key, ok := p.str()
+	if !ok {
+		return "", false
+	}
+	for _, k := range p.keys[mark:] {
+		if k == key {
+			return "", false
+		}
+	}
+	p.keys = append(p.keys, key)
+	p.space()
+	if p.pos >= len(p.s) || p.s[p.pos] != ':' {
+		return "", false
+	}
+	p.pos++
+	p.space()
+	return key, true
+}
+
+func (p *plainScanner) value(depth int) bool {
+	if p.pos >= len(p.s) || depth > PlainMaxDepth {
+		return false
+	}
+	switch c := p.s[p.pos]; {
+	case c == '"':
+		_, ok := p.str()
+		return ok
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(p.s)-p.pos >= len(lit) && p.s[p.pos:p.pos+len(lit)] == lit {
+			p.pos += len(lit)
+			return true
+		}
+	}
+	return false
+}
+
+func (p *plainScanner) object(depth int) bool {
+	p.pos++ // {
+	mark := len(p.keys)
+	defer func() { p.keys = p.keys[:mark] }()
+	p.space()
+	if p.pos < len(p.s) && p.s[p.pos] == '}' {
+		p.pos++
+		return true
+	}
+	for {
+		p.space()
+		if _, ok := p.name(mark); !ok || !p.value(depth) {
+			return false
+		}
+		if more, ok := p.next('}'); !more {
+			return ok
+		}
+	}
+}
+
+// next reads what follows a member or element: ',' (more to come) or close (the end, ok).
+func (p *plainScanner) next(close byte) (more, ok bool) {
+	p.space()
+	if p.pos >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.pos] {
+	case ',':
+		p.pos++
+		return true, true
+	case close:
+		p.pos++
+		return false, true
+	}
+	return false, false
+}
+
+func (p *plainScanner) array(depth int) bool {
+	p.pos++ // [
+	p.space()
+	if p.pos < len(p.s) && p.s[p.pos] == ']' {
+		p.pos++
+		return true
+	}
+	for {
+		p.space()
+		if !p.value(depth) {
+			return false
+		}
+		if more, ok := p.next(']'); !more {
+			return ok
+		}
+	}
+}
+
+// number reads JSON's number grammar (as the strict parser does), up to PlainMaxNumber bytes.
+func (p *plainScanner) number() bool {
+	start := p.pos
+	if p.s[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos >= len(p.s):
+		return false
+	case p.s[p.pos] == '0':
+		p.pos++
+	case p.s[p.pos] >= '1' && p.s[p.pos] <= '9':
+		p.digits()
+	default:
+		return false
+	}
+	if p.pos < len(p.s) && p.s[p.pos] == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return false
+		}
+	}
+	if p.pos < len(p.s) && (p.s[p.pos] == 'e' || p.s[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.s) && (p.s[p.pos] == '+' || p.s[p.pos] == '-') {
+			p.pos++
+		}
+		if p.digits() == 0 {
+			return false
+		}
+	}
+	return p.pos-start <= PlainMaxNumber
+}
+
+func (p *plainScanner) digits() int {
+	n := 0
+	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		p.pos++
+		n++
+	}
+	return n
+}
