@@ -12,11 +12,12 @@ import (
 // State is the root owner's state at one scrape, read from the read model (and the store's
 // review table), never kept here: the figures cannot drift from what the screen shows.
 type State struct {
-	Broker      string
-	Halted      map[string]bool // scope (global, broker, latch) → halted
-	OrdersToday int
-	OrdersCap   int  // the mandate's max_trades_per_day
-	HasMandate  bool // a verified mandate: OrdersCap and Usage are its limits
+	Broker       string
+	Halted       map[string]bool // scope (global, broker, latch) → halted
+	OrdersToday  int
+	CountUnknown bool // the day's count could not be read (the gate denies): not exposed as a number
+	OrdersCap    int  // the mandate's max_trades_per_day
+	HasMandate   bool // a verified mandate: OrdersCap and Usage are its limits
 	// Usage is each limit's used / limit ratio (1 is at the cap), by limit name; a limit whose
 	// level is unknown (the book or the equity was not read) is absent.
 	Usage       map[string]float64
@@ -93,7 +94,9 @@ func (c Collector) Collect(ch chan<- prometheus.Metric) {
 	for _, scope := range HaltScopes {
 		emit(dHalted, b01(s.Halted[scope]), b, scope)
 	}
-	emit(dOrdersToday, float64(s.OrdersToday), b)
+	if !s.CountUnknown { // an unreadable count is absent, never 0
+		emit(dOrdersToday, float64(s.OrdersToday), b)
+	}
 	emit(dMandate, b01(s.HasMandate), b)
 	if s.HasMandate {
 		emit(dOrdersCap, float64(s.OrdersCap), b)

@@ -84,7 +84,12 @@ func (r *Reader) Snapshot(ctx context.Context) Snapshot {
 // countInto is the day's order count as the gate counts it (DV14: the counter file or the
 // journal, whichever is larger), the fleet's when in a fleet.
 func (r *Reader) countInto(ctx context.Context, now time.Time, snap *Snapshot) {
-	snap.OrdersToday, _ = counter.DailyCount(ctx, r.Root, r.DB, r.Broker, now)
+	n, d := counter.DailyCount(ctx, r.Root, r.DB, r.Broker, now)
+	if d != nil { // the gate denies while it cannot count: never shown as 0 orders
+		snap.CountErr = d.Error()
+		snap.Faults = append(snap.Faults, "the day's order count is unreadable ("+d.Error()+"): the gate denies orders until it can count")
+	}
+	snap.OrdersToday = n
 	if r.Fleet == nil {
 		return
 	}

@@ -34,8 +34,9 @@ type Snapshot struct {
 	Committed    time.Time         // when the mandate was committed (start of the expiry gauge)
 	Expires      time.Time
 
-	OrdersToday int  // the day's count as the gate counts it: the fleet's when FleetOrders
-	FleetOrders bool // OrdersToday is the fleet's count; HostOrders is this root's share
+	OrdersToday int    // the day's count as the gate counts it: the fleet's when FleetOrders
+	CountErr    string // the day's count could not be read (the gate denies): OrdersToday means nothing then
+	FleetOrders bool   // OrdersToday is the fleet's count; HostOrders is this root's share
 	HostOrders  int
 
 	Tools []BrokerTool // the broker server's own tools and their class; nil unless it is an MCP server

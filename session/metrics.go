@@ -72,7 +72,7 @@ func (s *Session) SetSSHSessions(fn func() map[string]int) {
 // metricsState is the state one scrape exposes, read from the session's read model.
 func (s *Session) metricsState(ctx context.Context) metrics.State {
 	snap := s.reader.Snapshot(ctx)
-	st := metrics.State{Broker: s.key, Halted: snap.HaltScopes(s.rt.Root), OrdersToday: snap.OrdersToday,
+	st := metrics.State{Broker: s.key, Halted: snap.HaltScopes(s.rt.Root), OrdersToday: snap.OrdersToday, CountUnknown: snap.CountErr != "",
 		HasMandate: snap.Mandate != nil, Usage: snap.Usage(), ChainLength: snap.AuditTotal, BrokerLatency: snap.Latency,
 		BrokerUp: snap.BrokerErr == ""}
 	if snap.Mandate != nil {

@@ -60,6 +60,9 @@ func (p *headroomPane) gauges() []gauge {
 		{"trades today", float64(s.OrdersToday), float64(c.MaxTradesPerDay), fmt.Sprintf("%d / %d", s.OrdersToday, c.MaxTradesPerDay), false},
 		{"funding", gross.Float64(), c.AccountFundingUSD.Float64(), pair(gross, c.AccountFundingUSD), false},
 	}
+	if s.CountErr != "" { // the gate cannot count the day: it denies, and 0 would be a lie
+		gs[3].used, gs[3].unknown, gs[3].text = 0, true, fmt.Sprintf("? / %d (count unreadable: denied)", c.MaxTradesPerDay)
+	}
 	if s.BookUnread() { // the book was not read: its levels are unknown, not zero
 		for i := range gs {
 			if g := &gs[i]; g.label != "trades today" {

@@ -235,6 +235,9 @@ func (b statusBar) ordersSeg() string {
 		return fmt.Sprintf("orders %d/—", s.OrdersToday)
 	}
 	max := s.Mandate.HardCaps.MaxTradesPerDay
+	if s.CountErr != "" { // unknown, and the gate denies: never a number
+		return b.c.Styles.Critical.Render(fmt.Sprintf("orders ?/%d UNREADABLE", max))
+	}
 	text := fmt.Sprintf("orders %d/%d", s.OrdersToday, max)
 	if s.FleetOrders { // the gate counts the fleet's day: say so, and this host's share
 		text = fmt.Sprintf("orders %d/%d fleet (here %d)", s.OrdersToday, max, s.HostOrders)
