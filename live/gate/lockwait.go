@@ -44,6 +44,10 @@ func (g *Gate) waitTurn(ctx context.Context, key string, deadline time.Time) (re
 	}
 }
 
+// lockWaiting, when set (by tests), is told when a submission first finds the lock held and
+// starts to wait for it.
+var lockWaiting func(key string)
+
 // lockBy takes the broker's submit lock, trying again while another submission holds it
 // until deadline; waited reports that it had to wait.
 func (g *Gate) lockBy(ctx context.Context, key string, deadline time.Time) (l *counter.SubmitLock, waited bool, err error) {
@@ -51,6 +55,9 @@ func (g *Gate) lockBy(ctx context.Context, key string, deadline time.Time) (l *c
 		l, err := counter.TrySubmitLock(g.Root, key)
 		if err == nil || !errors.Is(err, counter.ErrLockBusy) || !time.Now().Before(deadline) {
 			return l, waited, err
+		}
+		if !waited && lockWaiting != nil {
+			lockWaiting(key)
 		}
 		waited = true
 		select {

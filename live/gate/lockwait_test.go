@@ -81,15 +81,19 @@ func TestLockWaitReadsAgainAfterAnotherProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := make(chan struct{})
+	// The other process fills only once the order has read its book and found the lock held
+	// (waiting on the account read alone raced: an order that reached the lock after the
+	// other process let go never waited, so it rightly did not read again, and the test failed).
+	waiting := make(chan struct{})
 	var once sync.Once
-	b := accountHook{spy: f.broker, onAccount: func() { once.Do(func() { close(read) }) }}
+	defer gate.SetLockWaiting(func(string) { once.Do(func() { close(waiting) }) })()
+	b := accountHook{spy: f.broker}
 	done := make(chan gate.Decision)
 	go func() {
 		in := live.OrderIntent{Symbol: "AAPL", Side: live.Buy, InstrumentType: live.Equity, NotionalUSD: amt("3000")}
 		done <- f.gate.Submit(context.Background(), gate.Submission{Broker: b, Intent: &in, Actor: live.Agent("test", "s1")})
 	}()
-	<-read // the order has read its book and waits for the lock
+	<-waiting // the order has read its book and waits for the lock
 	qty := amt("10")
 	if _, err := f.paper.PlaceOrder(context.Background(), live.OrderRequest{Symbol: "MSFT", Side: live.Buy, Type: live.Market, Quantity: qty, ClientOrderID: "other-1"}); err != nil {
 		t.Fatal(err)
