@@ -30,6 +30,8 @@ type Days struct {
 	daysStream jetstream.Stream
 	mine       map[string]written // this process's last write per key
 
+	lease leases // this host's leased, unused slots
+
 	// loseAnswer, set only by tests, drops the answer of a write that landed (as a leader
 	// election or a dropped connection does) when it returns true for the write's delta.
 	loseAnswer func(delta int) bool
@@ -39,6 +41,7 @@ type Days struct {
 type unsure struct {
 	key, id string
 	rev     uint64 // the revision the write expected
+	n       int    // the slots it took (a lease takes a block)
 	at      time.Time
 }
 
@@ -80,15 +83,20 @@ func (d *Days) Release(ctx context.Context, broker, day string) error {
 	return d.F.note(err)
 }
 
-// Count reads the count without changing it: a head that does not check out is refused
-// (and alerted) and the trusted count is returned instead.
+// Count reads the orders sent without changing the count: the slots taken less the leased
+// slots the hosts hold unused (see sent). A head that does not check out is refused (and
+// alerted) and the trusted count is returned instead.
 func (d *Days) Count(ctx context.Context, broker, day string) (int, error) {
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
 		return 0, err
 	}
-	h, err := d.head(ctx, kv, dayKey(broker, day))
-	return h.n, err
+	key := dayKey(broker, day)
+	h, err := d.head(ctx, kv, key)
+	if err != nil {
+		return 0, err
+	}
+	return d.sent(key, h, time.Now()), nil
 }
 
 // Settle resolves the reservations whose answers were lost: one that landed is given back
@@ -107,17 +115,6 @@ func (d *Days) Unsure() int {
 // check out (checkCount) is refused and alerted, and the count is restored on top of it from
 // the trusted history; with none, the count is unknown (an error: the gate denies).
 func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt bool) (int, error) {
-	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
-		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
-	}
-	if err := d.F.claim(ctx); err != nil { // another cockpit under this host name: refused
-		return 0, err
-	}
-	kv, err := d.F.bucket(ctx, DayBucket)
-	if err != nil {
-		return 0, err
-	}
-	key := dayKey(broker, day)
 	op := opReserve
 	switch {
 	case delta < 0:
@@ -125,22 +122,42 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 	case !inDoubt:
 		op = opSent
 	}
+	n, _, err := d.change(ctx, dayKey(broker, day), op, inDoubt, func(head) int { return delta })
+	return n, err
+}
+
+// change writes one change of a day key with a CAS loop: step gives the delta for the head
+// it builds on (a lease sizes its block on the count). It returns the count it replaced and
+// the delta written. Every write also says how many leased slots this host holds unused
+// (Open), so the orders sent can be told from the slots taken.
+func (d *Days) change(ctx context.Context, key, op string, inDoubt bool, step func(head) int) (int, int, error) {
+	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
+		return 0, 0, fmt.Errorf("fleet %s", d.F.nc.Status())
+	}
+	if err := d.F.claim(ctx); err != nil { // another cockpit under this host name: refused
+		return 0, 0, err
+	}
+	kv, err := d.F.bucket(ctx, DayBucket)
+	if err != nil {
+		return 0, 0, err
+	}
 	for attempt := range maxCAS {
 		id := live.RandomID("rsv")
 		h, err := d.head(ctx, kv, key)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
+		delta := step(h)
 		if h.rev == 0 {
 			if delta < 0 {
-				return 0, nil
+				return 0, delta, nil
 			}
-			data := d.F.encodeCount(key, count{N: delta, ID: id, Op: op})
+			data := d.F.encodeCount(key, count{N: delta, ID: id, Op: op, Open: d.openAfter(key, h.open, op, delta)})
 			rev, err := kv.Create(ctx, key, data)
 			if err = d.lost(err, delta); err == nil {
 				d.wrote(key, rev, data)
 				d.saw(key, delta)
-				return 0, nil
+				return 0, delta, nil
 			}
 			if errors.Is(err, jetstream.ErrKeyExists) {
 				continue // another host created it first
@@ -148,29 +165,29 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 			if inDoubt {
 				d.doubt(key, id, 0, delta)
 			}
-			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
+			return 0, delta, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		n := h.n
-		next := count{N: max(n+delta, 0), ID: id, Op: op, Prev: h.shown, Base: h.rev}
+		next := count{N: max(n+delta, 0), ID: id, Op: op, Prev: h.shown, Base: h.rev, Open: d.openAfter(key, h.open, op, delta)}
 		data := d.F.encodeCount(key, next)
 		rev, err := kv.Update(ctx, key, data, h.rev)
 		if err = d.lost(err, delta); err == nil {
 			d.wrote(key, rev, data)
 			d.saw(key, next.N)
-			return n, nil
+			return n, delta, nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
 			if inDoubt {
 				d.doubt(key, id, h.rev, delta)
 			}
-			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
+			return 0, delta, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		if ctx.Err() != nil {
-			return 0, ctx.Err()
+			return 0, delta, ctx.Err()
 		}
 		backoff(attempt)
 	}
-	return 0, fmt.Errorf("fleet count %s: too much contention", key)
+	return 0, 0, fmt.Errorf("fleet count %s: too much contention", key)
 }
 
 // written is a write this process made: its revision and its bytes.
@@ -199,9 +216,10 @@ func (d *Days) ownWrite(key string, e jetstream.KeyValueEntry) bool {
 
 // head is a day key's latest entry as the next write builds on it.
 type head struct {
-	rev   uint64 // 0: no entry (the day's first write creates it)
-	n     int    // the count to build on (restored when the entry was refused)
-	shown int    // the count the entry itself holds (a write's prev)
+	rev   uint64          // 0: no entry (the day's first write creates it)
+	n     int             // the count to build on (restored when the entry was refused)
+	shown int             // the count the entry itself holds (a write's prev)
+	open  map[string]held // the hosts' unused leased slots the entry holds
 }
 
 // head reads the key's latest entry and checks it. A refused entry is alerted and the
@@ -223,7 +241,7 @@ func (d *Days) head(ctx context.Context, kv jetstream.KeyValue, key string) (hea
 		return head{}, fmt.Errorf("fleet count %s: %w", key, err)
 	}
 	c, perr := decodeCount(e.Value())
-	h := head{rev: e.Revision(), n: c.N, shown: c.N}
+	h := head{rev: e.Revision(), n: c.N, shown: c.N, open: c.Open}
 	why := ""
 	if !d.ownWrite(key, e) { // this process's own last write was checked before it was made
 		why = d.checkCount(ctx, key, e)
@@ -247,7 +265,7 @@ func (d *Days) restore(ctx context.Context, kv jetstream.KeyValue, key, why stri
 		return head{}, fmt.Errorf("fleet count %s: refused (%s) and no trusted count to restore", key, why)
 	}
 	d.F.alert(Alert{Kind: AlertCountRefused, Subject: key, Text: fmt.Sprintf("%s; restored to %d", text, max(n, h.shown))})
-	h.n = max(n, h.shown)
+	h.n, h.open = max(n, h.shown), nil // a refused entry's leases are not believed either
 	return h, nil
 }
 
@@ -258,7 +276,7 @@ func (d *Days) doubt(key, id string, rev uint64, delta int) {
 		return
 	}
 	d.mu.Lock()
-	d.unsure = append(d.unsure, unsure{key: key, id: id, rev: rev, at: time.Now()})
+	d.unsure = append(d.unsure, unsure{key: key, id: id, rev: rev, n: delta, at: time.Now()})
 	d.mu.Unlock()
 }
 
@@ -286,7 +304,7 @@ func (d *Days) settle(ctx context.Context) {
 			// Given back at most once: a release whose own answer was lost may have landed,
 			// so it is not tried again (at worst the count stays one high). One that surely
 			// wrote nothing (no connection, lost races) is tried at the next settle.
-			if rerr := d.releaseKey(ctx, u.key); rerr != nil && !errors.Is(rerr, errUnclear) {
+			if rerr := d.giveBack(ctx, u.key, u.n); rerr != nil && !errors.Is(rerr, errUnclear) {
 				keep = append(keep, u)
 			}
 		case known:
@@ -299,14 +317,17 @@ func (d *Days) settle(ctx context.Context) {
 	d.mu.Unlock()
 }
 
-// releaseKey gives one slot back on a bucket key.
-func (d *Days) releaseKey(ctx context.Context, key string) error {
+// giveBack gives n slots back on a bucket key: one by a release, more by a lease's return.
+func (d *Days) giveBack(ctx context.Context, key string, n int) error {
 	i := strings.LastIndexByte(key, '.')
-	broker, ok := brokerOfToken(key[:max(i, 0)])
-	if i < 0 || !ok {
+	if _, ok := brokerOfToken(key[:max(i, 0)]); i < 0 || !ok {
 		return fmt.Errorf("fleet count: bad key %q", key)
 	}
-	_, err := d.add(ctx, broker, key[i+1:], -1, false)
+	op := opRelease
+	if n > 1 {
+		op = opReturn
+	}
+	_, _, err := d.change(ctx, key, op, false, func(head) int { return -n })
 	return err
 }
 

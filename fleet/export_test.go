@@ -1,6 +1,9 @@
 package fleet
 
 import (
+	"context"
+	"time"
+
 	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -40,3 +43,42 @@ func AdminJetStream(ns *server.Server, a *Authority) (jetstream.JetStream, func(
 
 // Retained is retained, for the retention test.
 var Retained = retained
+
+// SetLeaseTimes sets how long d's leased slots may stay unused (idle) or held (hold) before
+// they are given back.
+func SetLeaseTimes(d *Days, idle, hold time.Duration) { d.lease.idle, d.lease.hold = idle, hold }
+
+// ReturnIdleAt runs the return timer of broker's day pool as if it fired at now.
+func ReturnIdleAt(d *Days, broker, day string, now time.Time) { d.returnIdle(dayKey(broker, day), now) }
+
+// Pooled is how many leased slots of broker's day d holds unused.
+func Pooled(d *Days, broker, day string) int {
+	n, _ := d.unused(dayKey(broker, day))
+	return n
+}
+
+// Taken is the slots the day key holds (orders sent and leased slots unused), as a host with
+// no lease of its own reads the head.
+func Taken(ctx context.Context, f *Fleet, broker, day string) (int, error) {
+	d := &Days{F: f}
+	kv, err := f.bucket(ctx, DayBucket)
+	if err != nil {
+		return 0, err
+	}
+	h, err := d.head(ctx, kv, dayKey(broker, day))
+	return h.n, err
+}
+
+// CountAt is d.Count read at now (how old the hosts' Open entries are).
+func CountAt(ctx context.Context, d *Days, broker, day string, now time.Time) (int, error) {
+	kv, err := d.F.bucket(ctx, DayBucket)
+	if err != nil {
+		return 0, err
+	}
+	key := dayKey(broker, day)
+	h, err := d.head(ctx, kv, key)
+	if err != nil {
+		return 0, err
+	}
+	return d.sent(key, h, now), nil
+}
