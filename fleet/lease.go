@@ -76,7 +76,7 @@ func (d *Days) ReserveSlot(ctx context.Context, broker, day string, limit int) (
 	if size <= 1 { // a slot of its own: given back to the fleet
 		return n, func(ctx context.Context) error { return d.giveBack(ctx, key, 1) }, nil
 	}
-	d.fill(key, limit, n+1, n+size)
+	d.fill(ctx, key, limit, n+1, n+size)
 	return n, func(context.Context) error { d.putBack(key, n); return nil }, nil
 }
 
@@ -125,10 +125,21 @@ func sameBroker(a, b string) bool {
 	return i > 0 && j > 0 && a[:i] == b[:j]
 }
 
-// fill puts the places [from, to) in key's pool and arms its return.
-func (d *Days) fill(key string, limit, from, to int) {
+// fill puts the places [from, to) in key's pool and arms its return; a lease that lands
+// after Close is given back at once.
+func (d *Days) fill(ctx context.Context, key string, limit, from, to int) {
 	d.lease.mu.Lock()
-	defer d.lease.mu.Unlock()
+	closed := d.lease.closed
+	d.fillLocked(key, limit, from, to)
+	d.lease.mu.Unlock()
+	if closed {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = d.returnPool(ctx, key)
+	}
+}
+
+func (d *Days) fillLocked(key string, limit, from, to int) {
 	if d.lease.pools == nil {
 		d.lease.pools = map[string]*pool{}
 	}

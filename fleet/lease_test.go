@@ -92,7 +92,8 @@ func TestFleetLeaseRaceToCapExact(t *testing.T) {
 func TestFleetLeaseFarFromCap(t *testing.T) {
 	ns := serve(t)
 	a := newHostCap(t, connect(t, ns, "h1"), "paper", livetest.Epoch, 1000)
-	other := &fleet.Days{F: connect(t, ns, "h2")} // another host's reader (status)
+	fo, alerts := connectAlerting(t, ns, "h2")
+	other := &fleet.Days{F: fo} // another host's reader (status)
 	ctx, day := context.Background(), live.UTCDay(livetest.Epoch)
 	for i := range 3 {
 		if d := a.buy(); d.Outcome != live.OutcomeAccepted {
@@ -124,6 +125,9 @@ func TestFleetLeaseFarFromCap(t *testing.T) {
 		if n, err := c.d.Count(ctx, "paper", day); err != nil || n != 3 {
 			t.Errorf("after close %s reads %d, %v; want 3", c.name, n, err)
 		}
+	}
+	if x := alerts.of(fleet.AlertCountRefused); len(x) != 0 { // a signed return is honest
+		t.Errorf("another host refused an honest lease or return: %+v", x)
 	}
 	if taken, err := fleet.Taken(ctx, a.f, "paper", day); err != nil || taken != 3 {
 		t.Errorf("slots taken after close = %d, %v; want 3", taken, err)
