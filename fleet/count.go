@@ -37,10 +37,12 @@ type count struct {
 	Sig  string          `json:"sig,omitempty"`
 }
 
-// held is a host's unused leased slots and when it said so (unix seconds, its clock).
+// held is a host's unused leased slots, when it said so (unix seconds, its clock) and the id
+// of its write that said so (its usage key names that write as it uses the slots).
 type held struct {
-	N  int   `json:"n"`
-	At int64 `json:"at"`
+	N  int    `json:"n"`
+	At int64  `json:"at"`
+	ID string `json:"id,omitempty"`
 }
 
 func (c count) input(key string) []byte {
@@ -52,7 +54,7 @@ func (c count) input(key string) []byte {
 		}
 		sort.Strings(hosts)
 		for _, h := range hosts {
-			parts = append(parts, h, strconv.Itoa(c.Open[h].N), strconv.FormatInt(c.Open[h].At, 10))
+			parts = append(parts, h, strconv.Itoa(c.Open[h].N), strconv.FormatInt(c.Open[h].At, 10), c.Open[h].ID)
 		}
 	}
 	return sigInput("count", parts...)

@@ -14,6 +14,10 @@ import (
 // returns true for its delta.
 func SetLoseAnswer(d *Days, lose func(delta int) bool) { d.loseAnswer = lose }
 
+// SetEchoRace makes a landed write of d answer as a lost race when echo returns true for its
+// delta (the client's retry of a publish that landed).
+func SetEchoRace(d *Days, echo func(delta int) bool) { d.echoRace = echo }
+
 // AdminJetStream connects to ns in-process as a's administrator (what only the server's
 // operator holds): the tests use it to do what no host may, such as purging the stream.
 func AdminJetStream(ns *server.Server, a *Authority) (jetstream.JetStream, func(), error) {
@@ -80,5 +84,5 @@ func CountAt(ctx context.Context, d *Days, broker, day string, now time.Time) (i
 	if err != nil {
 		return 0, err
 	}
-	return d.sent(key, h, now), nil
+	return d.sent(ctx, kv, key, h, now), nil
 }

@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"cockpit/live"
 )
@@ -32,10 +33,12 @@ const (
 
 var _ live.SlotReserver = (*Days)(nil)
 
-// pool is this host's leased, unused slots of one day key: their places in the day.
+// pool is this host's leased, unused slots of one day key.
 type pool struct {
-	free  []int // ascending
-	limit int   // the cap they were leased under
+	free  int    // unused slots (each lies below the cap it was leased under)
+	next  int    // the orders sent fleet-wide before the next slot, as this host knows them
+	id    string // the lease write's id (its usage key names it)
+	limit int    // the cap they were leased under
 	taken time.Time
 	used  time.Time
 	timer *time.Timer
@@ -53,31 +56,63 @@ type leases struct {
 }
 
 // ReserveSlot takes one slot under limit (the day's cap; 0 or less: none known, one slot per
-// write) and returns its place in the day and the function that gives this slot back. A slot
-// comes from this host's lease when it holds one; otherwise it is taken by a write, with a
-// block leased along when the day is far from the cap.
+// write) and returns the orders sent fleet-wide before it (as far as this host knows; the
+// slot taken is what holds the cap) and the function that gives this slot back. A slot comes
+// from this host's lease when it holds one; otherwise it is taken by a write, with a block
+// leased along when the day is far from the cap. A slot at or past the cap returns its place
+// (at or past the cap: the gate refuses it).
 func (d *Days) ReserveSlot(ctx context.Context, broker, day string, limit int) (int, func(context.Context) error, error) {
-	d.settle(ctx)
 	key := dayKey(broker, day)
-	if place, ok := d.fromPool(ctx, key, limit); ok {
-		return place, func(context.Context) error { d.putBack(key, place); return nil }, nil
+	for again := true; ; again = false {
+		d.settle(ctx)
+		d.touch(key)
+		if place, ok := d.fromPool(ctx, key, limit); ok {
+			return place, func(ctx context.Context) error { return d.putBack(ctx, key) }, nil
+		}
+		o, err := d.takeLease(ctx, key, limit)
+		if err != nil {
+			return 0, nil, d.F.note(err)
+		}
+		d.F.note(nil)
+		if limit > 0 && o.n >= limit && again && d.doubts(key) {
+			// The day looks full, but a write of this host's whose answer was lost may hold
+			// slots an order never used: now that a write follows it, settle can tell. The
+			// slot just taken goes back and the reservation is made once more.
+			if err := d.giveBack(ctx, key, 1); err != nil {
+				return 0, nil, d.F.note(err) // the slot's fate is unknown: never given back twice
+			}
+			continue
+		}
+		place := o.n
+		if limit <= 0 || o.n < limit { // a slot below the cap: the orders sent before it
+			place = min(d.sentBefore(ctx, key, o.h), o.n)
+		}
+		if o.delta <= 1 { // a slot of its own: given back to the fleet
+			return place, func(ctx context.Context) error { return d.giveBack(ctx, key, 1) }, nil
+		}
+		d.fill(ctx, key, limit, o.delta-1, place+1, o.id)
+		return place, func(ctx context.Context) error { return d.putBack(ctx, key) }, nil
 	}
+}
+
+// takeLease takes a block of slots sized on the head (one near the cap, or when closing).
+func (d *Days) takeLease(ctx context.Context, key string, limit int) (outcome, error) {
 	hosts := d.hostCount(ctx)
 	if d.isClosed() {
 		limit = 0 // closing: one slot per write, nothing left leased behind
 	}
-	n, size, err := d.change(ctx, key, opLease, true, func(h head) int {
+	return d.change(ctx, key, opLease, true, func(h head) int {
 		return leaseSize(limit, h.n, max(hosts, len(h.open)+1))
 	})
+}
+
+// sentBefore is the orders a head counts, read before this host's write on it.
+func (d *Days) sentBefore(ctx context.Context, key string, h head) int {
+	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
-		return 0, nil, d.F.note(err)
+		return h.n
 	}
-	d.F.note(nil)
-	if size <= 1 { // a slot of its own: given back to the fleet
-		return n, func(ctx context.Context) error { return d.giveBack(ctx, key, 1) }, nil
-	}
-	d.fill(ctx, key, limit, n+1, n+size)
-	return n, func(context.Context) error { d.putBack(key, n); return nil }, nil
+	return d.sent(ctx, kv, key, h, time.Now())
 }
 
 // leaseSize is the block a write takes at count n: one near the cap, or with no cap known.
@@ -88,12 +123,13 @@ func leaseSize(limit, n, hosts int) int {
 	return min(max((limit-n)/(max(hosts, 1)*leaseSpread), 1), maxLease)
 }
 
-// fromPool hands out the lowest leased slot of key, only when the fleet's server answered a
-// ping for this order and this host's name is its own, as a write would have checked: a host
-// cut off from the fleet cannot hear its halts, so it denies as before. Pools of other days,
-// or leased under another cap, are given back first.
+// fromPool hands out a leased slot of key and returns the orders sent before it, only when
+// the fleet took this host's usage write (its unused slots, signed) for it and its name is
+// its own, as a count write would have checked: a host cut off from the fleet cannot hear its
+// halts, so it denies as before. Pools of other days, or leased under another cap, are given
+// back first.
 func (d *Days) fromPool(ctx context.Context, key string, limit int) (int, bool) {
-	if !d.F.Connected() || d.F.claim(ctx) != nil || d.F.nc.FlushWithContext(ctx) != nil {
+	if !d.F.Connected() || d.F.claim(ctx) != nil {
 		return 0, false
 	}
 	d.lease.mu.Lock()
@@ -105,17 +141,29 @@ func (d *Days) fromPool(ctx context.Context, key string, limit int) (int, bool) 
 	}
 	d.lease.mu.Unlock()
 	for _, k := range stale {
-		d.returnPool(ctx, k)
+		_ = d.returnPool(ctx, k)
 	}
 	d.lease.mu.Lock()
-	defer d.lease.mu.Unlock()
 	p := d.lease.pools[key]
-	if p == nil || len(p.free) == 0 {
+	if p == nil || p.free == 0 {
+		d.lease.mu.Unlock()
 		return 0, false
 	}
-	place := p.free[0]
-	p.free = p.free[1:]
+	place, id := p.next, p.id
+	p.free--
+	p.next++
 	p.used = time.Now()
+	left := p.free
+	d.lease.mu.Unlock()
+	if err := d.putUse(ctx, key, id, left); err != nil {
+		d.lease.mu.Lock()
+		if q := d.lease.pools[key]; q == p { // not given back meanwhile: the slot stays unused
+			p.free++
+			p.next--
+		}
+		d.lease.mu.Unlock()
+		return 0, false
+	}
 	return place, true
 }
 
@@ -125,21 +173,11 @@ func sameBroker(a, b string) bool {
 	return i > 0 && j > 0 && a[:i] == b[:j]
 }
 
-// fill puts the places [from, to) in key's pool and arms its return; a lease that lands
-// after Close is given back at once.
-func (d *Days) fill(ctx context.Context, key string, limit, from, to int) {
+// fill pools n slots leased by the write id, the first with next orders sent before it, and
+// arms their return; a lease that lands after Close is given back at once.
+func (d *Days) fill(ctx context.Context, key string, limit, n, next int, id string) {
 	d.lease.mu.Lock()
 	closed := d.lease.closed
-	d.fillLocked(key, limit, from, to)
-	d.lease.mu.Unlock()
-	if closed {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		_ = d.returnPool(ctx, key)
-	}
-}
-
-func (d *Days) fillLocked(key string, limit, from, to int) {
 	if d.lease.pools == nil {
 		d.lease.pools = map[string]*pool{}
 	}
@@ -148,40 +186,41 @@ func (d *Days) fillLocked(key string, limit, from, to int) {
 		p = &pool{}
 		d.lease.pools[key] = p
 	}
-	for i := from; i < to; i++ {
-		p.free = append(p.free, i)
-	}
-	slices.Sort(p.free)
 	now := time.Now()
+	p.free, p.next, p.id = p.free+n, next, id
 	p.limit, p.taken, p.used = limit, now, now
-	if p.timer == nil && !d.lease.closed {
+	if p.timer == nil && !closed {
 		p.timer = time.AfterFunc(d.lease.idleFor(), func() { d.returnIdle(key, time.Now()) })
+	}
+	d.lease.mu.Unlock()
+	if closed {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = d.returnPool(ctx, key)
 	}
 }
 
 func (l *leases) idleFor() time.Duration { return cmp.Or(l.idle, leaseIdle) }
 func (l *leases) holdFor() time.Duration { return cmp.Or(l.hold, leaseHold) }
 
-// putBack returns a slot handed out from the pool (its order was not sent).
-func (d *Days) putBack(key string, place int) {
+// putBack returns a slot handed out from the pool (its order was not sent); when the pool
+// was given back meanwhile, the slot is given back to the fleet on its own.
+func (d *Days) putBack(ctx context.Context, key string) error {
 	d.lease.mu.Lock()
 	p := d.lease.pools[key]
-	if p != nil && !d.lease.closed {
-		i, _ := slices.BinarySearch(p.free, place)
-		p.free = slices.Insert(p.free, i, place)
+	ok := p != nil && !d.lease.closed
+	var id string
+	var left int
+	if ok {
+		p.free++
+		p.next--
+		id, left = p.id, p.free
 	}
 	d.lease.mu.Unlock()
-	if p == nil || d.isClosed() { // the pool was given back meanwhile: give the slot back on its own
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		_ = d.giveBack(ctx, key, 1)
-		cancel()
+	if !ok {
+		return d.giveBack(ctx, key, 1)
 	}
-}
-
-func (d *Days) isClosed() bool {
-	d.lease.mu.Lock()
-	defer d.lease.mu.Unlock()
-	return d.lease.closed
+	return d.putUse(ctx, key, id, left)
 }
 
 // returnIdle is key's timer: a pool unused for leaseIdle, or held for leaseHold, at now is
@@ -202,7 +241,7 @@ func (d *Days) returnIdle(key string, now time.Time) {
 	if due {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		d.returnPool(ctx, key)
+		_ = d.returnPool(ctx, key)
 	}
 }
 
@@ -246,14 +285,14 @@ func (d *Days) returnPool(ctx context.Context, key string) error {
 	delete(d.lease.pools, key)
 	free := p.free
 	d.lease.mu.Unlock()
-	for len(free) > 0 {
-		n := min(len(free), maxLease)
+	for free > 0 {
+		n := min(free, maxLease)
 		err := d.giveBack(ctx, key, n)
 		if err != nil && !errors.Is(err, errUnclear) && !d.F.nc.IsClosed() {
 			d.fillBack(key, p, free) // nothing was written: tried again later
 			return err
 		}
-		free = free[n:]
+		free -= n
 		if err != nil {
 			return err
 		}
@@ -262,15 +301,14 @@ func (d *Days) returnPool(ctx context.Context, key string) error {
 }
 
 // fillBack puts slots a return could not give back in the pool again.
-func (d *Days) fillBack(key string, p *pool, free []int) {
+func (d *Days) fillBack(key string, p *pool, free int) {
 	d.lease.mu.Lock()
 	defer d.lease.mu.Unlock()
 	if d.lease.pools == nil {
 		d.lease.pools = map[string]*pool{}
 	}
 	if q := d.lease.pools[key]; q != nil {
-		q.free = append(q.free, free...)
-		slices.Sort(q.free)
+		q.free += free
 		return
 	}
 	p.free, p.timer = free, nil
@@ -288,12 +326,12 @@ func (d *Days) unused(key string) (int, bool) {
 	if p == nil {
 		return 0, false
 	}
-	return len(p.free), true
+	return p.free, true
 }
 
-// openAfter is the Open a write of op and delta leaves: the other hosts' entries as the head
-// holds them and this host's unused slots after the write.
-func (d *Days) openAfter(key string, open map[string]held, op string, delta int) map[string]held {
+// openAfter is the Open a write (id) of op and delta leaves: the other hosts' entries as
+// the head holds them and this host's unused slots after the write.
+func (d *Days) openAfter(key, id string, open map[string]held, op string, delta int) map[string]held {
 	out := make(map[string]held, len(open)+1)
 	for h, v := range open {
 		out[h] = v
@@ -302,22 +340,23 @@ func (d *Days) openAfter(key string, open map[string]held, op string, delta int)
 	if op == opLease && delta > 1 {
 		n += delta - 1
 	}
-	out[d.F.host] = held{N: n, At: time.Now().Unix()}
+	out[d.F.host] = held{N: n, At: time.Now().Unix(), ID: id}
 	return out
 }
 
 // sent is the orders a head counts: its slots less the leased slots held unused — this
-// host's from its own pool, the others' as their last write said, unless that is older than
+// host's from its own pool; another's from its usage key when that names the host's write in
+// the head (it is signed and checked), else as that write said; none from an entry older than
 // openStale (a host that vanished with a lease: its slots count as sent, the safe side).
-func (d *Days) sent(key string, h head, now time.Time) int {
+func (d *Days) sent(ctx context.Context, kv jetstream.KeyValue, key string, h head, now time.Time) int {
 	n := h.n
 	mine, pooled := d.unused(key)
 	for host, v := range h.open {
 		switch {
 		case host == d.F.host && pooled:
 			n -= mine
-		case now.Sub(time.Unix(v.At, 0)) < openStale:
-			n -= v.N
+		case v.N > 0 && now.Sub(time.Unix(v.At, 0)) < openStale:
+			n -= d.hostUnused(ctx, kv, key, host, v)
 		}
 	}
 	return max(n, 0)
@@ -340,4 +379,32 @@ func (d *Days) hostCount(ctx context.Context) int {
 	d.lease.hosts, d.lease.hostAt = n, time.Now()
 	d.lease.mu.Unlock()
 	return n
+}
+
+func (d *Days) isClosed() bool {
+	d.lease.mu.Lock()
+	defer d.lease.mu.Unlock()
+	return d.lease.closed
+}
+
+// touch marks key's pool used: a host that keeps trying to order (the fleet slow to answer)
+// is not idle.
+func (d *Days) touch(key string) {
+	d.lease.mu.Lock()
+	if p := d.lease.pools[key]; p != nil {
+		p.used = time.Now()
+	}
+	d.lease.mu.Unlock()
+}
+
+// doubts reports whether a write of key by this host is in doubt.
+func (d *Days) doubts(key string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, u := range d.unsure {
+		if u.key == key {
+			return true
+		}
+	}
+	return false
 }

@@ -2,11 +2,14 @@ package fleet_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"cockpit/fleet"
 	"cockpit/live"
@@ -110,10 +113,9 @@ func TestFleetLeaseFarFromCap(t *testing.T) {
 	if n, err := a.days.Count(ctx, "paper", day); err != nil || n != 3 {
 		t.Errorf("this host reads %d, %v; want 3 (orders sent, not leased)", n, err)
 	}
-	// Another host sees the orders sent as of this host's last write (1), never the slots
-	// leased: it catches up when this host writes again (a lease, a return).
-	if n, err := other.Count(ctx, "paper", day); err != nil || n < 1 || n > 3 {
-		t.Errorf("another host reads %d, %v; want 1 to 3 (orders sent, not the %d leased)", n, err, taken)
+	// Another host reads this host's usage key: the orders sent, not the slots leased.
+	if n, err := other.Count(ctx, "paper", day); err != nil || n != 3 {
+		t.Errorf("another host reads %d, %v; want 3 (orders sent, not the %d leased)", n, err, taken)
 	}
 	if err := a.days.Close(ctx); err != nil {
 		t.Fatal(err)
@@ -228,10 +230,9 @@ func TestFleetLeaseCrashedHostNeverReused(t *testing.T) {
 	if sent := 3 + got.accepted; sent > limit {
 		t.Fatalf("orders sent %d, over the cap %d", sent, limit)
 	}
-	// The crashed host's last write said 2 fewer orders than it sent (it used 2 of the block
-	// after): read as the orders sent then, until its entry is stale; then as all sent.
-	if n, err := b.days.Count(ctx, "paper", day); err != nil || n != limit-held-2 {
-		t.Errorf("count = %d, %v; want %d (the crashed host's lease is not read as orders yet)", n, err, limit-held-2)
+	// The crashed host's unused slots read as not sent until its entry is stale; then as sent.
+	if n, err := b.days.Count(ctx, "paper", day); err != nil || n != limit-held {
+		t.Errorf("count = %d, %v; want %d (the orders sent)", n, err, limit-held)
 	}
 	if n, err := fleet.CountAt(ctx, b.days, "paper", day, time.Now().Add(time.Hour)); err != nil || n != limit {
 		t.Errorf("count an hour later = %d, %v; want %d (a vanished host's lease reads as sent: the safe side)", n, err, limit)
@@ -255,5 +256,78 @@ func TestFleetLeaseLostAnswerGivenBack(t *testing.T) {
 	}
 	if n := fleet.Pooled(a.days, "paper", day); n != 0 {
 		t.Errorf("pooled = %d, want 0 (a lease in doubt is never handed out)", n)
+	}
+}
+
+// TestFleetLeaseForgedUsageIgnored: a usage key not signed by the host it names (another
+// host's credentials put it) is not believed: the count falls back to what the host's own
+// signed count write said, and the forger's figure never shows.
+func TestFleetLeaseForgedUsageIgnored(t *testing.T) {
+	ns := serve(t)
+	a := newHostCap(t, connect(t, ns, "h1"), "paper", livetest.Epoch, 1000)
+	other := &fleet.Days{F: connect(t, ns, "h2")}
+	ctx, day := context.Background(), live.UTCDay(livetest.Epoch)
+	for range 3 {
+		if d := a.buy(); d.Outcome != live.OutcomeAccepted {
+			t.Fatalf("order: %s %s", d.Outcome, d.Message())
+		}
+	}
+	nc, _ := ns.raw(t, "h4")
+	js, _ := jetstream.New(nc)
+	kv, err := js.KeyValue(ctx, fleet.DayBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := kv.Get(ctx, "paper."+day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		N    int `json:"n"`
+		Open map[string]struct {
+			N  int    `json:"n"`
+			ID string `json:"id"`
+		} `json:"open"`
+	}
+	if err := json.Unmarshal(e.Value(), &c); err != nil {
+		t.Fatal(err)
+	}
+	forged := fmt.Sprintf(`{"id":%q,"unused":0,"host":"h1","at":%d}`, c.Open["h1"].ID, time.Now().Unix())
+	if _, err := kv.Put(ctx, "paper."+day+".use.h1", []byte(forged)); err != nil {
+		t.Fatal(err)
+	}
+	want := c.N - c.Open["h1"].N // what h1's signed lease write said: 1 order sent
+	if n, err := other.Count(ctx, "paper", day); err != nil || n != want {
+		t.Errorf("count with a forged usage key = %d, %v; want %d (not the forger's %d)", n, err, want, c.N)
+	}
+}
+
+// TestFleetWriteEchoNotCountedTwice: a count write that landed but answered as a lost race
+// (JetStream's client published it again during an election, and the copy found the first)
+// is not made a second time: the slots taken are the orders sent and the lease.
+func TestFleetWriteEchoNotCountedTwice(t *testing.T) {
+	for _, limit := range []int{20, 1000} { // one slot per write, and a lease
+		t.Run(fmt.Sprint("cap ", limit), func(t *testing.T) {
+			ns := serve(t)
+			a := newHostCap(t, connect(t, ns, "h1"), "paper", livetest.Epoch, limit)
+			ctx, day := context.Background(), live.UTCDay(livetest.Epoch)
+			if d := a.buy(); d.Outcome != live.OutcomeAccepted { // the day's key exists
+				t.Fatalf("first order: %s %s", d.Outcome, d.Message())
+			}
+			fleet.ReturnIdleAt(a.days, "paper", day, time.Now().Add(time.Hour)) // no lease left
+			var once sync.Once
+			fleet.SetEchoRace(a.days, func(delta int) bool {
+				echo := false
+				once.Do(func() { echo = delta > 0 })
+				return echo
+			})
+			if d := a.buy(); d.Outcome != live.OutcomeAccepted {
+				t.Fatalf("order: %s %s", d.Outcome, d.Message())
+			}
+			taken, err := fleet.Taken(ctx, a.f, "paper", day)
+			if want := 2 + fleet.Pooled(a.days, "paper", day); err != nil || taken != want {
+				t.Errorf("slots taken = %d, %v; want %d (the order and its lease, once)", taken, err, want)
+			}
+		})
 	}
 }
