@@ -13,8 +13,9 @@ import (
 )
 
 // Lease sizing: while the day is far from its cap a host takes a block of slots in one write
-// (min(maxLease, room/(hosts*leaseSpread))) and hands them out without a round trip; near the
-// cap (a block of one) every order takes its own slot as before. Every leased slot lies below
+// (min(maxLease, room/(hosts*leaseSpread))) and hands them out without a count write (only an
+// uncontended put of its own usage key); near the cap (a block of one) every order takes its
+// own slot as before. Every leased slot lies below
 // the cap, and the CAS on the day key keeps two hosts' blocks apart: the cap stays exact.
 const (
 	maxLease    = 32 // the largest block, and the largest return a count may show

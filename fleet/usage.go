@@ -27,11 +27,12 @@ func (u use) input(key string) []byte {
 // useKey is host's usage key of a day key.
 func useKey(key, host string) string { return key + ".use." + brokerToken(host) }
 
-// putUse writes this host's unused slots of its lease id on key, and waits for the fleet to
-// take it.
+// putUse publishes this host's unused slots of its lease id on key without waiting for the
+// store's ack, then waits for the server to answer a ping sent after it: the fleet is there
+// and has the put in order (a reader may see it a moment later; until then it reads what the
+// host's count write said).
 func (d *Days) putUse(ctx context.Context, key, id string, unused int) error {
-	kv, err := d.F.bucket(ctx, DayBucket)
-	if err != nil {
+	if _, err := d.F.bucket(ctx, DayBucket); err != nil {
 		return err
 	}
 	u := use{ID: id, Unused: unused, Host: d.F.host, At: time.Now().Unix()}
@@ -40,8 +41,10 @@ func (d *Days) putUse(ctx context.Context, key, id string, unused int) error {
 		u.Sig = d.F.id.sign(u.input(k))
 	}
 	data, _ := json.Marshal(u)
-	_, err = kv.Put(ctx, k, data)
-	return err
+	if _, err := d.F.js.PublishAsync("$KV."+DayBucket+"."+k, data); err != nil {
+		return err
+	}
+	return d.F.nc.FlushWithContext(ctx)
 }
 
 // hostUnused is how many slots host holds unused per its entry v in a head: its usage key's
