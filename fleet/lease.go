@@ -363,22 +363,27 @@ func (d *Days) sent(ctx context.Context, kv jetstream.KeyValue, key string, h he
 	return max(n, 0)
 }
 
-// hostCount is the hosts with a live heartbeat, read at most every hostsFresh (0 when
-// unknown: the day key's own list of hosts is used).
-func (d *Days) hostCount(ctx context.Context) int {
+// hostCount is the hosts with a live heartbeat as last read (0 before the first read: the
+// day key's own list of hosts is used). A read older than hostsFresh is renewed in the
+// background, off the order's path.
+func (d *Days) hostCount(context.Context) int {
 	d.lease.mu.Lock()
-	n, at := d.lease.hosts, d.lease.hostAt
-	d.lease.mu.Unlock()
-	if time.Since(at) < hostsFresh {
-		return n
+	n, stale := d.lease.hosts, time.Since(d.lease.hostAt) >= hostsFresh
+	if stale {
+		d.lease.hostAt = time.Now() // one renewal at a time
 	}
-	beats, err := d.F.Hosts(ctx)
-	if err == nil {
-		n = len(beats)
-	}
-	d.lease.mu.Lock()
-	d.lease.hosts, d.lease.hostAt = n, time.Now()
 	d.lease.mu.Unlock()
+	if stale {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if beats, err := d.F.Hosts(ctx); err == nil {
+				d.lease.mu.Lock()
+				d.lease.hosts = len(beats)
+				d.lease.mu.Unlock()
+			}
+		}()
+	}
 	return n
 }
 

