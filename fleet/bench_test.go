@@ -202,6 +202,16 @@ type timed struct {
 	sum *timeSum
 }
 
+func (t timed) ReserveSlot(ctx context.Context, broker, day string, limit int) (int, func(context.Context) error, error) {
+	start := time.Now()
+	n, give, err := t.Days.ReserveSlot(ctx, broker, day, limit)
+	t.sum.mu.Lock()
+	t.sum.d += time.Since(start)
+	t.sum.n++
+	t.sum.mu.Unlock()
+	return n, give, err
+}
+
 func (t timed) Reserve(ctx context.Context, broker, day string) (int, error) {
 	start := time.Now()
 	n, err := t.Days.Reserve(ctx, broker, day)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,8 @@ const (
 	opReserve = "reserve" // one slot for an order about to be checked and sent
 	opSent    = "sent"    // a slot for an order the broker already has (a bracket's leg)
 	opRelease = "release" // a slot given back: the only write that may lower the count
+	opLease   = "lease"   // a block of slots taken ahead, handed out by this host without a write
+	opReturn  = "return"  // a lease's unused slots given back (at most maxLease): lowers the count
 )
 
 // count is a day key's value: the count, the reservation that made it, and, signed by the
@@ -28,12 +31,33 @@ type count struct {
 	Prev int    `json:"prev"` // the count this write replaced
 	Base uint64 `json:"base"` // the revision it replaced (0: the day's first write)
 	Host string `json:"host"`
-	Sig  string `json:"sig,omitempty"`
+	// Open is each host's unused leased slots as of its last write (signed with the rest):
+	// the count holds them, the orders sent do not.
+	Open map[string]held `json:"open,omitempty"`
+	Sig  string          `json:"sig,omitempty"`
+}
+
+// held is a host's unused leased slots, when it said so (unix seconds, its clock) and the id
+// of its write that said so (its usage key names that write as it uses the slots).
+type held struct {
+	N  int    `json:"n"`
+	At int64  `json:"at"`
+	ID string `json:"id,omitempty"`
 }
 
 func (c count) input(key string) []byte {
-	return sigInput("count", key, strconv.Itoa(c.N), c.ID, c.Op, strconv.Itoa(c.Prev),
-		strconv.FormatUint(c.Base, 10), c.Host)
+	parts := []string{key, strconv.Itoa(c.N), c.ID, c.Op, strconv.Itoa(c.Prev), strconv.FormatUint(c.Base, 10), c.Host}
+	if len(c.Open) > 0 { // a count written before leases is signed without it
+		hosts := make([]string, 0, len(c.Open))
+		for h := range c.Open {
+			hosts = append(hosts, h)
+		}
+		sort.Strings(hosts)
+		for _, h := range hosts {
+			parts = append(parts, h, strconv.Itoa(c.Open[h].N), strconv.FormatInt(c.Open[h].At, 10), c.Open[h].ID)
+		}
+	}
+	return sigInput("count", parts...)
 }
 
 // encodeCount signs (with credentials) and encodes a count write.
@@ -56,7 +80,7 @@ func parseCount(b []byte) (int, string, error) {
 func decodeCount(b []byte) (count, error) {
 	var c count
 	if len(b) > 0 && b[0] == '{' {
-		if err := json.Unmarshal(b, &c); err != nil || c.N < 0 {
+		if err := json.Unmarshal(b, &c); err != nil || c.N < 0 || badOpen(c.Open) {
 			return count{}, fmt.Errorf("not a count: %q", b)
 		}
 		return c, nil
@@ -69,9 +93,34 @@ func decodeCount(b []byte) (count, error) {
 	return count{N: n, ID: id, Prev: n}, nil
 }
 
+// badOpen reports a negative number of unused leased slots.
+func badOpen(open map[string]held) bool {
+	for _, h := range open {
+		if h.N < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lowers says why a count that went down is not a release of one or a return of at most
+// maxLease ("" when it is).
+func (c count) lowers() string {
+	switch {
+	case c.N >= c.Prev:
+		return ""
+	case c.Op == opRelease && c.N == c.Prev-1:
+		return ""
+	case c.Op == opReturn && c.Prev-c.N <= maxLease:
+		return ""
+	}
+	return fmt.Sprintf("went down from %d without a release of one or a return of at most %d", c.Prev, maxLease)
+}
+
 // checkCount says why the head of a day key cannot be built on ("" when it can): it must be
 // signed by a host of the fleet, replace the entry right before it, and not lower the count
-// other than by a release of one. Without credentials nothing can be checked ("").
+// other than by a release of one or a lease's return (at most maxLease). Without credentials
+// nothing can be checked ("").
 func (d *Days) checkCount(ctx context.Context, key string, e jetstream.KeyValueEntry) string {
 	if d.F.id == nil {
 		return ""
@@ -83,8 +132,8 @@ func (d *Days) checkCount(ctx context.Context, key string, e jetstream.KeyValueE
 	if err := d.F.verifyBy(ctx, c.Host, c.input(key), c.Sig); err != nil {
 		return fmt.Sprintf("count %d (revision %d): %v", c.N, e.Revision(), err)
 	}
-	if c.N < c.Prev && (c.Op != opRelease || c.N != c.Prev-1) {
-		return fmt.Sprintf("count %d (revision %d) went down from %d without a release", c.N, e.Revision(), c.Prev)
+	if why := c.lowers(); why != "" {
+		return fmt.Sprintf("count %d (revision %d) %s", c.N, e.Revision(), why)
 	}
 	if e.Revision() != c.Base+1 { // another entry of the key may lie between: it must not
 		next, err := d.nextOf(ctx, key, c.Base+1)

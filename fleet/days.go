@@ -30,15 +30,20 @@ type Days struct {
 	daysStream jetstream.Stream
 	mine       map[string]written // this process's last write per key
 
+	lease leases // this host's leased, unused slots
+
 	// loseAnswer, set only by tests, drops the answer of a write that landed (as a leader
-	// election or a dropped connection does) when it returns true for the write's delta.
+	// election or a dropped connection does) when it returns true for the write's delta;
+	// echoRace answers such a write as a lost race (the client's own retry of it found it).
 	loseAnswer func(delta int) bool
+	echoRace   func(delta int) bool
 }
 
 // unsure is a reservation whose write may or may not have landed.
 type unsure struct {
 	key, id string
 	rev     uint64 // the revision the write expected
+	n       int    // the slots it took (a lease takes a block)
 	at      time.Time
 }
 
@@ -80,15 +85,20 @@ func (d *Days) Release(ctx context.Context, broker, day string) error {
 	return d.F.note(err)
 }
 
-// Count reads the count without changing it: a head that does not check out is refused
-// (and alerted) and the trusted count is returned instead.
+// Count reads the orders sent without changing the count: the slots taken less the leased
+// slots the hosts hold unused (see sent). A head that does not check out is refused (and
+// alerted) and the trusted count is returned instead.
 func (d *Days) Count(ctx context.Context, broker, day string) (int, error) {
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
 		return 0, err
 	}
-	h, err := d.head(ctx, kv, dayKey(broker, day))
-	return h.n, err
+	key := dayKey(broker, day)
+	h, err := d.head(ctx, kv, key)
+	if err != nil {
+		return 0, err
+	}
+	return d.sent(ctx, kv, key, h, time.Now()), nil
 }
 
 // Settle resolves the reservations whose answers were lost: one that landed is given back
@@ -107,17 +117,6 @@ func (d *Days) Unsure() int {
 // check out (checkCount) is refused and alerted, and the count is restored on top of it from
 // the trusted history; with none, the count is unknown (an error: the gate denies).
 func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt bool) (int, error) {
-	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
-		return 0, fmt.Errorf("fleet %s", d.F.nc.Status())
-	}
-	if err := d.F.claim(ctx); err != nil { // another cockpit under this host name: refused
-		return 0, err
-	}
-	kv, err := d.F.bucket(ctx, DayBucket)
-	if err != nil {
-		return 0, err
-	}
-	key := dayKey(broker, day)
 	op := opReserve
 	switch {
 	case delta < 0:
@@ -125,52 +124,120 @@ func (d *Days) add(ctx context.Context, broker, day string, delta int, inDoubt b
 	case !inDoubt:
 		op = opSent
 	}
+	o, err := d.change(ctx, dayKey(broker, day), op, inDoubt, func(head) int { return delta })
+	return o.n, err
+}
+
+// change writes one change of a day key with a CAS loop: step gives the delta for the head
+// it builds on (a lease sizes its block on the count). It returns the count it replaced and
+// the delta written, and the head it built on. Every write also says how many leased slots this host holds unused
+// (Open), so the orders sent can be told from the slots taken.
+func (d *Days) change(ctx context.Context, key, op string, inDoubt bool, step func(head) int) (outcome, error) {
+	if !d.F.Connected() { // fail at once rather than wait for a reconnect that may not come
+		return outcome{}, fmt.Errorf("fleet %s", d.F.nc.Status())
+	}
+	if err := d.F.claim(ctx); err != nil { // another cockpit under this host name: refused
+		return outcome{}, err
+	}
+	kv, err := d.F.bucket(ctx, DayBucket)
+	if err != nil {
+		return outcome{}, err
+	}
+	var tried outcome // the last write refused as a lost race, and its bytes
+	var triedData []byte
 	for attempt := range maxCAS {
 		id := live.RandomID("rsv")
 		h, err := d.head(ctx, kv, key)
 		if err != nil {
-			return 0, err
+			return outcome{}, err
 		}
+		if tried.id != "" && h.id == tried.id {
+			// The "lost race" was this write itself: the client published it again (a leader
+			// election) and the copy found its own first landing. It is not made twice.
+			d.wrote(key, h.rev, triedData)
+			d.saw(key, h.shown)
+			return tried, nil
+		}
+		delta := step(h)
 		if h.rev == 0 {
 			if delta < 0 {
-				return 0, nil
+				return outcome{0, delta, h, id}, nil
 			}
-			data := d.F.encodeCount(key, count{N: delta, ID: id, Op: op})
+			data := d.F.encodeCount(key, count{N: delta, ID: id, Op: op, Open: d.openAfter(key, id, h.open, op, delta)})
 			rev, err := kv.Create(ctx, key, data)
 			if err = d.lost(err, delta); err == nil {
 				d.wrote(key, rev, data)
 				d.saw(key, delta)
-				return 0, nil
+				return outcome{0, delta, h, id}, nil
 			}
 			if errors.Is(err, jetstream.ErrKeyExists) {
+				if rev, ok := d.followedBy(ctx, key, 0, id); ok { // this write landed before
+					d.wrote(key, rev, data)
+					return outcome{0, delta, h, id}, nil
+				}
+				tried, triedData = outcome{0, delta, h, id}, data
 				continue // another host created it first
 			}
 			if inDoubt {
 				d.doubt(key, id, 0, delta)
 			}
-			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
+			return outcome{0, delta, h, id}, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
 		n := h.n
-		next := count{N: max(n+delta, 0), ID: id, Op: op, Prev: h.shown, Base: h.rev}
+		next := count{N: max(n+delta, 0), ID: id, Op: op, Prev: h.shown, Base: h.rev, Open: d.openAfter(key, id, h.open, op, delta)}
 		data := d.F.encodeCount(key, next)
 		rev, err := kv.Update(ctx, key, data, h.rev)
 		if err = d.lost(err, delta); err == nil {
 			d.wrote(key, rev, data)
 			d.saw(key, next.N)
-			return n, nil
+			return outcome{n, delta, h, id}, nil
 		}
 		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
 			if inDoubt {
 				d.doubt(key, id, h.rev, delta)
 			}
-			return 0, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
+			return outcome{0, delta, h, id}, fmt.Errorf("fleet count %s: %w: %w", key, errUnclear, err)
 		}
+		if rev, ok := d.followedBy(ctx, key, h.rev, id); ok { // the race lost was to itself
+			d.wrote(key, rev, data)
+			d.saw(key, next.N)
+			return outcome{n, delta, h, id}, nil
+		}
+		tried, triedData = outcome{n, delta, h, id}, data
 		if ctx.Err() != nil {
-			return 0, ctx.Err()
+			if inDoubt { // it may have landed before the race was seen
+				d.doubt(key, id, h.rev, delta)
+			}
+			return outcome{0, delta, h, id}, ctx.Err()
 		}
 		backoff(attempt)
 	}
-	return 0, fmt.Errorf("fleet count %s: too much contention", key)
+	return outcome{}, fmt.Errorf("fleet count %s: too much contention", key)
+}
+
+// followedBy reports whether the key's first entry after revision rev is the write id (a
+// write the client published again, whose copy then lost the race to it), and its revision.
+func (d *Days) followedBy(ctx context.Context, key string, rev uint64, id string) (uint64, bool) {
+	s, err := d.stream(ctx)
+	if err != nil {
+		return 0, false
+	}
+	m, err := s.GetMsg(ctx, rev+1, jetstream.WithGetMsgSubject("$KV."+DayBucket+"."+key))
+	if err != nil {
+		return 0, false
+	}
+	if _, mid, err := parseCount(m.Data); err != nil || mid != id {
+		return 0, false
+	}
+	return m.Sequence, true
+}
+
+// outcome is a day-count write's: the count it replaced, the delta it wrote, the head it
+// built on and its id.
+type outcome struct {
+	n, delta int
+	h        head
+	id       string
 }
 
 // written is a write this process made: its revision and its bytes.
@@ -199,9 +266,11 @@ func (d *Days) ownWrite(key string, e jetstream.KeyValueEntry) bool {
 
 // head is a day key's latest entry as the next write builds on it.
 type head struct {
-	rev   uint64 // 0: no entry (the day's first write creates it)
-	n     int    // the count to build on (restored when the entry was refused)
-	shown int    // the count the entry itself holds (a write's prev)
+	rev   uint64          // 0: no entry (the day's first write creates it)
+	n     int             // the count to build on (restored when the entry was refused)
+	shown int             // the count the entry itself holds (a write's prev)
+	open  map[string]held // the hosts' unused leased slots the entry holds
+	id    string          // the entry's write id
 }
 
 // head reads the key's latest entry and checks it. A refused entry is alerted and the
@@ -223,7 +292,7 @@ func (d *Days) head(ctx context.Context, kv jetstream.KeyValue, key string) (hea
 		return head{}, fmt.Errorf("fleet count %s: %w", key, err)
 	}
 	c, perr := decodeCount(e.Value())
-	h := head{rev: e.Revision(), n: c.N, shown: c.N}
+	h := head{rev: e.Revision(), n: c.N, shown: c.N, open: c.Open, id: c.ID}
 	why := ""
 	if !d.ownWrite(key, e) { // this process's own last write was checked before it was made
 		why = d.checkCount(ctx, key, e)
@@ -247,18 +316,18 @@ func (d *Days) restore(ctx context.Context, kv jetstream.KeyValue, key, why stri
 		return head{}, fmt.Errorf("fleet count %s: refused (%s) and no trusted count to restore", key, why)
 	}
 	d.F.alert(Alert{Kind: AlertCountRefused, Subject: key, Text: fmt.Sprintf("%s; restored to %d", text, max(n, h.shown))})
-	h.n = max(n, h.shown)
+	h.n, h.open = max(n, h.shown), nil // a refused entry's leases are not believed either
 	return h, nil
 }
 
-// doubt remembers a reservation whose write had no clear answer (a release in doubt only
-// leaves the count high, which is safe).
+// doubt remembers a reservation or a lease's return whose write had no clear answer (a
+// release in doubt only leaves the count high, which is safe).
 func (d *Days) doubt(key, id string, rev uint64, delta int) {
-	if delta <= 0 {
+	if delta == 0 {
 		return
 	}
 	d.mu.Lock()
-	d.unsure = append(d.unsure, unsure{key: key, id: id, rev: rev, at: time.Now()})
+	d.unsure = append(d.unsure, unsure{key: key, id: id, rev: rev, n: delta, at: time.Now()})
 	d.mu.Unlock()
 }
 
@@ -282,11 +351,16 @@ func (d *Days) settle(ctx context.Context) {
 			landed, known = d.landed(ctx, kv, u)
 		}
 		switch {
-		case known && landed:
+		case known && landed && u.n > 0:
 			// Given back at most once: a release whose own answer was lost may have landed,
 			// so it is not tried again (at worst the count stays one high). One that surely
 			// wrote nothing (no connection, lost races) is tried at the next settle.
-			if rerr := d.releaseKey(ctx, u.key); rerr != nil && !errors.Is(rerr, errUnclear) {
+			if rerr := d.giveBack(ctx, u.key, u.n); rerr != nil && !errors.Is(rerr, errUnclear) {
+				keep = append(keep, u)
+			}
+		case known && !landed && u.n < 0:
+			// A release or return that surely did not land is made again (itself in doubt).
+			if rerr := d.giveBack(ctx, u.key, -u.n); rerr != nil && !errors.Is(rerr, errUnclear) {
 				keep = append(keep, u)
 			}
 		case known:
@@ -299,14 +373,19 @@ func (d *Days) settle(ctx context.Context) {
 	d.mu.Unlock()
 }
 
-// releaseKey gives one slot back on a bucket key.
-func (d *Days) releaseKey(ctx context.Context, key string) error {
+// giveBack gives n slots back on a bucket key: one by a release, more by a lease's return.
+func (d *Days) giveBack(ctx context.Context, key string, n int) error {
 	i := strings.LastIndexByte(key, '.')
-	broker, ok := brokerOfToken(key[:max(i, 0)])
-	if i < 0 || !ok {
+	if _, ok := brokerOfToken(key[:max(i, 0)]); i < 0 || !ok {
 		return fmt.Errorf("fleet count: bad key %q", key)
 	}
-	_, err := d.add(ctx, broker, key[i+1:], -1, false)
+	op := opRelease
+	if n > 1 {
+		op = opReturn
+	}
+	// A give-back whose answer is lost is settled later: made again only if it surely did
+	// not land (one that landed, or cannot be told, is never made twice).
+	_, err := d.change(ctx, key, op, true, func(head) int { return -n })
 	return err
 }
 
@@ -314,6 +393,9 @@ func (d *Days) releaseKey(ctx context.Context, key string) error {
 func (d *Days) lost(err error, delta int) error {
 	if err == nil && d.loseAnswer != nil && d.loseAnswer(delta) {
 		return context.DeadlineExceeded
+	}
+	if err == nil && d.echoRace != nil && d.echoRace(delta) {
+		return jetstream.ErrKeyRevisionMismatch
 	}
 	return err
 }

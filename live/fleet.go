@@ -28,3 +28,12 @@ type SentCounter interface {
 type DayCounter interface {
 	Count(ctx context.Context, broker, day string) (int, error)
 }
+
+// SlotReserver is a DayReserver told the day's cap (limit; 0 or less: none known). It may take
+// slots ahead in a block (a lease) while the day is far from the cap and hand them out without
+// a round trip; every slot it hands out lies below the cap it was told, so the cap stays
+// exact across the fleet. It returns the slot's place in the day and the function that gives
+// that slot back (the order was not sent, or the broker rejected it).
+type SlotReserver interface {
+	ReserveSlot(ctx context.Context, broker, day string, limit int) (int, func(context.Context) error, error)
+}

@@ -98,6 +98,13 @@ func (s *Session) openFleet() error {
 	}
 	s.closers = append(s.closers, f.Close)
 	l.f, l.days = f, &fleet.Days{F: f}
+	s.closers = append(s.closers, func() { // before f.Close (closers run last first): leased slots go back
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if err := l.days.Close(ctx); err != nil && rt.Log != nil {
+			rt.Log.Warn("fleet: leased day-count slots not given back (they stay counted today)", "err", err)
+		}
+	})
 	l.sink = &fleet.AuditSink{Next: &lastKind{next: rt.Audit, l: l}, F: f, Trail: StoreTrail{DB: rt.DB}}
 	rt.Audit = l.sink
 	l.mirror = &fleet.Mirror{F: f, Root: rt.Root, Now: rt.Now, OnRemote: s.fleetHaltRecord,

@@ -180,9 +180,10 @@ type run struct {
 	positions  []live.Position // the positions read (nil when unreadable)
 	explicit   *money.Amount   // the notional the order itself gave, before valuation
 	d          Decision
-	slot       string    // the UTC day of a fleet slot this run holds ("" none)
-	deadline   time.Time // how long the run may wait for the submit lock (zero: not at all)
-	val        valuation // how the order's notional was reached (the audit says which)
+	slot       string                      // the UTC day of a fleet slot this run holds ("" none)
+	give       func(context.Context) error // gives that slot back, when ReserveSlot took it
+	deadline   time.Time                   // how long the run may wait for the submit lock (zero: not at all)
+	val        valuation                   // how the order's notional was reached (the audit says which)
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,

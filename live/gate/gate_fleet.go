@@ -34,6 +34,14 @@ func (r *run) reserve(ctx context.Context, local int) (int, *live.Denial) {
 		}
 		return max(local, n), nil
 	}
+	if sr, ok := r.g.Days.(live.SlotReserver); ok { // may hand out a leased slot
+		n, give, err := sr.ReserveSlot(ctx, r.key, day, r.m.HardCaps.MaxTradesPerDay)
+		if err != nil {
+			return 0, live.NewDenial(live.ReasonFleetUnavailable, "broker", r.key, "error", err.Error())
+		}
+		r.slot, r.give = day, give
+		return max(local, n), nil
+	}
 	n, err := r.g.Days.Reserve(ctx, r.key, day)
 	if err != nil {
 		return 0, live.NewDenial(live.ReasonFleetUnavailable, "broker", r.key, "error", err.Error())
@@ -69,9 +77,13 @@ func (r *run) release(ctx context.Context) {
 	if r.slot == "" || r.g.Days == nil {
 		return
 	}
-	day := r.slot
-	r.slot = ""
+	day, give := r.slot, r.give
+	r.slot, r.give = "", nil
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fleetTimeout)
 	defer cancel()
+	if give != nil { // a slot from ReserveSlot goes back where it came from
+		_ = give(ctx)
+		return
+	}
 	_ = r.g.Days.Release(ctx, r.key, day)
 }
