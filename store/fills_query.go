@@ -118,3 +118,23 @@ func decodeTrips(text string, closing Trade) ([]RoundTrip, error) {
 	}
 	return out, nil
 }
+
+// Cells is how a fill reads in any table of the day's trades: its price ("?" when the broker
+// gave none), and, for a fill the lots applied, whether it closed a round trip and the
+// position after it; for any other fill its state and "-" (the screen and `cockpit trades`
+// print the same row from it).
+func (dt DayTrades) Cells(t Trade) (price string, closed bool, state, position string) {
+	price, position = "?", t.Position.String()
+	if t.Price.Sign() > 0 {
+		price = t.Price.String()
+	}
+	if t.State != FillApplied {
+		return price, false, t.State, "-"
+	}
+	for _, rt := range dt.Trips {
+		if rt.CloseSeq == t.Seq {
+			return price, true, "", position
+		}
+	}
+	return price, false, "", position
+}

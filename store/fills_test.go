@@ -10,6 +10,7 @@ import (
 
 	"cockpit/live"
 	"cockpit/live/livetest"
+	"cockpit/live/lots"
 	"cockpit/live/money"
 )
 
@@ -238,5 +239,28 @@ func TestFillUnreadableIsKept(t *testing.T) {
 	day, err := db.DayTrades(ctx, livetest.Epoch, "")
 	if err != nil || len(day.Trades) != 1 || day.Trades[0].State != FillUnreadable || day.NotApplied != 1 {
 		t.Fatalf("day = %+v, %v; want one unreadable fill", day, err)
+	}
+}
+
+// TestTradeCells: one row's cells, as the screen and `cockpit trades` both print them.
+func TestTradeCells(t *testing.T) {
+	dt := DayTrades{Trips: []RoundTrip{{Trip: lots.Trip{CloseSeq: 7}}}}
+	tests := []struct {
+		name              string
+		tr                Trade
+		price, state, pos string
+		closed            bool
+	}{
+		{"opening fill", Trade{Seq: 3, State: FillApplied, Price: money.MustParse("190.5"), Position: money.FromInt(10)}, "190.5", "", "10", false},
+		{"closing fill", Trade{Seq: 7, State: FillApplied, Price: money.MustParse("191"), Position: money.Zero}, "191", "", "0", true},
+		{"unpriced", Trade{Seq: 9, State: FillUnpriced, Position: money.FromInt(4)}, "?", FillUnpriced, "-", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			price, closed, state, pos := dt.Cells(tt.tr)
+			if price != tt.price || closed != tt.closed || state != tt.state || pos != tt.pos {
+				t.Errorf("Cells = %q %v %q %q, want %q %v %q %q", price, closed, state, pos, tt.price, tt.closed, tt.state, tt.pos)
+			}
+		})
 	}
 }

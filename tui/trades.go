@@ -67,14 +67,8 @@ func (tm *tradesModal) View(w, h int) string {
 // tradeRow is one fill: its time, side, symbol, quantity, price and fee, the realised P&L of
 // the round trips it closed (net of fees) and the symbol's position after it.
 func (tm *tradesModal) tradeRow(dt readmodel.DayTrades, t readmodel.Trade) string {
-	px, realised, pos := "?", "", t.Position.String()
-	if t.Price.Sign() > 0 {
-		px = t.Price.String()
-	}
-	switch {
-	case t.State != readmodel.FillApplied:
-		realised, pos = t.State, "-"
-	case closedTrip(dt, t.Seq):
+	px, closed, realised, pos := dt.Cells(t)
+	if closed {
 		realised = tm.money(t.Realized, true)
 	}
 	return fmt.Sprintf("%-8s %-4s %-8s %-9s %-10s %-7s %-11s %s", t.Time.Format("15:04:05"), termsafe.Text(t.Side),
@@ -112,16 +106,6 @@ func (tm *tradesModal) money(a money.Amount, sign bool) string {
 		return "+" + a.String()
 	}
 	return a.String()
-}
-
-// closedTrip reports whether the fill seq closed a round trip.
-func closedTrip(dt readmodel.DayTrades, seq int64) bool {
-	for _, rt := range dt.Trips {
-		if rt.CloseSeq == seq {
-			return true
-		}
-	}
-	return false
 }
 
 // fitText cuts s to n cells with an ellipsis.

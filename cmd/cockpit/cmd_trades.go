@@ -98,14 +98,8 @@ func (a *App) printTrades(dt store.DayTrades) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tBROKER\tSYMBOL\tSIDE\tQTY\tPRICE\tFEE\tORDER\tREALISED\tPOSITION")
 	for _, t := range dt.Trades {
-		px, realised, pos := "?", "", t.Position.String()
-		if t.Price.Sign() > 0 {
-			px = t.Price.String()
-		}
-		switch {
-		case t.State != store.FillApplied:
-			realised, pos = t.State, "-"
-		case hasTrips(dt, t.Seq):
+		px, closed, realised, pos := dt.Cells(t)
+		if closed {
 			realised = signed(t.Realized)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.Time.Format("15:04:05"), cell(t.Broker), cell(t.Symbol),
@@ -132,16 +126,6 @@ func (a *App) printTrades(dt store.DayTrades) {
 		fmt.Fprintf(w, "%d fills left out of the lots (a repeat, no price, or unreadable): see `cockpit audit list --type fill`\n", dt.NotApplied)
 	}
 	fmt.Fprintln(w, feesNote)
-}
-
-// hasTrips reports whether the fill seq closed a round trip.
-func hasTrips(dt store.DayTrades, seq int64) bool {
-	for _, rt := range dt.Trips {
-		if rt.CloseSeq == seq {
-			return true
-		}
-	}
-	return false
 }
 
 // openedAt is a lot's opening time: the clock on the day shown, the date and clock before it.
