@@ -89,6 +89,11 @@ func (d *Days) Release(ctx context.Context, broker, day string) error {
 // slots the hosts hold unused (see sent). A head that does not check out is refused (and
 // alerted) and the trusted count is returned instead.
 func (d *Days) Count(ctx context.Context, broker, day string) (int, error) {
+	return d.countAt(ctx, broker, day, time.Now())
+}
+
+// countAt is Count read at now (how old the hosts' Open entries are).
+func (d *Days) countAt(ctx context.Context, broker, day string, now time.Time) (int, error) {
 	kv, err := d.F.bucket(ctx, DayBucket)
 	if err != nil {
 		return 0, err
@@ -98,7 +103,7 @@ func (d *Days) Count(ctx context.Context, broker, day string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return d.sent(ctx, kv, key, h, time.Now()), nil
+	return d.sent(ctx, kv, key, h, now), nil
 }
 
 // Settle resolves the reservations whose answers were lost: one that landed is given back

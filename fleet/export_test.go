@@ -75,14 +75,5 @@ func Taken(ctx context.Context, f *Fleet, broker, day string) (int, error) {
 
 // CountAt is d.Count read at now (how old the hosts' Open entries are).
 func CountAt(ctx context.Context, d *Days, broker, day string, now time.Time) (int, error) {
-	kv, err := d.F.bucket(ctx, DayBucket)
-	if err != nil {
-		return 0, err
-	}
-	key := dayKey(broker, day)
-	h, err := d.head(ctx, kv, key)
-	if err != nil {
-		return 0, err
-	}
-	return d.sent(ctx, kv, key, h, now), nil
+	return d.countAt(ctx, broker, day, now)
 }
