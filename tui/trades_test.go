@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"cockpit/live/livetest"
 	"cockpit/live/lots"
@@ -81,26 +79,6 @@ func TestTradesView(t *testing.T) {
 	if out := screen(m); !strings.Contains(out, "No fills today.") {
 		t.Errorf("an empty day does not say so:\n%s", out)
 	}
-}
-
-// TestE2ETrades: the real program on the fake backend; T opens the Trades view, which stays
-// drawn from the snapshots the program polls; the final screen is the golden.
-func TestE2ETrades(t *testing.T) {
-	m, be, _ := newTestModel(t, 120, 40)
-	withTrades(m, be)
-	m.opts.Tick, m.opts.Poll = 20*time.Millisecond, 50*time.Millisecond
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "orders 14/20")
-	tm.Send(tea.KeyPressMsg{Code: 'T', Text: "T"})
-	waitFor(t, tm, "round trip: realised +12")
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if calls := be.Calls(); len(calls) != 0 {
-		t.Errorf("opening the trades view reached the backend: %q", calls)
-	}
-	golden.RequireEqual(t, []byte(screen(fm)))
 }
 
 // TestTradesViewWithoutATrail: a screen whose snapshot has no day's trades read (attached to
