@@ -267,6 +267,7 @@ func (d *Days) Close(ctx context.Context) error {
 	d.lease.mu.Lock()
 	d.lease.closed = true
 	d.lease.mu.Unlock()
+	d.settle(ctx) // writes whose answer was lost and that landed: their orders were not sent
 	return d.ReturnLeases(ctx)
 }
 

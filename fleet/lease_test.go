@@ -47,7 +47,8 @@ func untilCapped(tb testing.TB, hosts []*host, t *tally) {
 
 // TestFleetLeaseRaceToCapExact: 4 hosts race to a small cap (6 and 40), each sending until the
 // fleet says the day is full; the fleet accepts exactly the cap, the brokers see exactly the
-// cap, and once the hosts close (returning their leases) the count is the orders sent.
+// cap, and once the hosts close (settling writes in doubt, returning their leases) the count is
+// the orders sent — or above it only when a give-back's own answer was lost (never below).
 func TestFleetLeaseRaceToCapExact(t *testing.T) {
 	runs := 10
 	if testing.Short() {
@@ -84,8 +85,11 @@ func TestFleetLeaseRaceToCapExact(t *testing.T) {
 				}
 			}
 			taken, err := fleet.Taken(context.Background(), conns[0], key, day)
-			if err != nil || taken != limit {
-				t.Fatalf("cap %d run %d: slots taken after the hosts closed = %d, %v; want %d (the orders sent)", limit, run, taken, err, limit)
+			if err != nil || taken < limit {
+				t.Fatalf("cap %d run %d: slots taken after the hosts closed = %d, %v; want %d (the orders sent; fewer would let the fleet pass the cap)", limit, run, taken, err, limit)
+			}
+			if taken > limit { // the safe direction: a give-back whose own answer was lost (a loaded machine) is never made twice
+				t.Logf("cap %d run %d: slots taken after the hosts closed = %d, %d above the orders sent (fleet_unavailable denials: %d)", limit, run, taken, taken-limit, got.fleet)
 			}
 		}
 	}
