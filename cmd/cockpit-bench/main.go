@@ -6,8 +6,9 @@
 // verify, the screen's page query and View(),
 // the history figures of issue 32 (an order through the durable gate and through serve-mcp at
 // 0, 10,000 and 100,000 settled orders of history, sizes taking turns; start-up to the first
-// frame and to trading on a fresh root and on one of 1,000,000 events), and the process's
-// peak RSS — and prints a table, or JSON with --json. --quick uses smaller inputs and
+// frame and to trading on a fresh root and on one of 1,000,000 events; four durable gates
+// local and then as four hosts of one in-process fleet, in alternating rounds), and the
+// process's peak RSS — and prints a table, or JSON with --json. --quick uses smaller inputs and
 // finishes in under a minute.
 package main
 
@@ -79,6 +80,7 @@ var steps = []step{
 	{"history gate", figHistoryGate},
 	{"history mcp", figHistoryMCP},
 	{"start-up", figStartup},
+	{"fleet", figFleet},
 }
 
 func main() {
