@@ -79,3 +79,22 @@ func TestStacksClearAfterParse(t *testing.T) {
 		})
 	}
 }
+
+// TestArenaHintsOffTheMark: the arena's hints are counts of bytes that strings may hold too;
+// a hint far under or over the document's real containers changes nothing in the result.
+func TestArenaHintsOffTheMark(t *testing.T) {
+	for _, doc := range []string{
+		`{"a":"x:y:z:w:v:u","b":[1,2,3,4,5,6,7],"c":[[8],[9,10]]}`, // colons in a string: few items hinted
+		`{"a":"p,q,r,s,t,u,v,w","b":[1],"c":{"d":[2,3]}}`,          // commas in a string: many hinted
+		`[[],[1],[2,3],[4,5,6],{"k":[7,8,9,10]}]`,
+		`{"a":{"b":{"c":{"d":[{"e":[1,2]},{"f":[]}]}}}}`,
+	} {
+		got, err := ParseString(doc, Options{RejectDuplicates: true})
+		if err != nil {
+			t.Fatalf("ParseString(%q): %v", doc, err)
+		}
+		if s := compact(got); s != doc {
+			t.Errorf("ParseString(%q) = %s, want it as written", doc, s)
+		}
+	}
+}
