@@ -55,6 +55,10 @@ func ParseString(s string, opt Options) (any, error) {
 	p.values, p.members = st.values, st.members
 	defer func() {
 		if cap(p.values) <= arenaChunk && cap(p.members) <= arenaChunk { // a huge document's stacks go
+			// Cleared once here, up to the deepest use, instead of each time a container
+			// closes: the pooled stacks keep no pointer into this document.
+			clear(p.values[:p.valuesUsed])
+			clear(p.members[:p.membersUsed])
 			st.values, st.members = p.values[:0], p.members[:0]
 			stacks.Put(st)
 		}
@@ -81,14 +85,18 @@ type stack struct {
 var stacks = sync.Pool{New: func() any { return new(stack) }}
 
 // parser reads src; values and members being collected for the containers still open wait
-// on the two stacks, and each container gets one exact-size slice when it closes.
+// on the two stacks, and each container gets one exact-size slice when it closes. A closed
+// container's slots are left as they are (the next container overwrites them) and the
+// stacks are cleared up to valuesUsed and membersUsed when the document is done.
 type parser struct {
-	src     string
-	pos     int
-	opt     Options
-	values  []any
-	members []Member
-	arena   arena
+	src         string
+	pos         int
+	opt         Options
+	values      []any
+	members     []Member
+	valuesUsed  int // the longest values has been in this document
+	membersUsed int // the longest members has been in this document
+	arena       arena
 }
 
 func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.pos, Msg: msg} }
@@ -156,12 +164,8 @@ func (p *parser) hasPrefix(s string) bool { return strings.HasPrefix(p.src[p.pos
 const smallObject = 32
 
 func (p *parser) object(depth int) (any, error) {
-	p.pos++ // {
-	mark := len(p.members)
-	defer func() {
-		clear(p.members[mark:])
-		p.members = p.members[:mark]
-	}()
+	p.pos++                  // {
+	mark := len(p.members)   // on an error the document is abandoned; ParseString resets the stacks
 	var index map[string]int // key → position in p.members[mark:], past smallObject members
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
@@ -208,6 +212,7 @@ func (p *parser) object(depth int) (any, error) {
 			open[at].Value = v
 		default:
 			p.members = append(p.members, Member{key, v})
+			p.membersUsed = max(p.membersUsed, len(p.members))
 			if n := len(p.members) - mark; index != nil {
 				index[key] = n - 1
 			} else if n > smallObject {
@@ -226,7 +231,9 @@ func (p *parser) object(depth int) (any, error) {
 			p.pos++
 		case '}':
 			p.pos++
-			return p.newObject(p.members[mark:], index), nil
+			o := p.newObject(p.members[mark:], index)
+			p.members = p.members[:mark]
+			return o, nil
 		default:
 			return nil, p.fail("expected ',' or '}' in an object")
 		}
@@ -234,12 +241,8 @@ func (p *parser) object(depth int) (any, error) {
 }
 
 func (p *parser) array(depth int) (any, error) {
-	p.pos++ // [
-	mark := len(p.values)
-	defer func() {
-		clear(p.values[mark:])
-		p.values = p.values[:mark]
-	}()
+	p.pos++               // [
+	mark := len(p.values) // on an error the document is abandoned; ParseString resets the stacks
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
@@ -252,6 +255,7 @@ func (p *parser) array(depth int) (any, error) {
 			return nil, err
 		}
 		p.values = append(p.values, v)
+		p.valuesUsed = max(p.valuesUsed, len(p.values))
 		p.skipSpace()
 		if p.pos >= len(p.src) {
 			return nil, p.fail("unterminated list")
@@ -261,7 +265,9 @@ func (p *parser) array(depth int) (any, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			return p.newList(p.values[mark:]), nil
+			l := p.newList(p.values[mark:])
+			p.values = p.values[:mark]
+			return l, nil
 		default:
 			return nil, p.fail("expected ',' or ']' in a list")
 		}
@@ -319,29 +325,36 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 func (p *parser) str() (string, error) {
 	p.pos++ // opening quote
 	start := p.pos
-	// Fast path: no escapes; the string is a slice of the input.
+	// Fast path: no escapes; the string is a slice of the input. One table look-up per
+	// byte of printable ASCII (plain.go's plainByte); the other bytes are told apart below.
+	src, i := p.src, p.pos
 	ascii := true
-	for p.pos < len(p.src) {
-		c := p.src[p.pos]
+	for i < len(src) {
+		c := src[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
 		if c == '"' {
-			s := p.src[start:p.pos]
+			s := src[start:i]
 			if !ascii && !utf8.ValidString(s) {
+				p.pos = i
 				return "", p.fail("invalid UTF-8 in a string")
 			}
-			p.pos++
+			p.pos = i + 1
 			return s, nil
 		}
 		if c == '\\' {
 			break
 		}
 		if c < 0x20 {
+			p.pos = i
 			return "", p.fail("control character in a string")
 		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-		p.pos++
+		ascii = ascii && c < utf8.RuneSelf // DEL is ASCII, as it was
+		i++
 	}
+	p.pos = i
 	buf := make([]byte, 0, p.pos-start+16)
 	buf = append(buf, p.src[start:p.pos]...)
 	for p.pos < len(p.src) {

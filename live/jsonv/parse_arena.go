@@ -14,17 +14,23 @@ type arena struct {
 	objs []Object
 	mems []Member
 	vals []any
-	// hints: upper bounds from the input ('{' for objects, ':' for members, ',' and '[' for
-	// list items), each capped at arenaChunk; 0 until the first container asks.
+	// hints from the input, each capped at arenaChunk, 0 until the first container asks:
+	// '{' for objects, ':' for members (upper bounds, less what strings hold), and for list
+	// items the ',' that are not between members plus one per '[' (an estimate: a chunk
+	// that runs out is followed by a larger one).
 	objHint, memHint, valHint int
 	counted                   bool
 }
 
 func (a *arena) count(src string) {
 	a.counted = true
-	a.objHint = min(strings.Count(src, "{"), arenaChunk)
-	a.memHint = min(strings.Count(src, ":"), arenaChunk)
-	a.valHint = min(strings.Count(src, ",")+strings.Count(src, "["), arenaChunk)
+	objs, mems := strings.Count(src, "{"), strings.Count(src, ":")
+	// Members after an object's first take one ',' each: commas − (colons − objects) are
+	// the lists' separators, one fewer than their items.
+	items := max(strings.Count(src, ",")-mems+objs, 0) + strings.Count(src, "[")
+	a.objHint = min(objs, arenaChunk)
+	a.memHint = min(mems, arenaChunk)
+	a.valHint = min(items, arenaChunk)
 }
 
 // object returns a new object holding a copy of members.
