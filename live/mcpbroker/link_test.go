@@ -3,12 +3,14 @@ package mcpbroker_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,6 +43,14 @@ func bomb(size int, garbage func()) mcp.Middleware {
 		}
 	}
 }
+
+// badReplyTimeout is the per-call timeout of the bad-reply tests: longer than any run, so a bad
+// reply's call ends by the bad reply itself, never by its deadline (a deadline does not break
+// the link, by design). Under -race on a loaded machine, making and reading an oversized reply
+// took more than the default 30s; the BOMB call then timed out, and the next call either failed
+// on the frame still arriving over the old session or passed over it without reconnecting. A
+// hang is go test's -timeout to catch.
+const badReplyTimeout = time.Hour
 
 // linkRig is the paper broker served over the in-memory transport behind a server that
 // answers BOMB with an oversized reply; the client redials a fresh in-memory pair.
@@ -75,7 +85,7 @@ func linkRig(t *testing.T) (*rig, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	r.mb, err = mcpbroker.Connect(ctx, ct, mcpbroker.Options{Key: "mcppaper", Profile: mcpbroker.ProfileFor("alpaca", "mcppaper"), Mode: "paper",
-		Now: r.clock.Now, Redial: dial})
+		Now: r.clock.Now, Redial: dial, Timeout: badReplyTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +105,8 @@ func TestOversizedReplyReconnects(t *testing.T) {
 		Actor: live.Agent("t", "s")}); d.Outcome != live.OutcomeAccepted {
 		t.Fatalf("order before the bad reply: %s %s", d.Verdict, d.Message())
 	}
-	if _, err := r.mb.Quote(ctx, "BOMB"); err == nil {
-		t.Fatal("an oversized reply: got a quote, want the call failed")
+	if _, err := r.mb.Quote(ctx, "BOMB"); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an oversized reply: got %v, want the call failed by the reply", err)
 	}
 	if q, err := r.mb.Quote(ctx, "MSFT"); err != nil || q.Last.Sign() <= 0 {
 		t.Fatalf("the call after the oversized reply: %+v, %v; want a quote over a new session", q, err)
@@ -158,16 +168,25 @@ func TestBadRepliesOverStdio(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mb, err := mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: "alp", Profile: mcpbroker.ProfileFor("alpaca", "alp"), Redial: ep.Transport})
+			var redials atomic.Int64 // each redial starts a new server process
+			redial := func() (mcp.Transport, error) {
+				redials.Add(1)
+				return ep.Transport()
+			}
+			mb, err := mcpbroker.Connect(context.Background(), tr, mcpbroker.Options{Key: "alp", Profile: mcpbroker.ProfileFor("alpaca", "alp"),
+				Redial: redial, Timeout: badReplyTimeout})
 			if err != nil {
 				t.Fatalf("Connect: %v", err)
 			}
 			defer mb.Close()
-			if _, err := mb.Quote(context.Background(), "BOMB"); err == nil {
-				t.Fatal("a bad reply: got a quote, want the call failed")
+			if _, err := mb.Quote(context.Background(), "BOMB"); err == nil || errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("a bad reply: got %v, want the call failed by the reply", err)
 			}
 			if q, err := mb.Quote(context.Background(), "MSFT"); err != nil || q.Last.Sign() <= 0 {
 				t.Fatalf("the call after the bad reply: %+v, %v; want a quote from a new server process", q, err)
+			}
+			if got := redials.Load(); got != 1 {
+				t.Errorf("server processes started after the first: %d, want 1 (the call after the bad reply reconnects)", got)
 			}
 		})
 	}
