@@ -42,13 +42,19 @@ func auditStreamConfig(replicas int, ret AuditRetention) jetstream.StreamConfig 
 // all current yet cannot place a replicated bucket for a moment.
 const noPeers jetstream.ErrorCode = 10005
 
+// storeBusy is JetStream's "error creating store for stream": asked again while an earlier
+// request for the same bucket is still creating its store (a slow disk), the server refuses
+// the second; the next try finds the bucket made.
+const storeBusy jetstream.ErrorCode = 10049
+
 // attemptTimeout bounds one JetStream API request while provisioning: a request the meta
 // leader never answers (a cluster still forming can drop it) is asked again rather than
-// waited on until the whole deadline.
-var attemptTimeout = 5 * time.Second
+// waited on until the whole deadline; long enough for a loaded disk to make a store.
+var attemptTimeout = 15 * time.Second
 
 // retry runs fn, each attempt under its own attemptTimeout, until it succeeds, fails otherwise
-// than for want of peers, JetStream responders or an answer (a cluster settling), or ctx ends.
+// than for want of peers, JetStream responders or an answer, or for a store still being made
+// (a cluster or a disk settling), or ctx ends.
 func retry(ctx context.Context, fn func(context.Context) error) error {
 	for {
 		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
@@ -56,7 +62,7 @@ func retry(ctx context.Context, fn func(context.Context) error) error {
 		cancel()
 		var api *jetstream.APIError
 		unanswered := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
-		settling := errors.As(err, &api) && api.ErrorCode == noPeers || errors.Is(err, nats.ErrNoResponders) || unanswered
+		settling := errors.As(err, &api) && (api.ErrorCode == noPeers || api.ErrorCode == storeBusy) || errors.Is(err, nats.ErrNoResponders) || unanswered
 		if err == nil || !settling {
 			return err
 		}

@@ -5,13 +5,17 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestRetryAsksAgainWhenUnanswered: a JetStream request a forming cluster never answers is
 // asked again after attemptTimeout, not waited on until provisioning's whole deadline (CI
 // lost 60 s and TestFleetClusterLeaderLoss to one such request: "bucket cockpit_halt: context
 // deadline exceeded"). An error that is not a cluster settling, or the end of the whole
-// deadline, still ends the retries.
+// deadline, still ends the retries. A store still being made by an earlier try
+// ("error creating store for stream", seen in CI on a loaded disk: TestFleetServeTLS) is
+// asked again too.
 func TestRetryAsksAgainWhenUnanswered(t *testing.T) {
 	defer func(d time.Duration) { attemptTimeout = d }(attemptTimeout)
 	attemptTimeout = 20 * time.Millisecond
@@ -26,6 +30,7 @@ func TestRetryAsksAgainWhenUnanswered(t *testing.T) {
 		{"unanswered then answered", []error{nil, errOK}, 10 * time.Second, nil, 2},
 		{"twice unanswered then answered", []error{nil, nil, errOK}, 10 * time.Second, nil, 3},
 		{"refused at once", []error{refused}, 10 * time.Second, refused, 1},
+		{"store still being made then made", []error{&jetstream.APIError{Code: 500, ErrorCode: storeBusy}, errOK}, 10 * time.Second, nil, 2},
 		{"never answered within the whole deadline", []error{nil, nil, nil, nil, nil, nil, nil, nil}, 300 * time.Millisecond, context.DeadlineExceeded, 0},
 	}
 	for _, tt := range tests {
