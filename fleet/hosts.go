@@ -48,6 +48,13 @@ func (f *Fleet) Hosts(ctx context.Context) ([]Beat, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readAll(ctx, kv, func(_ string, b Beat) bool { return true }, func(b Beat) string { return b.Host })
+}
+
+// readAll reads and decodes every key of kv, keeps the values keep accepts (a key gone
+// between the listing and the read, or a value that does not decode, is left out) and sorts
+// them by name.
+func readAll[T any](ctx context.Context, kv jetstream.KeyValue, keep func(key string, v T) bool, name func(T) string) ([]T, error) {
 	keys, err := kv.Keys(ctx)
 	if errors.Is(err, jetstream.ErrNoKeysFound) {
 		return nil, nil
@@ -55,18 +62,18 @@ func (f *Fleet) Hosts(ctx context.Context) ([]Beat, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Beat
+	var out []T
 	for _, k := range keys {
 		e, err := kv.Get(ctx, k)
 		if err != nil {
-			continue // expired between the listing and the read
+			continue // expired or deleted between the listing and the read
 		}
-		var b Beat
-		if json.Unmarshal(e.Value(), &b) == nil {
-			out = append(out, b)
+		var v T
+		if json.Unmarshal(e.Value(), &v) == nil && keep(k, v) {
+			out = append(out, v)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
+	sort.Slice(out, func(i, j int) bool { return name(out[i]) < name(out[j]) })
 	return out, nil
 }
 

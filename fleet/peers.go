@@ -174,24 +174,6 @@ func (f *Fleet) Peers(ctx context.Context) ([]Peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := kv.Keys(ctx)
-	if errors.Is(err, jetstream.ErrNoKeysFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Peer
-	for _, k := range keys {
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			continue
-		}
-		var p Peer
-		if json.Unmarshal(e.Value(), &p) == nil && p.Host == k && p.verify(f.id.Account) == nil {
-			out = append(out, p)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
-	return out, nil
+	return readAll(ctx, kv, func(k string, p Peer) bool { return p.Host == k && p.verify(f.id.Account) == nil },
+		func(p Peer) string { return p.Host })
 }
