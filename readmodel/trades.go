@@ -24,7 +24,7 @@ func (r *Reader) tradesInto(ctx context.Context, now time.Time, snap *Snapshot) 
 	r.mu.Lock()
 	seen := r.trades
 	r.mu.Unlock()
-	if serr == nil && seen.seq == seq && seen.day.Equal(day) && seen.trades.Trades != nil {
+	if serr == nil && seen.seq == seq && seen.day.Equal(day) { // a zero day (nothing read yet) never equals
 		snap.Trades = seen.trades
 		return
 	}
