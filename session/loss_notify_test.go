@@ -2,17 +2,12 @@ package session
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"cockpit/live"
-	"cockpit/live/gate"
 	"cockpit/live/halt"
-	"cockpit/live/livetest"
-	"cockpit/live/money"
 	"cockpit/notify"
 	"cockpit/store"
 )
@@ -25,42 +20,14 @@ import (
 // its send recorded in the audit.
 func TestAcceptanceLossLimitHaltsAndPages(t *testing.T) {
 	srv, got, _ := hook(t, nil)
-	home := t.TempDir()
-	bars := filepath.Join(home, "bars.csv")
-	if err := os.WriteFile(bars, []byte(crashBars), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg := "[paper]\nreplay = \"" + bars + "\"\ntime_scale = 1\n[notify]\nrate_per_minute = 10000\n" +
-		"[notify.sinks.hook]\ntype = \"webhook\"\nurl_env = \"" + hookEnv + "\"\n"
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	clock := livetest.NewClock(time.Date(2026, 12, 3, 14, 0, 0, 0, time.UTC))
-	o := testOptions(home)
-	o.Env.Now = clock.Now
-	o.Getenv = func(k string) string {
-		if k == hookEnv {
-			return srv.URL + "/hook"
-		}
-		return ""
-	}
-	s, err := Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := CommitMandate(s.rt, "paper", []byte(lossMandate), "test", 30, "paper", live.Operator("test", s.id)); err != nil {
-		t.Fatal(err)
-	}
+	s, clock := openCrashSession(t, "[notify]\nrate_per_minute = 10000\n[notify.sinks.hook]\ntype = \"webhook\"\nurl_env = \""+hookEnv+"\"\n",
+		func(k string) string {
+			if k == hookEnv {
+				return srv.URL + "/hook"
+			}
+			return ""
+		})
 	ctx := context.Background()
-	if q, _ := s.broker.Quote(ctx, "CRSH"); q.Last.String() != "100" {
-		clock.Advance(time.Second) // onto a 100 bar
-	}
-	hundred := money.FromInt(100)
-	in := live.OrderIntent{Symbol: "CRSH", Side: live.Buy, InstrumentType: live.Equity, Quantity: &hundred}
-	if d := s.gate.Submit(ctx, gate.Submission{Broker: s.broker, Intent: &in, Actor: live.Agent("test", s.id)}); d.Outcome != live.OutcomeAccepted {
-		t.Fatalf("opening buy: %s", d.Message())
-	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { s.Run(runCtx); close(done) }()

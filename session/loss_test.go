@@ -35,34 +35,8 @@ const lossMandate = `{"hard_caps": {"account_funding_usd": 100000, "max_order_no
 // loss_limit, pauses the agent, publishes the crossing, audits the trip and the crossing once,
 // and the halt action closes the position (flatten_on_halt).
 func TestPaperSessionLosesPastTheDailyLimitAndHalts(t *testing.T) {
-	home := t.TempDir()
-	bars := filepath.Join(home, "bars.csv")
-	if err := os.WriteFile(bars, []byte(crashBars), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[paper]\nreplay = \""+bars+"\"\ntime_scale = 1\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	clock := livetest.NewClock(time.Date(2026, 12, 3, 14, 0, 0, 0, time.UTC))
-	o := testOptions(home)
-	o.Env.Now = clock.Now
-	s, err := Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := CommitMandate(s.rt, "paper", []byte(lossMandate), "test", 30, "paper", live.Operator("test", s.id)); err != nil {
-		t.Fatal(err)
-	}
+	s, clock := openCrashSession(t, "", nil)
 	ctx := context.Background()
-	if q, _ := s.broker.Quote(ctx, "CRSH"); q.Last.String() != "100" {
-		clock.Advance(time.Second) // onto a 100 bar
-	}
-	hundred := money.FromInt(100)
-	in := live.OrderIntent{Symbol: "CRSH", Side: live.Buy, InstrumentType: live.Equity, Quantity: &hundred}
-	if d := s.gate.Submit(ctx, gate.Submission{Broker: s.broker, Intent: &in, Actor: live.Agent("test", s.id)}); d.Outcome != live.OutcomeAccepted {
-		t.Fatalf("opening buy: %s", d.Message())
-	}
 	if halt.IsHalted(s.rt.Root, "paper") {
 		t.Fatal("halted before any loss")
 	}
@@ -118,4 +92,45 @@ func TestPaperSessionLosesPastTheDailyLimitAndHalts(t *testing.T) {
 	if counts[live.KindHaltTripped] != 1 || counts[live.KindLossLimitCrossed] != 1 {
 		t.Errorf("loss_limit records = %v, want one halt_tripped and one loss_limit_crossed", counts)
 	}
+}
+
+// openCrashSession opens a paper session over the crash replay (extra is added to config.toml
+// after its [paper] table; getenv, when set, answers the session's environment), commits
+// lossMandate and buys 100 CRSH at 100. The caller runs it and advances the clock onto the
+// 50 bar; the session is closed when the test ends.
+func openCrashSession(t *testing.T, extra string, getenv func(string) string) (*Session, *livetest.Clock) {
+	t.Helper()
+	home := t.TempDir()
+	bars := filepath.Join(home, "bars.csv")
+	if err := os.WriteFile(bars, []byte(crashBars), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[paper]\nreplay = \"" + bars + "\"\ntime_scale = 1\n" + extra
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clock := livetest.NewClock(time.Date(2026, 12, 3, 14, 0, 0, 0, time.UTC))
+	o := testOptions(home)
+	o.Env.Now = clock.Now
+	if getenv != nil {
+		o.Getenv = getenv
+	}
+	s, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if _, err := CommitMandate(s.rt, "paper", []byte(lossMandate), "test", 30, "paper", live.Operator("test", s.id)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if q, _ := s.broker.Quote(ctx, "CRSH"); q.Last.String() != "100" {
+		clock.Advance(time.Second) // onto a 100 bar
+	}
+	hundred := money.FromInt(100)
+	in := live.OrderIntent{Symbol: "CRSH", Side: live.Buy, InstrumentType: live.Equity, Quantity: &hundred}
+	if d := s.gate.Submit(ctx, gate.Submission{Broker: s.broker, Intent: &in, Actor: live.Agent("test", s.id)}); d.Outcome != live.OutcomeAccepted {
+		t.Fatalf("opening buy: %s", d.Message())
+	}
+	return s, clock
 }
