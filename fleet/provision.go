@@ -120,23 +120,30 @@ func Provision(ns *server.Server, a *Authority, replicas int, peers []Peer, ret 
 	}); err != nil {
 		return fmt.Errorf("fleet serve: stream %s: %w", AuditStream, err)
 	}
-	kv, err := js.KeyValue(ctx, PeerBucket)
-	if err != nil {
-		return err
+	var kv jetstream.KeyValue
+	if err := retry(ctx, func(ctx context.Context) (err error) { kv, err = js.KeyValue(ctx, PeerBucket); return err }); err != nil {
+		return fmt.Errorf("fleet serve: bucket %s: %w", PeerBucket, err)
 	}
 	for _, p := range peers {
 		data, err := json.Marshal(p)
 		if err != nil {
 			return err
 		}
-		if e, err := kv.Get(ctx, p.Host); err == nil && bytes.Equal(e.Value(), data) {
-			continue
-		} else if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
-			return fmt.Errorf("fleet serve: peer %s: %w", p.Host, err)
-		}
-		if _, err := kv.Put(ctx, p.Host, data); err != nil {
+		// A replicated bucket just made may have no leader yet (no responders): asked again.
+		if err := retry(ctx, func(ctx context.Context) error { return putPeer(ctx, kv, p.Host, data) }); err != nil {
 			return fmt.Errorf("fleet serve: peer %s: %w", p.Host, err)
 		}
 	}
 	return nil
+}
+
+// putPeer puts a peer record unless the bucket already holds that very value.
+func putPeer(ctx context.Context, kv jetstream.KeyValue, host string, data []byte) error {
+	if e, err := kv.Get(ctx, host); err == nil && bytes.Equal(e.Value(), data) {
+		return nil
+	} else if err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return err
+	}
+	_, err := kv.Put(ctx, host, data)
+	return err
 }

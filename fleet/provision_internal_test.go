@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -30,6 +31,7 @@ func TestRetryAsksAgainWhenUnanswered(t *testing.T) {
 		{"unanswered then answered", []error{nil, errOK}, 10 * time.Second, nil, 2},
 		{"twice unanswered then answered", []error{nil, nil, errOK}, 10 * time.Second, nil, 3},
 		{"refused at once", []error{refused}, 10 * time.Second, refused, 1},
+		{"no responders (a bucket with no leader yet) then answered", []error{nats.ErrNoResponders, errOK}, 10 * time.Second, nil, 2},
 		{"store still being made then made", []error{&jetstream.APIError{Code: 500, ErrorCode: storeBusy}, errOK}, 10 * time.Second, nil, 2},
 		{"never answered within the whole deadline", []error{nil, nil, nil, nil, nil, nil, nil, nil}, 300 * time.Millisecond, context.DeadlineExceeded, 0},
 	}
