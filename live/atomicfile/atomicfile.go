@@ -192,9 +192,17 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// Replace writes data to path through a same-directory temporary file and renames it into
-// place, without fsync: readers never see a torn file, but a crash may leave the old one (or,
-// on some filesystems, an empty one). For files whose content is also kept durably elsewhere.
+// Replace writes data to path through a same-directory temporary file and puts it in place,
+// without fsync: readers never see a torn file, but a crash may leave the old one or an empty
+// one. For files whose content is also kept durably elsewhere (the gate's counter file, whose
+// source of truth is the order journal, DV14).
+//
+// When path exists, the new file is swapped in (renameat2 RENAME_EXCHANGE) and the old one,
+// now at the temporary name, removed, instead of renamed over: ext4 treats a rename over an
+// existing file as a request to write the new file's data at once (auto_da_alloc), which
+// made every counter write start disk I/O that the order's next fsync then waited for
+// (measured: 0.4–0.5 ms per Replace against 26–36 µs swapped, BenchmarkReplaceCost). A file
+// system without the swap gets the rename.
 func Replace(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := EnsureDir(dir); err != nil {
@@ -212,11 +220,36 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = swapInto(tmp, path)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		syscall.Unlink(tmp) // never rmdir: after a failed swap back tmp may name what path named
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
+
+// swapInto puts the file at tmp in place at path: swapped with the existing file, which is
+// then removed from tmp, or renamed when there is nothing to swap with or the file system
+// cannot swap. A path that is not a regular file (a directory, say) is swapped back and
+// refused, as a rename over it would be.
+func swapInto(tmp, path string) error {
+	switch err := exchange(tmp, path); {
+	case err == nil:
+	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.EINVAL), errors.Is(err, syscall.ENOSYS),
+		errors.Is(err, syscall.ENOTSUP), errors.Is(err, errNoExchange):
+		return os.Rename(tmp, path)
+	default:
+		return err
+	}
+	if err := syscall.Unlink(tmp); err != nil { // tmp now names the old file (or what path named); never a directory's rmdir
+		if xerr := exchange(tmp, path); xerr != nil {
+			return fmt.Errorf("%w (and swapping it back: %v)", err, xerr)
+		}
+		return fmt.Errorf("%s is not a file that can be replaced: %w", path, err)
+	}
+	return nil
+}
+
+// errNoExchange: this platform has no atomic swap of two names.
+var errNoExchange = errors.New("no atomic exchange on this platform")
