@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"cockpit/live"
@@ -38,5 +40,49 @@ func TestMandateLedgerFromTheChain(t *testing.T) {
 	}
 	if c := mandatefile.Read(ctx, root, db, "paper"); c.State != live.MandateUnverified {
 		t.Errorf("after a commit without a hash: %s, want unverified", c.State)
+	}
+}
+
+// TestMandateLedgerSeesAnotherHandlesCommit: the ledger keeps the last commit's hash between
+// orders, but a commit made through another handle on the same database (another process)
+// is seen at the next read, and putting the older mandate's file back is then tampering.
+func TestMandateLedgerSeesAnotherHandlesCommit(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cockpit.db")
+	gateDB, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gateDB.Close()
+	otherDB, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer otherDB.Close()
+	root := livetest.Root(t)
+	livetest.CommitTo(t, gateDB, root, "paper", "", livetest.Epoch)
+	older, err := os.ReadFile(root.MandatePath("paper"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second read is answered from what the first one kept
+		if c := mandatefile.Read(ctx, root, gateDB, "paper"); !c.Verified() {
+			t.Fatalf("after the first commit: %s (%v)", c.State, c.Err)
+		}
+	}
+	tighter := strings.Replace(livetest.MandateDoc, `"max_order_notional_usd": 5000`, `"max_order_notional_usd": 500`, 1)
+	livetest.CommitTo(t, otherDB, root, "paper", tighter, livetest.Epoch)
+	c := mandatefile.Read(ctx, root, gateDB, "paper")
+	if !c.Verified() {
+		t.Fatalf("after another handle's commit: %s (%v), want verified", c.State, c.Err)
+	}
+	if got, want := c.Mandate.HardCaps.MaxOrderNotionalUSD.String(), "500"; got != want {
+		t.Errorf("max_order_notional_usd: got %s, want %s", got, want)
+	}
+	if err := os.WriteFile(root.MandatePath("paper"), older, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := mandatefile.Read(ctx, root, gateDB, "paper"); c.State != live.MandateTampered {
+		t.Errorf("the older mandate's file put back: %s, want tampered", c.State)
 	}
 }

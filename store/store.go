@@ -51,6 +51,7 @@ type DB struct {
 	lazy        lazyAnchor
 	group       committer
 	stmts       stmtCache            // the read pool's prepared statements
+	mandates    ledgerCache          // each broker's last mandate commit (mandates.go)
 	wstmts      map[string]*sql.Stmt // the order path's write statements (wstmts.go)
 	// probedSchema is the schema version a full audit probe last passed under (journal_probe.go).
 	probedSchema atomic.Int64
