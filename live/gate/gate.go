@@ -201,26 +201,31 @@ func (g *Gate) Submit(ctx context.Context, s Submission) Decision {
 	if r.key == "" && s.Broker != nil {
 		r.key = s.Broker.Name()
 	}
-	key, err := live.NormalizeBroker(r.key)
-	if err != nil || s.Broker == nil {
-		return r.deny(live.NewDenial(live.ReasonInvalidBroker, "broker", r.key))
-	}
-	r.key = key
-	var d Decision
-	if den := g.storeDenial(ctx, r.key); den != nil {
-		r.check("halt_flag")
-		d = r.deny(den)
-	} else if release, den := r.waitTurn(ctx); den != nil {
-		d = r.deny(den)
-	} else {
-		d = r.submit(ctx)
-		release()
-	}
+	d := r.decide(ctx)
 	d.Read = r.snapshot()
 	if g.OnDecision != nil {
 		g.OnDecision(d)
 	}
 	return d
+}
+
+// decide runs the submission's steps up to its one audited decision.
+func (r *run) decide(ctx context.Context) Decision {
+	key, err := live.NormalizeBroker(r.key)
+	if err != nil || r.s.Broker == nil {
+		return r.deny(live.NewDenial(live.ReasonInvalidBroker, "broker", r.key))
+	}
+	r.key = key
+	if den := r.g.storeDenial(ctx, r.key); den != nil {
+		r.check("halt_flag")
+		return r.deny(den)
+	}
+	release, den := r.waitTurn(ctx)
+	if den != nil {
+		return r.deny(den)
+	}
+	defer release()
+	return r.submit(ctx)
 }
 
 func (r *run) check(step string) { r.d.Checked = append(r.d.Checked, step) }
