@@ -184,6 +184,9 @@ type run struct {
 	give       func(context.Context) error // gives that slot back, when ReserveSlot took it
 	deadline   time.Time                   // how long the run may wait for the submit lock (zero: not at all)
 	val        valuation                   // how the order's notional was reached (the audit says which)
+	mark       dayMark                     // what other orders change, taken before the reads (rerun.go)
+	again      bool                        // under the lock the mark had moved: run the steps again
+	carried    *counter.SubmitLock         // the lock held over from the run before, for the run again
 }
 
 // Submit runs the gate for one order: mandate, expiry, halt, intent, valuation, controls,
@@ -225,7 +228,7 @@ func (r *run) decide(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	defer release()
-	return r.submit(ctx)
+	return r.submitFresh(ctx)
 }
 
 func (r *run) check(step string) { r.d.Checked = append(r.d.Checked, step) }
@@ -274,6 +277,9 @@ func (r *run) submit(ctx context.Context) Decision {
 		return r.deny(den)
 	}
 	// 7: reads. A failed read is data: it fails the checks closed.
+	if r.carried == nil && !r.s.DryRun {
+		r.mark = g.dayMark(ctx, r.key)
+	}
 	r.read(ctx)
 	r.protective() // a stop that only closes a held position is valued at the position's mark (DV3)
 	if den := GateState(g.Root, r.key, r.intent, r.book); den != nil {
@@ -288,6 +294,9 @@ func (r *run) submit(ctx context.Context) Decision {
 	unlock, den := r.enter(ctx)
 	if den != nil {
 		return r.deny(den)
+	}
+	if r.again { // another order went between the reads and the lock: decide on what is there now
+		return Decision{}
 	}
 	defer unlock()
 	r.d.LockedAt = g.now()

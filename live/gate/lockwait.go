@@ -69,9 +69,15 @@ func (g *Gate) lockBy(ctx context.Context, key string, deadline time.Time) (l *c
 }
 
 // lock takes the submit lock of step 8. Without LockWait it does not wait (the reference's
-// non-blocking lock: busy is DENY lock_busy); with it, it waits until the run's deadline, and
-// when it had to (another process forwarded meanwhile) it reads the book again under the lock.
+// non-blocking lock: busy is DENY lock_busy); with it, it waits until the run's deadline.
+// When it had to wait, or another order changed the day's count since the reads (another
+// process forwarded in between), it keeps the lock and asks for the steps to run again under
+// it (r.again), so the order is checked on the book as it is now (rerun.go).
 func (r *run) lock(ctx context.Context) (*counter.SubmitLock, *live.Denial) {
+	if l := r.carried; l != nil { // the run again, already under the lock
+		r.carried = nil
+		return l, nil
+	}
 	var (
 		l      *counter.SubmitLock
 		waited bool
@@ -85,8 +91,9 @@ func (r *run) lock(ctx context.Context) (*counter.SubmitLock, *live.Denial) {
 	if err != nil {
 		return nil, lockDenial(r.key, err)
 	}
-	if waited {
-		r.read(ctx)
+	if waited || r.g.dayMark(ctx, r.key) != r.mark {
+		r.again, r.carried = true, l
+		return nil, nil
 	}
 	return l, nil
 }
