@@ -44,8 +44,9 @@ type Options struct {
 	Timeout time.Duration // per call; 0 = 30s
 	Now     func() time.Time
 	// Redial builds a fresh transport to the same server (Endpoint.Transport): a reply that
-	// breaks the session fails that call and the next call connects again. Nil: a broken
-	// session stays broken.
+	// breaks the session fails that call and the next call connects again, and so does the
+	// call after hungCalls calls in a row that ran out of Timeout (a server that hangs: over
+	// stdio, a new process). Nil: a broken session stays broken.
 	Redial func() (mcp.Transport, error)
 }
 
@@ -116,6 +117,7 @@ func (b *Broker) CallTool(ctx context.Context, name string, args *jsonv.Object) 
 	if err != nil {
 		return nil, err
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	start := b.clock()
@@ -125,7 +127,8 @@ func (b *Broker) CallTool(ctx context.Context, name string, args *jsonv.Object) 
 		return nil, err
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(raw)})
-	err = b.link.failed(gen, err)
+	ranOut := errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil // our Timeout, not the caller's
+	err = b.link.failed(gen, err, ranOut)
 	b.observe(start, err)
 	if err != nil {
 		return nil, err

@@ -25,6 +25,7 @@ type link struct {
 	t      mcp.Transport // cs's transport (its diagnostics explain a broken link)
 	gen    int           // cs's generation, so a failure on a replaced session breaks nothing
 	broken bool          // cs is broken: the next call connects again
+	hung   int           // calls in a row on cs that ran out of the call timeout
 	closed bool          // Close was called: never connect again
 }
 
@@ -53,7 +54,7 @@ func explain(err error, t mcp.Transport) error {
 // use sets cs (over t) as the link's session and watches it: a session that ends by itself
 // (the server went away) marks the link broken (mu held).
 func (l *link) use(cs *mcp.ClientSession, t mcp.Transport) {
-	l.cs, l.t, l.broken = cs, t, false
+	l.cs, l.t, l.broken, l.hung = cs, t, false, 0
 	l.gen++
 	gen := l.gen
 	go func() {
@@ -87,22 +88,37 @@ func (l *link) session(ctx context.Context) (*mcp.ClientSession, int, error) {
 	return l.cs, l.gen, nil
 }
 
-// failed notes a call's error on the session of generation gen: an error that says the
-// link itself broke (not the server's error reply, not the caller's deadline) marks it for
-// reconnection, and comes back with what the transport knows of the server's end.
-func (l *link) failed(gen int, err error) error {
-	if !breaksLink(err) {
-		return err
-	}
+// hungCalls is how many calls in a row may run out of the call timeout on one session
+// before the server is taken for hung and the next call connects again (a slow answer is
+// not a broken server; calls that never answer are).
+const hungCalls = 3
+
+// failed notes a call's outcome on the session of generation gen: an error that says the
+// link itself broke (not the server's error reply, not a context ending) marks it for
+// reconnection, and comes back with what the transport knows of the server's end; ranOut
+// (the call ran out of the call timeout) counts towards hungCalls, an answer resets that.
+func (l *link) failed(gen int, err error, ranOut bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if gen == l.gen && !l.closed {
+	if gen != l.gen {
+		return err
+	}
+	switch {
+	case ranOut:
+		if l.hung++; l.hung >= hungCalls && !l.closed && l.redial != nil {
+			l.broken = true
+		}
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded): // the caller's
+		return err
+	case !breaksLink(err): // an answer, a result or the server's error reply
+		l.hung = 0
+		return err
+	}
+	if !l.closed {
 		l.broken = true
 	}
-	if gen == l.gen {
-		return explain(err, l.t)
-	}
-	return err
+	return explain(err, l.t)
 }
 
 // breaksLink reports whether a call's error leaves the session unusable: anything but a

@@ -56,6 +56,12 @@ const badReplyTimeout = time.Hour
 // answers BOMB with an oversized reply; the client redials a fresh in-memory pair.
 func linkRig(t *testing.T) (*rig, *atomic.Int64) {
 	t.Helper()
+	return linkRigWith(t, badReplyTimeout, bomb(mcp.DefaultMaxLineLength+1<<20, nil))
+}
+
+// linkRigWith is linkRig with the client's call timeout and the server's middleware given.
+func linkRigWith(t *testing.T, timeout time.Duration, mw mcp.Middleware) (*rig, *atomic.Int64) {
+	t.Helper()
 	r := &rig{root: livetest.Root(t), clock: livetest.NewClock(livetest.Epoch), audit: &auditsink.Memory{}}
 	p, err := paper.New(paper.Config{Key: "mcppaper", Market: paper.MarketConfig{Seed: 1, Symbols: paper.DefaultSymbols()}, Now: r.clock.Now})
 	if err != nil {
@@ -66,7 +72,7 @@ func linkRig(t *testing.T) (*rig, *atomic.Int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.AddReceivingMiddleware(bomb(mcp.DefaultMaxLineLength+1<<20, nil))
+	srv.AddReceivingMiddleware(mw)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dials := &atomic.Int64{}
@@ -85,7 +91,7 @@ func linkRig(t *testing.T) (*rig, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	r.mb, err = mcpbroker.Connect(ctx, ct, mcpbroker.Options{Key: "mcppaper", Profile: mcpbroker.ProfileFor("alpaca", "mcppaper"), Mode: "paper",
-		Now: r.clock.Now, Redial: dial, Timeout: badReplyTimeout})
+		Now: r.clock.Now, Redial: dial, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
