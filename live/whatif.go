@@ -34,8 +34,14 @@ type WhatIf struct {
 // Only the fields it reads are decoded ({"$float": …} → Float): the line itself is the
 // what-if, never a number, and the fields it ignores (a vector's "expected", …) cost nothing.
 func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
+	return WhatIfFromMembers(func(key string) (any, bool) { return field(o, key) })
+}
+
+// WhatIfFromMembers is WhatIfFromJSON over a line's members picked out by get: the member's
+// value with its {"$float": …} objects decoded (DecodeFloatsShared) and whether it is there.
+func WhatIfFromMembers(get func(key string) (any, bool)) (WhatIf, error) {
 	w := WhatIf{}
-	if id, ok := field(o, "id"); ok {
+	if id, ok := get("id"); ok {
 		s, isString := id.(string)
 		if !isString {
 			return w, fmt.Errorf("id is %s, want a string", jsonv.TypeName(id))
@@ -43,31 +49,31 @@ func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
 		w.ID = s
 	}
 	var ok bool
-	if w.Mandate, ok = objectField(o, "mandate"); !ok {
+	if w.Mandate, ok = objectMember(get, "mandate"); !ok {
 		return w, errors.New(`"mandate" must be an object with hard_caps and universe`)
 	}
-	if w.Intent, ok = objectField(o, "intent"); !ok {
+	if w.Intent, ok = objectMember(get, "intent"); !ok {
 		return w, errors.New(`"intent" must be an object`)
 	}
-	if w.Positions, ok = field(o, "positions"); !ok {
+	if w.Positions, ok = get("positions"); !ok {
 		w.Positions = []any{}
 	}
-	w.DailyCount, _ = field(o, "daily_count")
-	w.UniverseData, _ = field(o, "universe_data")
-	w.Equity, _ = field(o, "equity")
+	w.DailyCount, _ = get("daily_count")
+	w.UniverseData, _ = get("universe_data")
+	w.Equity, _ = get("equity")
 	return w, nil
+}
+
+func objectMember(get func(string) (any, bool), key string) (*jsonv.Object, bool) {
+	v, _ := get(key)
+	obj, ok := v.(*jsonv.Object)
+	return obj, ok
 }
 
 // field is o[key] with its {"$float": …} objects decoded.
 func field(o *jsonv.Object, key string) (any, bool) {
 	v, ok := o.Get(key)
 	return decodeFloatsShared(v), ok
-}
-
-func objectField(o *jsonv.Object, key string) (*jsonv.Object, bool) {
-	v, _ := field(o, key)
-	obj, ok := v.(*jsonv.Object)
-	return obj, ok
 }
 
 // WhatIfResult is the verdict of one what-if.
@@ -265,6 +271,9 @@ func DecodeFloats(v any) any {
 	}
 	return v
 }
+
+// DecodeFloatsShared is decodeFloatsShared: DecodeFloats without the deep copy (see there).
+func DecodeFloatsShared(v any) any { return decodeFloatsShared(v) }
 
 // decodeFloatsShared is DecodeFloats without the deep copy: it returns v itself when v holds
 // no {"$float": …} object and copies only the containers on the way to one. The result shares

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"cockpit/live"
@@ -21,11 +22,13 @@ import (
 // it. One worker uses a cache at a time; it is emptied when it grows past fastCacheLimit.
 type batchCache struct {
 	mandates map[string]*cachedMandate
+	last     *cachedMandate // the entry last looked up
 	plain    jsonv.Plain
 }
 
 type cachedMandate struct {
-	obj     *jsonv.Object // the parsed "mandate" member, as the strict parse gives it
+	text    string        // the mandate member's text (the cache's own copy)
+	value   any           // as the strict parse gives it, {"$float": …} decoded
 	checked bool          // caps and err are set
 	caps    *live.Mandate // only read by CheckMandate
 	err     error
@@ -41,52 +44,69 @@ var batchCaches = sync.Pool{New: func() any { return newBatchCache() }}
 // whatIfMembers are the line members WhatIfFromJSON reads.
 var whatIfMembers = [...]string{"id", "mandate", "intent", "positions", "daily_count", "universe_data", "equity"}
 
+const memberID, memberMandate = 0, 1
+
 var strictLine = jsonv.Options{NonFinite: true, RejectDuplicates: true}
+
+// mandate is the cache entry for a mandate member's text (made on first sight), nil when the
+// text is not an object (WhatIfFromJSON's error, on the strict path).
+func (c *batchCache) mandate(span string) *cachedMandate {
+	if c.last != nil && span == c.last.text {
+		return c.last
+	}
+	entry := c.mandates[span]
+	if entry == nil {
+		key := strings.Clone(span) // span shares the input's block: the cache keeps its own copy
+		v, err := jsonv.ParseString(key, strictLine)
+		if err != nil {
+			return nil
+		}
+		if _, ok := v.(*jsonv.Object); !ok {
+			return nil
+		}
+		if len(c.mandates) >= fastCacheLimit {
+			clear(c.mandates)
+		}
+		entry = &cachedMandate{text: key, value: live.DecodeFloatsShared(v)}
+		c.mandates[key] = entry
+	}
+	c.last = entry
+	return entry
+}
 
 // fastBatchLine is batchLine for a plain line, using c; ok is false when the line is not plain
 // (the caller then runs batchLine).
 func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) {
 	var spans [len(whatIfMembers)]string
 	var found [len(whatIfMembers)]bool
-	if !c.plain.Members(line, whatIfMembers[:], spans[:], found[:]) {
+	if !c.plain.Members(line, whatIfMembers[:], spans[:], found[:]) || !found[memberMandate] {
+		return live.WhatIfResult{}, false // no mandate: WhatIfFromJSON's error, on the strict path
+	}
+	entry := c.mandate(spans[memberMandate])
+	if entry == nil {
 		return live.WhatIfResult{}, false
 	}
-	o := jsonv.NewObject()
-	var entry *cachedMandate
-	for i, name := range whatIfMembers {
-		if !found[i] {
-			continue
-		}
-		if name == "mandate" {
-			if entry = c.mandates[spans[i]]; entry == nil {
-				v, err := jsonv.ParseString(spans[i], strictLine)
-				if err != nil {
-					return live.WhatIfResult{}, false
-				}
-				obj, _ := v.(*jsonv.Object)
-				if obj == nil { // not an object: WhatIfFromJSON's error, on the strict path
-					return live.WhatIfResult{}, false
-				}
-				if len(c.mandates) >= fastCacheLimit {
-					clear(c.mandates)
-				}
-				entry = &cachedMandate{obj: obj}
-				c.mandates[spans[i]] = entry
-			}
-			o.Set(name, entry.obj)
+	var values [len(whatIfMembers)]any
+	for i := range whatIfMembers {
+		if !found[i] || i == memberMandate {
 			continue
 		}
 		v, ok := jsonv.PlainValue(spans[i])
 		if !ok {
 			return live.WhatIfResult{}, false
 		}
-		o.Set(name, v)
+		values[i] = live.DecodeFloatsShared(v)
 	}
-	if entry == nil { // no mandate: WhatIfFromJSON's error, on the strict path
-		return live.WhatIfResult{}, false
-	}
-	sid, _ := o.Value("id").(string)
-	w, err := live.WhatIfFromJSON(o)
+	values[memberMandate] = entry.value
+	sid, _ := values[memberID].(string)
+	w, err := live.WhatIfFromMembers(func(key string) (any, bool) {
+		for i, name := range whatIfMembers {
+			if name == key {
+				return values[i], found[i]
+			}
+		}
+		return nil, false
+	})
 	if err != nil {
 		return badLine(sid, n, err), true
 	}
