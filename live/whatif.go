@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"cockpit/live/jsonv"
@@ -177,6 +178,9 @@ func dailyCountFromJSON(v any) (int, error) {
 	if v == nil {
 		return 0, nil
 	}
+	if n, ok := smallInt(v); ok { // what the decimal path below gives such a number
+		return n, nil
+	}
 	a, err := DecimalFromJSON(v)
 	if err != nil {
 		return 0, fmt.Errorf("daily_count: %w", err)
@@ -189,6 +193,28 @@ func dailyCountFromJSON(v any) (int, error) {
 		return 0, fmt.Errorf("daily_count %s is out of range", DescribeValue(v))
 	}
 	return int(n), nil
+}
+
+// smallInt is a JSON number written as at most 9 digits (after an optional '-'): an integer
+// well inside int32, which DecimalFromJSON reads exactly.
+func smallInt(v any) (int, bool) {
+	t, ok := v.(jsonv.Number)
+	digits := strings.TrimPrefix(string(t), "-")
+	if !ok || len(digits) == 0 || len(digits) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = 10*n + int(c-'0')
+	}
+	if len(digits) < len(t) {
+		n = -n
+	}
+	return n, true
 }
 
 // JSON renders the verdict line of `cockpit check`: id, verdict, kind, limit, limit_value,
