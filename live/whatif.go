@@ -95,23 +95,28 @@ func EvaluateWhatIf(ctx context.Context, w WhatIf) WhatIfResult {
 // EvaluateWhatIfCaps is EvaluateWhatIf with the mandate already validated: m and err are what
 // CapsFromJSON(w.Mandate) returned (a batch reuses them for a repeated mandate; m is only read).
 func EvaluateWhatIfCaps(ctx context.Context, w WhatIf, m *Mandate, err error) WhatIfResult {
-	res := WhatIfResult{ID: w.ID}
 	if err != nil {
 		field := ""
 		var me *MandateError
 		if errors.As(err, &me) {
 			field = me.Field
 		}
-		res.Verdict = Deny
-		res.Breach = &Breach{Kind: KindInvalidMandate, Limit: field, Detail: err.Error()}
-		return res
+		return WhatIfResult{ID: w.ID, Verdict: Deny, Breach: &Breach{Kind: KindInvalidMandate, Limit: field, Detail: err.Error()}}
 	}
+	return EvaluateWhatIfRead(ctx, w, m, IntentFromJSON(w.Intent), ParsePositions(w.Positions))
+}
+
+// EvaluateWhatIfRead is EvaluateWhatIfCaps for a mandate m that validated, with the intent and
+// the book already read: in is IntentFromJSON(w.Intent) and book ParsePositions(w.Positions)
+// (a batch reuses the book of a repeated positions text; m and book are only read).
+func EvaluateWhatIfRead(ctx context.Context, w WhatIf, m *Mandate, in OrderIntent, book Book) WhatIfResult {
+	res := WhatIfResult{ID: w.ID}
 	count, countErr := dailyCountFromJSON(w.DailyCount)
 	floors := &StaticFloors{Data: w.UniverseData}
 	req := CheckRequest{
 		Mandate:    m,
-		Intent:     IntentFromJSON(w.Intent),
-		Book:       ParsePositions(w.Positions),
+		Intent:     in,
+		Book:       book,
 		DailyCount: count,
 		Floors:     floors,
 	}

@@ -19,11 +19,21 @@ import (
 // (TestFastBatchLineMatchesStrict, FuzzFastBatchLineMatchesStrict).
 
 // batchCache remembers, per mandate text, the parsed mandate and what CapsFromJSON made of
-// it. One worker uses a cache at a time; it is emptied when it grows past fastCacheLimit.
+// it, per positions text its value and book, and per universe_data text its value. One worker
+// uses a cache at a time; each map is emptied when it grows past fastCacheLimit. What it keeps
+// is only read: CheckMandate and EvaluateWhatIfRead never write to a mandate, a book (read-only
+// once built) or a value (TestFastBatchCacheReuseIsPure).
 type batchCache struct {
-	mandates map[string]*cachedMandate
-	last     *cachedMandate // the entry last looked up
-	plain    jsonv.Plain
+	mandates  map[string]*cachedMandate
+	last      *cachedMandate // the entry last looked up
+	positions map[string]*cachedPositions
+	universe  map[string]any // {"$float": …} decoded
+	plain     jsonv.Plain
+}
+
+type cachedPositions struct {
+	value any       // as the strict parse gives it, {"$float": …} decoded
+	book  live.Book // ParsePositions(value)
 }
 
 type cachedMandate struct {
@@ -36,7 +46,9 @@ type cachedMandate struct {
 
 const fastCacheLimit = 256 // distinct mandate texts kept per cache
 
-func newBatchCache() *batchCache { return &batchCache{mandates: map[string]*cachedMandate{}} }
+func newBatchCache() *batchCache {
+	return &batchCache{mandates: map[string]*cachedMandate{}, positions: map[string]*cachedPositions{}, universe: map[string]any{}}
+}
 
 // batchCaches hands each chunk's worker a cache (mandates repeat across chunks).
 var batchCaches = sync.Pool{New: func() any { return newBatchCache() }}
@@ -44,7 +56,10 @@ var batchCaches = sync.Pool{New: func() any { return newBatchCache() }}
 // whatIfMembers are the line members WhatIfFromJSON reads.
 var whatIfMembers = [...]string{"id", "mandate", "intent", "positions", "daily_count", "universe_data", "equity"}
 
-const memberID, memberMandate = 0, 1
+const (
+	memberID, memberMandate, memberIntent, memberPositions = 0, 1, 2, 3
+	memberUniverse                                         = 5
+)
 
 var strictLine = jsonv.Options{NonFinite: true, RejectDuplicates: true}
 
@@ -74,6 +89,38 @@ func (c *batchCache) mandate(span string) *cachedMandate {
 	return entry
 }
 
+// memoValue is what the member text span became, from m or else made by parse from the
+// cache's own copy of the text and kept; ok is false when the text does not parse.
+func memoValue[T any](m map[string]T, span string, parse func(text string) (T, bool)) (T, bool) {
+	if v, ok := m[span]; ok {
+		return v, true
+	}
+	key := strings.Clone(span) // span shares the input's block: the cache keeps its own copy
+	v, ok := parse(key)
+	if !ok {
+		return v, false
+	}
+	if len(m) >= fastCacheLimit {
+		clear(m)
+	}
+	m[key] = v
+	return v, true
+}
+
+// plainDecoded is a member text's strict value with its {"$float": …} objects decoded.
+func plainDecoded(text string) (any, bool) {
+	v, ok := jsonv.PlainValue(text)
+	return live.DecodeFloatsShared(v), ok
+}
+
+func parsePositions(text string) (*cachedPositions, bool) {
+	v, ok := plainDecoded(text)
+	if !ok {
+		return nil, false
+	}
+	return &cachedPositions{value: v, book: live.ParsePositions(v)}, true
+}
+
 // fastBatchLine is batchLine for a plain line, using c; ok is false when the line is not plain
 // (the caller then runs batchLine).
 func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) {
@@ -87,15 +134,25 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 		return live.WhatIfResult{}, false
 	}
 	var values [len(whatIfMembers)]any
+	var pos *cachedPositions
 	for i := range whatIfMembers {
 		if !found[i] || i == memberMandate {
 			continue
 		}
-		v, ok := jsonv.PlainValue(spans[i])
+		var ok bool
+		switch i {
+		case memberPositions:
+			if pos, ok = memoValue(c.positions, spans[i], parsePositions); ok {
+				values[i] = pos.value
+			}
+		case memberUniverse:
+			values[i], ok = memoValue(c.universe, spans[i], plainDecoded)
+		default:
+			values[i], ok = plainDecoded(spans[i])
+		}
 		if !ok {
 			return live.WhatIfResult{}, false
 		}
-		values[i] = live.DecodeFloatsShared(v)
 	}
 	values[memberMandate] = entry.value
 	sid, _ := values[memberID].(string)
@@ -117,5 +174,14 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 		entry.caps, entry.err = live.CapsFromJSON(w.Mandate)
 		entry.checked = true
 	}
-	return live.EvaluateWhatIfCaps(context.Background(), w, entry.caps, entry.err), true
+	if entry.err != nil {
+		return live.EvaluateWhatIfCaps(context.Background(), w, nil, entry.err), true
+	}
+	var book live.Book
+	if pos != nil {
+		book = pos.book
+	} else {
+		book = live.ParsePositions(w.Positions) // no positions member: []
+	}
+	return live.EvaluateWhatIfRead(context.Background(), w, entry.caps, live.IntentFromJSON(w.Intent), book), true
 }
