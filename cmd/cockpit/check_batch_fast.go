@@ -29,6 +29,7 @@ type batchCache struct {
 	positions map[string]*cachedPositions
 	universe  map[string]any // {"$float": …} decoded
 	plain     jsonv.Plain
+	intent    jsonv.Plain // scans intent texts (IntentFromPlain)
 }
 
 type cachedPositions struct {
@@ -45,6 +46,10 @@ type cachedMandate struct {
 }
 
 const fastCacheLimit = 256 // distinct mandate texts kept per cache
+
+// readIntent stands, for WhatIfFromMembers, for an intent IntentFromPlain has read: it only
+// checks that the intent is an object. It is never read.
+var readIntent = jsonv.NewObject()
 
 func newBatchCache() *batchCache {
 	return &batchCache{mandates: map[string]*cachedMandate{}, positions: map[string]*cachedPositions{}, universe: map[string]any{}}
@@ -135,12 +140,20 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 	}
 	var values [len(whatIfMembers)]any
 	var pos *cachedPositions
+	var in live.OrderIntent
+	intentRead := false
 	for i := range whatIfMembers {
 		if !found[i] || i == memberMandate {
 			continue
 		}
 		var ok bool
 		switch i {
+		case memberIntent:
+			if in, intentRead = live.IntentFromPlain(&c.intent, spans[i]); intentRead {
+				values[i], ok = readIntent, true
+			} else {
+				values[i], ok = plainDecoded(spans[i])
+			}
 		case memberPositions:
 			if pos, ok = memoValue(c.positions, spans[i], parsePositions); ok {
 				values[i] = pos.value
@@ -170,6 +183,11 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 	if w.ID == "" {
 		w.ID = fmt.Sprintf("line %d", n)
 	}
+	if intentRead {
+		w.Intent = nil // readIntent: the intent is in
+	} else {
+		in = live.IntentFromJSON(w.Intent)
+	}
 	if !entry.checked {
 		entry.caps, entry.err = live.CapsFromJSON(w.Mandate)
 		entry.checked = true
@@ -183,5 +201,5 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 	} else {
 		book = live.ParsePositions(w.Positions) // no positions member: []
 	}
-	return live.EvaluateWhatIfRead(context.Background(), w, entry.caps, live.IntentFromJSON(w.Intent), book), true
+	return live.EvaluateWhatIfRead(context.Background(), w, entry.caps, in, book), true
 }

@@ -64,6 +64,46 @@ var fastMutations = []func(string) string{
 	func(s string) string { return s[:len(s)/2] },
 	func(s string) string { return strings.Replace(s, ": ", ":", -1) },
 	func(s string) string { return strings.Replace(s, `"id"`, `"ID"`, 1) },
+	// the intent, which the fast path reads from its members' texts
+	func(s string) string { return strings.Replace(s, `"intent": {`, `"intent": {"$float": "nan", `, 1) },
+	func(s string) string { return replaceObject(s, `"intent": `, `{"$float": "inf"}`) },
+	func(s string) string { return replaceObject(s, `"intent": `, `[1]`) },
+	func(s string) string { return replaceObject(s, `"intent": `, `{}`) },
+	func(s string) string { return strings.Replace(s, `"symbol": "AAPL"`, `"symbol": ["AAPL"]`, 1) },
+	func(s string) string { return strings.Replace(s, `"symbol": "AAPL"`, `"symbol": 7`, 1) },
+	func(s string) string { return strings.Replace(s, `"side": "buy"`, `"side": " BUY "`, 1) },
+	func(s string) string { return strings.Replace(s, `"side": "buy"`, `"side": null`, 1) },
+	func(s string) string { return strings.Replace(s, `"quantity": null`, `"quantity": "3"`, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"quantity": null`, `"quantity": {"$float": "-inf"}`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"quantity": null`, `"limit_price": " 1.5 ", "quantity": true`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"asset_class": null`, `"asset_class": "us_bonds"`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"instrument_type": "equity"`, `"instrument_type": "Equity", "x": {"y": [1]}`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"notional_usd": `, `"notional_usd": "1_000", "n": `, 1)
+	},
+	func(s string) string { return strings.Replace(s, `, "asset_class": null}`, `}`, 1) },
+}
+
+// replaceObject replaces the object after key (which must not hold another object) with v.
+func replaceObject(s, key, v string) string {
+	i := strings.Index(s, key)
+	if i < 0 {
+		return s
+	}
+	start := i + len(key)
+	end := strings.IndexByte(s[start:], '}')
+	if end < 0 {
+		return s
+	}
+	return s[:start] + v + s[start+end+1:]
 }
 
 // TestFastBatchLineMatchesStrict: on the batch corpus, the same lines edited, and the same
