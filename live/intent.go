@@ -104,10 +104,16 @@ func looksNonFinite(s string) bool {
 // notional_usd, quantity, instrument_type, asset_class (and optional limit_price). Fields
 // that cannot be used leave the intent Invalid, so CheckMandate denies it.
 func IntentFromJSON(o *jsonv.Object) OrderIntent {
+	return intentFrom(o.Get)
+}
+
+// intentFrom is IntentFromJSON over an object's members picked out by get (the value of a
+// key and whether it is there).
+func intentFrom(get func(key string) (any, bool)) OrderIntent {
 	var in OrderIntent
 	var problems []string
 	str := func(key string) string {
-		v, ok := o.Get(key)
+		v, ok := get(key)
 		if !ok || v == nil {
 			return ""
 		}
@@ -118,7 +124,7 @@ func IntentFromJSON(o *jsonv.Object) OrderIntent {
 		return s
 	}
 	num := func(key string) *money.Amount {
-		v, ok := o.Get(key)
+		v, ok := get(key)
 		if !ok || v == nil {
 			return nil
 		}

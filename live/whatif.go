@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"cockpit/live/jsonv"
@@ -34,8 +35,14 @@ type WhatIf struct {
 // Only the fields it reads are decoded ({"$float": …} → Float): the line itself is the
 // what-if, never a number, and the fields it ignores (a vector's "expected", …) cost nothing.
 func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
+	return WhatIfFromMembers(func(key string) (any, bool) { return field(o, key) })
+}
+
+// WhatIfFromMembers is WhatIfFromJSON over a line's members picked out by get: the member's
+// value with its {"$float": …} objects decoded (DecodeFloatsShared) and whether it is there.
+func WhatIfFromMembers(get func(key string) (any, bool)) (WhatIf, error) {
 	w := WhatIf{}
-	if id, ok := field(o, "id"); ok {
+	if id, ok := get("id"); ok {
 		s, isString := id.(string)
 		if !isString {
 			return w, fmt.Errorf("id is %s, want a string", jsonv.TypeName(id))
@@ -43,31 +50,31 @@ func WhatIfFromJSON(o *jsonv.Object) (WhatIf, error) {
 		w.ID = s
 	}
 	var ok bool
-	if w.Mandate, ok = objectField(o, "mandate"); !ok {
+	if w.Mandate, ok = objectMember(get, "mandate"); !ok {
 		return w, errors.New(`"mandate" must be an object with hard_caps and universe`)
 	}
-	if w.Intent, ok = objectField(o, "intent"); !ok {
+	if w.Intent, ok = objectMember(get, "intent"); !ok {
 		return w, errors.New(`"intent" must be an object`)
 	}
-	if w.Positions, ok = field(o, "positions"); !ok {
+	if w.Positions, ok = get("positions"); !ok {
 		w.Positions = []any{}
 	}
-	w.DailyCount, _ = field(o, "daily_count")
-	w.UniverseData, _ = field(o, "universe_data")
-	w.Equity, _ = field(o, "equity")
+	w.DailyCount, _ = get("daily_count")
+	w.UniverseData, _ = get("universe_data")
+	w.Equity, _ = get("equity")
 	return w, nil
+}
+
+func objectMember(get func(string) (any, bool), key string) (*jsonv.Object, bool) {
+	v, _ := get(key)
+	obj, ok := v.(*jsonv.Object)
+	return obj, ok
 }
 
 // field is o[key] with its {"$float": …} objects decoded.
 func field(o *jsonv.Object, key string) (any, bool) {
 	v, ok := o.Get(key)
 	return decodeFloatsShared(v), ok
-}
-
-func objectField(o *jsonv.Object, key string) (*jsonv.Object, bool) {
-	v, _ := field(o, key)
-	obj, ok := v.(*jsonv.Object)
-	return obj, ok
 }
 
 // WhatIfResult is the verdict of one what-if.
@@ -88,23 +95,28 @@ func EvaluateWhatIf(ctx context.Context, w WhatIf) WhatIfResult {
 // EvaluateWhatIfCaps is EvaluateWhatIf with the mandate already validated: m and err are what
 // CapsFromJSON(w.Mandate) returned (a batch reuses them for a repeated mandate; m is only read).
 func EvaluateWhatIfCaps(ctx context.Context, w WhatIf, m *Mandate, err error) WhatIfResult {
-	res := WhatIfResult{ID: w.ID}
 	if err != nil {
 		field := ""
 		var me *MandateError
 		if errors.As(err, &me) {
 			field = me.Field
 		}
-		res.Verdict = Deny
-		res.Breach = &Breach{Kind: KindInvalidMandate, Limit: field, Detail: err.Error()}
-		return res
+		return WhatIfResult{ID: w.ID, Verdict: Deny, Breach: &Breach{Kind: KindInvalidMandate, Limit: field, Detail: err.Error()}}
 	}
+	return EvaluateWhatIfRead(ctx, w, m, IntentFromJSON(w.Intent), ParsePositions(w.Positions))
+}
+
+// EvaluateWhatIfRead is EvaluateWhatIfCaps for a mandate m that validated, with the intent and
+// the book already read: in is IntentFromJSON(w.Intent) and book ParsePositions(w.Positions)
+// (a batch reuses the book of a repeated positions text; m and book are only read).
+func EvaluateWhatIfRead(ctx context.Context, w WhatIf, m *Mandate, in OrderIntent, book Book) WhatIfResult {
+	res := WhatIfResult{ID: w.ID}
 	count, countErr := dailyCountFromJSON(w.DailyCount)
 	floors := &StaticFloors{Data: w.UniverseData}
 	req := CheckRequest{
 		Mandate:    m,
-		Intent:     IntentFromJSON(w.Intent),
-		Book:       ParsePositions(w.Positions),
+		Intent:     in,
+		Book:       book,
 		DailyCount: count,
 		Floors:     floors,
 	}
@@ -171,6 +183,9 @@ func dailyCountFromJSON(v any) (int, error) {
 	if v == nil {
 		return 0, nil
 	}
+	if n, ok := smallInt(v); ok { // what the decimal path below gives such a number
+		return n, nil
+	}
 	a, err := DecimalFromJSON(v)
 	if err != nil {
 		return 0, fmt.Errorf("daily_count: %w", err)
@@ -183,6 +198,28 @@ func dailyCountFromJSON(v any) (int, error) {
 		return 0, fmt.Errorf("daily_count %s is out of range", DescribeValue(v))
 	}
 	return int(n), nil
+}
+
+// smallInt is a JSON number written as at most 9 digits (after an optional '-'): an integer
+// well inside int32, which DecimalFromJSON reads exactly.
+func smallInt(v any) (int, bool) {
+	t, ok := v.(jsonv.Number)
+	digits := strings.TrimPrefix(string(t), "-")
+	if !ok || len(digits) == 0 || len(digits) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = 10*n + int(c-'0')
+	}
+	if len(digits) < len(t) {
+		n = -n
+	}
+	return n, true
 }
 
 // JSON renders the verdict line of `cockpit check`: id, verdict, kind, limit, limit_value,
@@ -265,6 +302,9 @@ func DecodeFloats(v any) any {
 	}
 	return v
 }
+
+// DecodeFloatsShared is decodeFloatsShared: DecodeFloats without the deep copy (see there).
+func DecodeFloatsShared(v any) any { return decodeFloatsShared(v) }
 
 // decodeFloatsShared is DecodeFloats without the deep copy: it returns v itself when v holds
 // no {"$float": …} object and copies only the containers on the way to one. The result shares

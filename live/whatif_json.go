@@ -9,21 +9,21 @@ import (
 // object: the same bytes as jsonv.Marshal(r.JSON(), jsonv.Compact), for `check --batch`.
 func (r WhatIfResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = jsonv.AppendString(b, r.ID)
+	b = jsonv.AppendPlainString(b, r.ID)
 	b = append(b, `,"verdict":`...)
-	b = jsonv.AppendString(b, string(r.Verdict))
+	b = jsonv.AppendPlainString(b, string(r.Verdict))
 	br := r.Breach
 	if br == nil {
 		b = append(b, `,"kind":null,"limit":null,"limit_value":null,"attempted_value":null,"overage":null,"detail":null`...)
 		return append(r.appendLoss(b), '}')
 	}
 	b = append(b, `,"kind":`...)
-	b = jsonv.AppendString(b, string(br.Kind))
+	b = jsonv.AppendPlainString(b, string(br.Kind))
 	if br.Limit == "" {
 		b = append(b, `,"limit":null,"limit_value":null,"attempted_value":null,"overage":null`...)
 	} else {
 		b = append(b, `,"limit":`...)
-		b = jsonv.AppendString(b, br.Limit)
+		b = jsonv.AppendPlainString(b, br.Limit)
 		b = append(b, `,"limit_value":`...)
 		b = appendAmount(b, br.LimitValue)
 		b = append(b, `,"attempted_value":`...)
@@ -32,10 +32,10 @@ func (r WhatIfResult) AppendJSON(b []byte) []byte {
 		b = appendAmount(b, br.Overage())
 	}
 	b = append(b, `,"detail":`...)
-	b = jsonv.AppendString(b, br.Detail)
+	b = jsonv.AppendPlainString(b, br.Detail)
 	if br.Cause != "" {
 		b = append(b, `,"cause":`...)
-		b = jsonv.AppendString(b, br.Cause)
+		b = jsonv.AppendPlainString(b, br.Cause)
 	}
 	return append(r.appendLoss(b), '}')
 }

@@ -24,3 +24,21 @@ func TestAppendJSONIsJSONCompact(t *testing.T) {
 		}
 	}
 }
+
+// TestDailyCountSmallIntIsDecimal: the small-integer shortcut gives what the decimal path gives.
+func TestDailyCountSmallIntIsDecimal(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7", "-7", "05", "123456789", "-123456789", "1234567890", "2147483648",
+		"1.0", "1e2", "-", "", "12a", "999999999", "0.5"} {
+		n, ok := smallInt(jsonv.Number(s))
+		if !ok {
+			continue
+		}
+		a, err := DecimalFromJSON(jsonv.Number(s))
+		if err != nil || !a.IsInteger() || a.Int64() != int64(n) {
+			t.Errorf("smallInt(%q) = %d, decimal %v %v", s, n, a, err)
+		}
+	}
+	if _, ok := smallInt("5"); ok {
+		t.Error("a string is not a small integer")
+	}
+}

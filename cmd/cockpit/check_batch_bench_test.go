@@ -74,6 +74,17 @@ func BenchmarkBatchLine(b *testing.B) {
 			out = batchLine(lines[i%len(lines)], i).AppendJSON(out[:0])
 		}
 	})
+	b.Run("members", func(b *testing.B) { // the fast path's syntax check and member split alone
+		b.SetBytes(int64(size / len(lines)))
+		c := newBatchCache()
+		var spans [len(whatIfMembers)]string
+		var found [len(whatIfMembers)]bool
+		for i := 0; b.Loop(); i++ {
+			if !c.plain.Members(lines[i%len(lines)], whatIfMembers[:], spans[:], found[:]) {
+				b.Fatalf("line %d is not plain", i%len(lines))
+			}
+		}
+	})
 	b.Run("fast", func(b *testing.B) {
 		b.SetBytes(int64(size / len(lines)))
 		c := newBatchCache()

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"cockpit/internal/benchcorpus"
+	"cockpit/live/jsonv"
 )
 
 // sameAsStrict fails t unless the fast path's verdict for line (when it takes the line) is
@@ -62,6 +64,46 @@ var fastMutations = []func(string) string{
 	func(s string) string { return s[:len(s)/2] },
 	func(s string) string { return strings.Replace(s, ": ", ":", -1) },
 	func(s string) string { return strings.Replace(s, `"id"`, `"ID"`, 1) },
+	// the intent, which the fast path reads from its members' texts
+	func(s string) string { return strings.Replace(s, `"intent": {`, `"intent": {"$float": "nan", `, 1) },
+	func(s string) string { return replaceObject(s, `"intent": `, `{"$float": "inf"}`) },
+	func(s string) string { return replaceObject(s, `"intent": `, `[1]`) },
+	func(s string) string { return replaceObject(s, `"intent": `, `{}`) },
+	func(s string) string { return strings.Replace(s, `"symbol": "AAPL"`, `"symbol": ["AAPL"]`, 1) },
+	func(s string) string { return strings.Replace(s, `"symbol": "AAPL"`, `"symbol": 7`, 1) },
+	func(s string) string { return strings.Replace(s, `"side": "buy"`, `"side": " BUY "`, 1) },
+	func(s string) string { return strings.Replace(s, `"side": "buy"`, `"side": null`, 1) },
+	func(s string) string { return strings.Replace(s, `"quantity": null`, `"quantity": "3"`, 1) },
+	func(s string) string {
+		return strings.Replace(s, `"quantity": null`, `"quantity": {"$float": "-inf"}`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"quantity": null`, `"limit_price": " 1.5 ", "quantity": true`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"asset_class": null`, `"asset_class": "us_bonds"`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"instrument_type": "equity"`, `"instrument_type": "Equity", "x": {"y": [1]}`, 1)
+	},
+	func(s string) string {
+		return strings.Replace(s, `"notional_usd": `, `"notional_usd": "1_000", "n": `, 1)
+	},
+	func(s string) string { return strings.Replace(s, `, "asset_class": null}`, `}`, 1) },
+}
+
+// replaceObject replaces the object after key (which must not hold another object) with v.
+func replaceObject(s, key, v string) string {
+	i := strings.Index(s, key)
+	if i < 0 {
+		return s
+	}
+	start := i + len(key)
+	end := strings.IndexByte(s[start:], '}')
+	if end < 0 {
+		return s
+	}
+	return s[:start] + v + s[start+end+1:]
 }
 
 // TestFastBatchLineMatchesStrict: on the batch corpus, the same lines edited, and the same
@@ -121,4 +163,51 @@ func FuzzFastBatchLineMatchesStrict(f *testing.F) {
 		sameAsStrict(t, c, line, 3)
 		sameAsStrict(t, c, line, 4)
 	})
+}
+
+// TestFastBatchCacheReuseIsPure: what the cache keeps is never written by an evaluation. Every
+// corpus line (and its edits) is evaluated three times from a warm cache with the strict
+// verdict each time, and the cached values and books afterwards print as a fresh parse of
+// their text does.
+func TestFastBatchCacheReuseIsPure(t *testing.T) {
+	lines := benchcorpus.BatchLines(t, 500)
+	c := newBatchCache()
+	for range 3 {
+		for i, line := range lines {
+			sameAsStrict(t, c, line, i+1)
+			for _, m := range fastMutations {
+				sameAsStrict(t, c, m(line), i+1)
+			}
+		}
+	}
+	if len(c.positions) == 0 || len(c.universe) == 0 {
+		t.Fatalf("cache holds %d positions and %d universe_data texts, want some", len(c.positions), len(c.universe))
+	}
+	for text, p := range c.positions {
+		fresh, ok := parsePositions(strings.Clone(text))
+		if !ok {
+			t.Fatalf("cached positions %s do not parse", text)
+		}
+		if got, want := printed(p.value), printed(fresh.value); got != want {
+			t.Fatalf("positions %s: cached value %s, fresh %s", text, got, want)
+		}
+		if got, want := fmt.Sprint(p.book.Exposures, p.book.Err, p.book.Gross()), fmt.Sprint(fresh.book.Exposures, fresh.book.Err, fresh.book.Gross()); got != want {
+			t.Fatalf("positions %s: cached book %s, fresh %s", text, got, want)
+		}
+	}
+	for text, v := range c.universe {
+		fresh, _ := plainDecoded(strings.Clone(text))
+		if printed(v) != printed(fresh) {
+			t.Fatalf("universe_data %s: cached %s, fresh %s", text, printed(v), printed(fresh))
+		}
+	}
+}
+
+// printed is v as JSON, NaN and Infinity included.
+func printed(v any) string {
+	b, err := jsonv.Marshal(v, jsonv.Python)
+	if err != nil {
+		return fmt.Sprintf("unprintable %#v: %v", v, err)
+	}
+	return string(b)
 }

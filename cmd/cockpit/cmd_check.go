@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -178,7 +177,7 @@ func (a *App) checkBatch(path string) int {
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReaderSize(r, 256<<10) // few reads for a large file
+	br := newBatchReader(r, batchLineLimit)
 	// A batch keeps little alive (one line at a time) and allocates a lot; collecting less
 	// often saves most of the collector's work for about 15 MB more memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
@@ -188,62 +187,30 @@ func (a *App) checkBatch(path string) int {
 	out := bufio.NewWriterSize(a.Stdout, 64<<10)
 	defer out.Flush()
 	p := newBatchPipeline(out)
-	finish := func() int {
-		if p.wait() {
-			return exitNotAllow
-		}
-		return exitOK
-	}
 	var chunk []batchItem
-	var scratch []byte // one input line, reused
 	for n := 1; ; n++ {
-		var raw string
-		var tooLong bool
-		var err error
-		raw, tooLong, scratch, err = readBatchLine(br, batchLineLimit, scratch[:0])
-		if err != nil && err != io.EOF {
-			p.submit(chunk)
-			finish()
-			out.Flush()
-			return a.failf("reading %s: %v", path, err)
+		line, tooLong, ok := br.next()
+		if !ok {
+			break
 		}
-		if line := strings.TrimSpace(raw); line != "" || tooLong {
+		if line != "" || tooLong {
 			chunk = append(chunk, batchItem{n: n, line: line, tooLong: tooLong})
-		}
-		if err == io.EOF {
-			p.submit(chunk)
-			return finish()
 		}
 		if len(chunk) == batchChunk {
 			p.submit(chunk)
 			chunk = nil
 		}
 	}
-}
-
-// readBatchLine reads one line (without its newline); past limit bytes it discards the rest
-// of the line and reports it too long. The line is gathered in scratch (returned for reuse)
-// and copied once into the string.
-func readBatchLine(br *bufio.Reader, limit int, scratch []byte) (string, bool, []byte, error) {
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(scratch)+len(chunk) > limit+1 { // +1: the newline
-				tooLong = true
-				scratch = scratch[:0]
-			} else {
-				scratch = append(scratch, chunk...)
-			}
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err != nil:
-			return string(scratch), tooLong, scratch, err
-		}
-		return string(bytes.TrimRight(scratch, "\r\n")), tooLong, scratch, nil
+	p.submit(chunk)
+	notAllow := p.wait()
+	if br.err != io.EOF {
+		out.Flush()
+		return a.failf("reading %s: %v", path, br.err)
 	}
+	if notAllow {
+		return exitNotAllow
+	}
+	return exitOK
 }
 
 func badLine(id string, n int, err error) live.WhatIfResult {

@@ -9,6 +9,11 @@ package jsonv
 // about the document: the caller then parses it strictly. A plain document parses strictly,
 // with RejectDuplicates, to the values PlainValue gives for its members.
 
+import (
+	"slices"
+	"strings"
+)
+
 const (
 	// PlainMaxDepth is the deepest nesting a plain document has.
 	PlainMaxDepth = 16
@@ -20,6 +25,11 @@ const (
 // uses a Plain at a time.
 type Plain struct {
 	keys []string // the open objects' names, for repeated-name detection
+	// last[i] is the object or list Members last handed back for names[i] (a batch repeats
+	// its mandates line after line). A member whose text starts with it is that same value:
+	// the scan of an object or a list stops at its closing bracket whatever follows, so the
+	// scan would take exactly those bytes again, and Members skips them.
+	last []string
 }
 
 // Members reports whether s is one plain JSON object and, when it is, sets spans[i] to the
@@ -28,6 +38,9 @@ type Plain struct {
 func (pl *Plain) Members(s string, names []string, spans []string, found []bool) bool {
 	sc := plainScanner{s: s, keys: pl.keys[:0]}
 	defer func() { pl.keys = sc.keys[:0] }()
+	if len(pl.last) < len(names) {
+		pl.last = make([]string, len(names))
+	}
 	sc.space()
 	if sc.pos >= len(s) || s[sc.pos] != '{' {
 		return false
@@ -44,13 +57,19 @@ func (pl *Plain) Members(s string, names []string, spans []string, found []bool)
 				return false
 			}
 			start := sc.pos
-			if !sc.value(1) {
+			i := slices.Index(names, key)
+			if i >= 0 && pl.last[i] != "" && strings.HasPrefix(s[start:], pl.last[i]) {
+				sc.pos += len(pl.last[i])
+			} else if !sc.value(1) {
 				return false
 			}
-			for i, w := range names {
+			for j, w := range names {
 				if key == w {
-					spans[i], found[i] = s[start:sc.pos], true
+					spans[j], found[j] = s[start:sc.pos], true
 				}
+			}
+			if c := s[start]; i >= 0 && (c == '{' || c == '[') {
+				pl.last[i] = s[start:sc.pos]
 			}
 			if more, ok := sc.next('}'); !more {
 				if !ok {
@@ -269,4 +288,17 @@ func (p *plainScanner) digits() int {
 		n++
 	}
 	return n
+}
+
+// AppendPlainString is AppendString, quicker for a string of plain bytes (printable ASCII but
+// '"' and '\\'), which AppendString writes as it is between quotes.
+func AppendPlainString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if !plainByte[s[i]] {
+			return AppendString(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

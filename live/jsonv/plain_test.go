@@ -89,3 +89,72 @@ func FuzzPlainAgreesWithParse(f *testing.F) {
 		plainAgrees(t, &pl, doc) // the scratch space reused
 	})
 }
+
+// plainSameAsFresh fails t unless Members on doc with pl (which has seen other documents)
+// answers as a Plain that has seen none.
+func plainSameAsFresh(t *testing.T, pl *jsonv.Plain, doc string) {
+	t.Helper()
+	spans, found := make([]string, len(plainNames)), make([]bool, len(plainNames))
+	ok := pl.Members(doc, plainNames, spans, found)
+	var fresh jsonv.Plain
+	wantSpans, wantFound := make([]string, len(plainNames)), make([]bool, len(plainNames))
+	if want := fresh.Members(doc, plainNames, wantSpans, wantFound); ok != want {
+		t.Fatalf("%q: plain %v after other documents, %v fresh", doc, ok, want)
+	}
+	if !ok {
+		return
+	}
+	for i := range plainNames {
+		if spans[i] != wantSpans[i] || found[i] != wantFound[i] {
+			t.Fatalf("%q: member %q = %q (%v) after other documents, %q (%v) fresh", doc, plainNames[i], spans[i], found[i], wantSpans[i], wantFound[i])
+		}
+	}
+}
+
+// TestPlainRemembersValues: a member whose text starts with the value the same member had in
+// the document before is taken as that value only where a scan would take it.
+func TestPlainRemembersValues(t *testing.T) {
+	prev := `{"id": "a", "mandate": {"hard_caps": {"x": [1, 2]}}, "intent": [1, {"a": 2}]}`
+	var pl jsonv.Plain
+	for _, doc := range []string{
+		prev,
+		`{"id": "b", "mandate": {"hard_caps": {"x": [1, 2]}}, "intent": [1, {"a": 2}]}`,
+		`{"id": "b", "mandate": {"hard_caps": {"x": [1, 2]}}}, "intent": [1, {"a": 2}]}`,
+		`{"id": "b", "mandate": {"hard_caps": {"x": [1, 2]}}x, "intent": [1, {"a": 2}]}`,
+		`{"id": "b", "mandate": {"hard_caps": {"x": [1, 2]}}, "mandate": {"hard_caps": {"x": [1, 2]}}}`,
+		`{"id": "b", "mandate": {"hard_caps": {"x": [1, 2]}}, "intent": [1, {"a": 2}]2}`,
+		`{"id": "b", "intent": {"hard_caps": {"x": [1, 2]}}, "mandate": [1, {"a": 2}]}`,
+		`{"id": "b", "mandate": {"hard_caps": {"x": [1, 2]}}`,
+		`{"mandate": {"hard_caps": {"x": [1, 2]}},"intent":[1, {"a": 2}]   }`,
+		`{"id": {"hard_caps": {"x": [1, 2]}}, "daily_count": [1, {"a": 2}], "mandate": 1}`,
+	} {
+		plainSameAsFresh(t, &pl, doc)
+		plainAgrees(t, &pl, doc)
+		plainSameAsFresh(t, &pl, prev)
+	}
+}
+
+// FuzzPlainAfterAnother: Members after another document answers as a fresh Plain does.
+func FuzzPlainAfterAnother(f *testing.F) {
+	lines := benchcorpus.BatchLines(f, 20)
+	for i := range lines {
+		f.Add(lines[i], lines[(i+1)%len(lines)])
+	}
+	f.Fuzz(func(t *testing.T, prev, doc string) {
+		var pl jsonv.Plain
+		pl.Members(prev, plainNames, make([]string, len(plainNames)), make([]bool, len(plainNames)))
+		plainSameAsFresh(t, &pl, doc)
+		plainAgrees(t, &pl, doc)
+	})
+}
+
+// TestAppendPlainStringIsAppendString: every byte value, alone and amid plain text.
+func TestAppendPlainStringIsAppendString(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "ab" + string([]byte{byte(c)}) + "cd", "plain text"} {
+			if got, want := string(jsonv.AppendPlainString([]byte("x"), s)), string(jsonv.AppendString([]byte("x"), s)); got != want {
+				t.Fatalf("AppendPlainString(%q) = %s, want %s", s, got, want)
+			}
+		}
+	}
+}
