@@ -32,6 +32,11 @@ func ReadDailyCount(root live.Root, broker string, now time.Time) int {
 		return 0
 	}
 	data, err := os.ReadFile(root.CounterPath(key))
+	return referenceCount(data, err, now)
+}
+
+// referenceCount is ReadDailyCount of the file's bytes data (or the error reading it gave).
+func referenceCount(data []byte, err error, now time.Time) int {
 	if err != nil {
 		return 0
 	}

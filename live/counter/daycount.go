@@ -19,6 +19,11 @@ import (
 // that is not a non-negative integer, is not ok. A well-formed file for another day is ok (0).
 func counterFile(root live.Root, key string, now time.Time) (n int, ok bool, why string) {
 	data, err := os.ReadFile(root.CounterPath(key))
+	return fileCount(data, err, now)
+}
+
+// fileCount is counterFile of the file's bytes data (or the error reading it gave).
+func fileCount(data []byte, err error, now time.Time) (n int, ok bool, why string) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return 0, false, "counter file missing"
@@ -57,22 +62,45 @@ func DailyCount(ctx context.Context, root live.Root, j live.Journal, broker stri
 	if err != nil {
 		return 0, live.NewDenial(live.ReasonInvalidBroker, "broker", broker)
 	}
-	file, fileOK, why := counterFile(root, key, now)
-	if !fileOK {
-		file = ReadDailyCount(root, key, now) // the reference's reading: 0
-	}
-	var journaled int
-	jerr := errors.New("no journal attached")
+	return ReadSources(ctx, root, j, key, now).Count(key, now)
+}
+
+// Sources is what today's count is made of, as read once: the counter file's bytes (or the
+// error reading it) and the journal's accepted orders (or its error).
+type Sources struct {
+	File       []byte
+	FileErr    error
+	Journaled  int
+	JournalErr error
+}
+
+// errNoJournal is the journal's part of Sources when no journal is attached.
+var errNoJournal = errors.New("no journal attached")
+
+// ReadSources reads the counter file of broker key and the journal's accepted orders today.
+func ReadSources(ctx context.Context, root live.Root, j live.Journal, key string, now time.Time) Sources {
+	var s Sources
+	s.File, s.FileErr = os.ReadFile(root.CounterPath(key))
+	s.JournalErr = errNoJournal
 	if j != nil {
-		journaled, jerr = j.AcceptedOrders(ctx, key, now)
+		s.Journaled, s.JournalErr = j.AcceptedOrders(ctx, key, now)
 	}
-	if jerr != nil {
+	return s
+}
+
+// Count is DailyCount of what s read, for broker key.
+func (s Sources) Count(key string, now time.Time) (int, *live.Denial) {
+	file, fileOK, why := fileCount(s.File, s.FileErr, now)
+	if !fileOK {
+		file = referenceCount(s.File, s.FileErr, now) // the reference's reading: 0
+	}
+	if s.JournalErr != nil {
 		if !fileOK {
-			return 0, live.NewDenial(live.ReasonCountUnavailable, "broker", key, "counter", why, "journal", jerr.Error())
+			return 0, live.NewDenial(live.ReasonCountUnavailable, "broker", key, "counter", why, "journal", s.JournalErr.Error())
 		}
 		return file, nil
 	}
-	return max(file, journaled), nil
+	return max(file, s.Journaled), nil
 }
 
 // WriteDailyCount records n as today's count for broker, atomically. Callers hold the

@@ -184,7 +184,8 @@ type run struct {
 	give       func(context.Context) error // gives that slot back, when ReserveSlot took it
 	deadline   time.Time                   // how long the run may wait for the submit lock (zero: not at all)
 	val        valuation                   // how the order's notional was reached (the audit says which)
-	mark       dayMark                     // what other orders change, taken before the reads (rerun.go)
+	mark       *dayMark                    // what other orders change, taken before the reads (rerun.go)
+	locked     *dayMark                    // the same, read under the lock: the day count's sources
 	again      bool                        // under the lock the mark had moved: run the steps again
 	carried    *counter.SubmitLock         // the lock held over from the run before, for the run again
 }
@@ -315,7 +316,10 @@ func (r *run) submit(ctx context.Context) Decision {
 	if g.Journal == nil {
 		return r.deny(live.NewDenial(live.ReasonJournal, "error", "no journal attached"))
 	}
-	count, den := counter.DailyCount(ctx, g.Root, g.Journal, r.key, g.now()) // DV14
+	if r.locked == nil { // a dry run, which takes no lock
+		r.locked = g.dayMark(ctx, r.key)
+	}
+	count, den := r.locked.src.Count(r.key, r.locked.at) // DV14
 	if den != nil {
 		return r.deny(den)
 	}

@@ -76,6 +76,7 @@ func (g *Gate) lockBy(ctx context.Context, key string, deadline time.Time) (l *c
 func (r *run) lock(ctx context.Context) (*counter.SubmitLock, *live.Denial) {
 	if l := r.carried; l != nil { // the run again, already under the lock
 		r.carried = nil
+		r.locked = r.g.dayMark(ctx, r.key)
 		return l, nil
 	}
 	var (
@@ -91,7 +92,8 @@ func (r *run) lock(ctx context.Context) (*counter.SubmitLock, *live.Denial) {
 	if err != nil {
 		return nil, lockDenial(r.key, err)
 	}
-	if waited || r.g.dayMark(ctx, r.key) != r.mark {
+	r.locked = r.g.dayMark(ctx, r.key)
+	if waited || !r.locked.same(r.mark) {
 		r.again, r.carried = true, l
 		return nil, nil
 	}

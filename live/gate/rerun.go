@@ -1,38 +1,39 @@
 package gate
 
 import (
+	"bytes"
 	"context"
-	"os"
+	"time"
+
+	"cockpit/live/counter"
 )
 
 // dayMark is what another order on a broker changes: the bytes of the counter file (every
 // gate and the reference write it after a forward) and the journal's accepted orders today
 // (every cockpit gate's forwards, also when its counter write failed). An order takes the
 // mark before its reads and again once it holds the submit lock: a different mark means
-// another process forwarded in between, on a book this order did not read.
+// another process forwarded in between, on a book this order did not read. The mark taken
+// under the lock is also what the order's day count is made of (DV14).
 type dayMark struct {
-	file, fileErr string
-	journal       int
-	journalErr    string
+	src counter.Sources
+	at  time.Time // the time the journal's day was read for
 }
 
 // dayMark reads key's mark now.
-func (g *Gate) dayMark(ctx context.Context, key string) dayMark {
-	var m dayMark
-	if data, err := os.ReadFile(g.Root.CounterPath(key)); err != nil {
-		m.fileErr = err.Error()
-	} else {
-		m.file = string(data)
+func (g *Gate) dayMark(ctx context.Context, key string) *dayMark {
+	at := g.now()
+	return &dayMark{src: counter.ReadSources(ctx, g.Root, g.Journal, key, at), at: at}
+}
+
+// same reports whether m and o read the same counter file and journal count (a mark not
+// taken is never the same).
+func (m *dayMark) same(o *dayMark) bool {
+	if m == nil || o == nil {
+		return false
 	}
-	if g.Journal == nil {
-		return m
-	}
-	if n, err := g.Journal.AcceptedOrders(ctx, key, g.now()); err != nil {
-		m.journalErr = err.Error()
-	} else {
-		m.journal = n
-	}
-	return m
+	a, b := m.src, o.src
+	return bytes.Equal(a.File, b.File) && errText(a.FileErr, "") == errText(b.FileErr, "") &&
+		a.Journaled == b.Journaled && errText(a.JournalErr, "") == errText(b.JournalErr, "")
 }
 
 // submitFresh runs the order's steps; when, under the lock, another order turns out to have
