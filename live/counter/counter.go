@@ -236,3 +236,28 @@ func (l *SubmitLock) Unlock() error {
 	}
 	return err
 }
+
+// NoteBookChange records, in the broker's submit lock file, that an order which does not count
+// against the day (a reduce-only close: a flatten's, an operator's) was sent: it writes a new
+// generation over the file's content in place. Callers hold the submit lock. An order that
+// read its book before and takes the lock after sees the lock file changed (the gate's day
+// mark) and is checked again on the book as it is now.
+func NoteBookChange(root live.Root, broker string, now time.Time) error {
+	key, err := live.NormalizeBroker(broker)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(root.LockPath(key), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("note a book change: %w", err)
+	}
+	gen := fmt.Sprintf("%020d\n", now.UnixNano()) // fixed width: a write never leaves old bytes behind
+	_, err = f.WriteAt([]byte(gen), 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("note a book change: %w", err)
+	}
+	return nil
+}

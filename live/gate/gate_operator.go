@@ -103,6 +103,7 @@ func (g *Gate) SubmitReducing(ctx context.Context, rr ReduceRequest) Decision {
 	}
 	d.Verdict, d.Forwarded = live.Allow, true
 	order, err := rr.Broker.PlaceOrder(ctx, req)
+	_ = counter.NoteBookChange(g.Root, key, g.now()) // sent or not known: orders that read their book before look again (rerun.go); a failed note leaves only the reference's gap
 	if err != nil && errors.Is(err, live.ErrIndeterminate) {
 		if o, lookErr := rr.Broker.OrderByClientID(ctx, req.ClientOrderID); lookErr == nil {
 			order, err = o, nil

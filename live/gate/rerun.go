@@ -3,6 +3,9 @@ package gate
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"time"
 
 	"cockpit/live/counter"
@@ -15,14 +18,21 @@ import (
 // another process forwarded in between, on a book this order did not read. The mark taken
 // under the lock is also what the order's day count is made of (DV14).
 type dayMark struct {
-	src counter.Sources
-	at  time.Time // the time the journal's day was read for
+	src     counter.Sources
+	at      time.Time // the time the journal's day was read for
+	book    []byte    // the submit lock file: reduce-only closes write it (counter.NoteBookChange)
+	bookErr error
 }
 
 // dayMark reads key's mark now.
 func (g *Gate) dayMark(ctx context.Context, key string) *dayMark {
 	at := g.now()
-	return &dayMark{src: counter.ReadSources(ctx, g.Root, g.Journal, key, at), at: at}
+	m := &dayMark{src: counter.ReadSources(ctx, g.Root, g.Journal, key, at), at: at}
+	m.book, m.bookErr = os.ReadFile(g.Root.LockPath(key))
+	if errors.Is(m.bookErr, fs.ErrNotExist) { // the lock makes it empty: the same mark
+		m.bookErr = nil
+	}
+	return m
 }
 
 // same reports whether m and o read the same counter file and journal count (a mark not
@@ -33,7 +43,8 @@ func (m *dayMark) same(o *dayMark) bool {
 	}
 	a, b := m.src, o.src
 	return bytes.Equal(a.File, b.File) && errText(a.FileErr, "") == errText(b.FileErr, "") &&
-		a.Journaled == b.Journaled && errText(a.JournalErr, "") == errText(b.JournalErr, "")
+		a.Journaled == b.Journaled && errText(a.JournalErr, "") == errText(b.JournalErr, "") &&
+		bytes.Equal(m.book, o.book) && errText(m.bookErr, "") == errText(o.bookErr, "")
 }
 
 // submitFresh runs the order's steps; when, under the lock, another order turns out to have

@@ -12,6 +12,7 @@ import (
 	"cockpit/live/auditsink"
 	"cockpit/live/counter"
 	"cockpit/live/gate"
+	"cockpit/live/halt"
 	"cockpit/live/livetest"
 )
 
@@ -137,4 +138,33 @@ func TestRerunDeniedBeforeTheLockLetsItGo(t *testing.T) {
 		t.Fatalf("the submit lock after the decision: %v, want it free", err)
 	}
 	l.Unlock()
+}
+
+// TestFlattenBetweenReadsAndLockIsSeen: under REDUCE_ONLY, an order to sell the 10 MSFT the
+// account holds reduces the position on the book it read; another process's flatten closes
+// those 10 between the order's reads and its lock. Its closes are reduce-only (they count
+// against no day, so neither the counter file nor the journal's count moves), but they write
+// the submit lock file: the order runs again on the flat book and is denied reduce_only
+// instead of opening a short. It was forwarded before.
+func TestFlattenBetweenReadsAndLockIsSeen(t *testing.T) {
+	f := newFixture(t, "")
+	if d := f.buy("MSFT", "", "10"); !d.Forwarded {
+		t.Fatalf("the opening buy: %s %s", d.Verdict, d.Reason)
+	}
+	if _, err := halt.Trip(f.root, live.ReduceOnlySentinel, live.GlobalScope, "t", "reduce only", f.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	other := func() {
+		g := &gate.Gate{Root: f.root, Now: f.clock.Now, Audit: &auditsink.Memory{}, Journal: f.journal, Mandates: livetest.Ledger(f.root)}
+		rep := g.Flatten(context.Background(), f.broker, "paper", gate.FlattenOptions{ClosePositions: true, Actor: live.Operator("other", "o"), Why: "test"})
+		if len(rep.Closes) != 1 || rep.Closes[0].Err != "" {
+			t.Fatalf("the other process's flatten: %q, want its one close", rep.Summary())
+		}
+	}
+	b := positionsHook{spy: f.broker, once: &sync.Once{}, other: other}
+	in := live.OrderIntent{Symbol: "MSFT", Side: live.Sell, InstrumentType: live.Equity, Quantity: amt("10")}
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: b, Intent: &in, Actor: live.Agent("test", "s1")})
+	if d.Forwarded || d.Reason != live.ReasonReduceOnly {
+		t.Fatalf("decision %s %s forwarded=%v steps %v, want DENY %s on the flat book", d.Verdict, d.Reason, d.Forwarded, d.Checked, live.ReasonReduceOnly)
+	}
 }
