@@ -30,6 +30,9 @@ type Plain struct {
 	// the scan of an object or a list stops at its closing bracket whatever follows, so the
 	// scan would take exactly those bytes again, and Members skips them.
 	last []string
+	// seen holds copies of object and list texts a scan took as the value of a member asked
+	// for (a batch's mandates come back, though not always line after line): see seenAt.
+	seen plainSeen
 }
 
 // Members reports whether s is one plain JSON object and, when it is, sets spans[i] to the
@@ -89,8 +92,12 @@ func (pl *Plain) MembersNested(s string, names []string, spans []string, found [
 				sub.Object = true
 			} else if i >= 0 && pl.last[i] != "" && strings.HasPrefix(s[start:], pl.last[i]) {
 				sc.pos += len(pl.last[i])
+			} else if n := pl.seenAt(s[start:], i); n > 0 {
+				sc.pos += n
 			} else if !sc.value(1) {
 				return false
+			} else if i >= 0 && i != of {
+				pl.remember(s[start:sc.pos])
 			}
 			for j, w := range names {
 				if key == w {

@@ -245,3 +245,49 @@ func FuzzPlainMembersNested(f *testing.F) {
 		nestedAgrees(t, &pl, doc) // the scratch space reused
 	})
 }
+
+// TestPlainRemembersSeenValues: a long member value seen before, though not in the document
+// just before, is taken as that value only where a scan would take it.
+func TestPlainRemembersSeenValues(t *testing.T) {
+	long := `{"hard_caps": {"x": [1, 2], "y": "` + strings.Repeat("z", 60) + `"}}`
+	other := `{"hard_caps": {"x": [3], "y": "` + strings.Repeat("w", 60) + `"}}`
+	first := `{"id": "a", "mandate": ` + long + `}`
+	second := `{"id": "b", "mandate": ` + other + `}`
+	for _, doc := range []string{
+		first,
+		`{"id": "c", "mandate": ` + long + `, "intent": {}}`,
+		`{"id": "c", "mandate": ` + long + `}}`,
+		`{"id": "c", "mandate": ` + long + `x}`,
+		`{"id": "c", "mandate": ` + long + `, "mandate": ` + long + `}`,
+		`{"id": "c", "intent": ` + long + `, "mandate": ` + long + `}`,
+		`{"id": ` + long + `, "daily_count": ` + long + `}`,
+		`{"id": "c", "mandate": ` + long[:len(long)-1] + `}`,
+		`{"id": "c", "mandate": ` + strings.Replace(long, `"z`, `"\z`, 1) + `}`,
+		`{"id": "c", "mandate": [` + long + `]}`,
+	} {
+		var pl jsonv.Plain
+		for _, seen := range []string{first, second, first, second} { // kept once seen twice
+			pl.Members(seen, plainNames, make([]string, len(plainNames)), make([]bool, len(plainNames)))
+		}
+		plainSameAsFresh(t, &pl, doc)
+		plainAgrees(t, &pl, doc)
+		nestedAgrees(t, &pl, doc)
+	}
+}
+
+// FuzzPlainAfterOthers: Members after two other documents answers as a fresh Plain does.
+func FuzzPlainAfterOthers(f *testing.F) {
+	lines := benchcorpus.BatchLines(f, 40)
+	for i := range lines {
+		f.Add(lines[i], lines[(i+1)%len(lines)], lines[(i+7)%len(lines)])
+	}
+	f.Fuzz(func(t *testing.T, a, b, doc string) {
+		var pl jsonv.Plain
+		for _, seen := range []string{a, b, a, b} {
+			pl.Members(seen, plainNames, make([]string, len(plainNames)), make([]bool, len(plainNames)))
+		}
+		plainSameAsFresh(t, &pl, doc)
+		plainAgrees(t, &pl, doc)
+		nestedAgrees(t, &pl, doc)
+	})
+}
