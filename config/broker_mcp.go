@@ -65,7 +65,7 @@ func (m MCP) validate(field, key string) error {
 		return nil // read and checked with the file (MCP.BrokerProfile, at Load)
 	}
 	if m.Profile != "" {
-		if _, ok := live.Profiles[m.Profile]; !ok {
+		if _, ok := live.Profiles()[m.Profile]; !ok {
 			return fmt.Errorf("config: %s.profile = %q: want one of %s, or profile_file", field, m.Profile, strings.Join(live.ProfileNames(), ", "))
 		}
 	}

@@ -23,7 +23,7 @@ func (c *echoCaller) CallTool(_ context.Context, name string, args *jsonv.Object
 func remoteFixture(t *testing.T) (*enginetest.Fixture, *echoCaller) {
 	f := enginetest.New(t, enginetest.WithPolicy("[policy.agents.strategy]\nautonomy = \"full\"\n"))
 	c := &echoCaller{}
-	skipped := engine.RemoteTools(f.Engine.Tools, c, live.AlpacaMCP, []engine.RemoteTool{
+	skipped := engine.RemoteTools(f.Engine.Tools, c, live.AlpacaMCP(), []engine.RemoteTool{
 		{Name: "get_news", Description: "news", Class: live.ClassRead},
 		{Name: "place_stock_order", Class: live.ClassWrite},
 		{Name: "get_quote", Description: "a remote tool named like cockpit's own", Class: live.ClassRead},

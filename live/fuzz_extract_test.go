@@ -49,10 +49,10 @@ func FuzzExtractors(f *testing.F) {
 				t.Fatalf("an unusable intent (%v) was allowed", in.Invalid)
 			}
 		}
-		if rin, ok := Robinhood.Extract(Robinhood.PlaceTool, o); ok && rin.NormalizedSymbol() == "" {
+		if rin, ok := Robinhood().Extract(Robinhood().PlaceTool, o); ok && rin.NormalizedSymbol() == "" {
 			t.Fatal("the Robinhood extractor accepted an order without a symbol")
 		}
-		if _, ok := Robinhood.Extract("get_equity_quotes", o); ok {
+		if _, ok := Robinhood().Extract("get_equity_quotes", o); ok {
 			t.Fatal("a read tool yielded an intent")
 		}
 		if after := string(jsonv.MustMarshal(o, jsonv.Python)); after != before {

@@ -72,7 +72,7 @@ func (p *Profile) QuoteToolOf(symbol string) string {
 
 // Robinhood is the profile of Robinhood's MCP server (reference §5.1, §6 N3, §11 K3), read
 // from the shipped profiles/robinhood.toml.
-var Robinhood = shipped["robinhood"]
+func Robinhood() *Profile { return shipped()["robinhood"] }
 
 // GenericMCP is the fallback profile of an unmapped MCP broker: the reads are get_quotes,
 // get_positions and get_account, and no tool yields an intent (every write is denied until a

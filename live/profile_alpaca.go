@@ -12,10 +12,10 @@ import (
 // profiles/alpaca.toml: stock, crypto and single-leg option orders yield an intent;
 // multi-leg, bracket/OCO/OTO, stop and trailing orders, replaces and cancels do not (the gate
 // denies them until they are mapped).
-var AlpacaMCP = shipped["alpaca"]
+func AlpacaMCP() *Profile { return shipped()["alpaca"] }
 
 // Profiles are the shipped MCP profiles a config can name (profiles/*.toml).
-var Profiles = shipped
+func Profiles() map[string]*Profile { return shipped() }
 
 // occSymbol matches an OCC option symbol: root, yymmdd, C/P, strike × 1000 in 8 digits.
 var occSymbol = regexp.MustCompile(`^[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}$`)

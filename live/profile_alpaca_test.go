@@ -41,7 +41,7 @@ func TestExtractAlpaca(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, ok := AlpacaMCP.Extract(tt.tool, tt.args)
+			in, ok := AlpacaMCP().Extract(tt.tool, tt.args)
 			got := ""
 			if ok {
 				got = in.Describe()
@@ -59,11 +59,11 @@ func TestExtractAlpaca(t *testing.T) {
 func TestAlpacaQuoteTools(t *testing.T) {
 	for sym, want := range map[string]string{"AAPL": "get_stock_latest_quote", "BTC/USD": "get_crypto_latest_quote",
 		"AAPL250620C00200000": "get_option_latest_quote", "aapl250620p00200000": "get_option_latest_quote"} {
-		if got := AlpacaMCP.QuoteToolOf(sym); got != want {
+		if got := AlpacaMCP().QuoteToolOf(sym); got != want {
 			t.Errorf("%s: got %s, want %s", sym, got, want)
 		}
 	}
-	if p, ok := AlpacaMCP.ParseQuote(jsonv.ObjectOf("symbol", "AAPL", "quote", jsonv.ObjectOf("ask_price", "191.5", "bid_price", "191.4")), "AAPL"); !ok || p.String() != "191.5" {
+	if p, ok := AlpacaMCP().ParseQuote(jsonv.ObjectOf("symbol", "AAPL", "quote", jsonv.ObjectOf("ask_price", "191.5", "bid_price", "191.4")), "AAPL"); !ok || p.String() != "191.5" {
 		t.Fatalf("ParseQuote: got %s %v, want the ask 191.5", p, ok)
 	}
 }
@@ -73,15 +73,15 @@ func TestAlpacaQuoteTools(t *testing.T) {
 // never sent as a plain order.
 func TestBuildOrderCarriesTheTrigger(t *testing.T) {
 	stop, trail, one := amt("95"), amt("2"), amt("1")
-	_, args, err := AlpacaMCP.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: StopLimit, Quantity: &one, StopPrice: &stop, LimitPrice: &trail})
+	_, args, err := AlpacaMCP().BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: StopLimit, Quantity: &one, StopPrice: &stop, LimitPrice: &trail})
 	if err != nil || args.Value("stop_price") != "95" || args.Value("limit_price") != "2" || args.Value("type") != "stop_limit" {
 		t.Fatalf("alpaca stop-limit args = %v %v", args, err)
 	}
-	_, args, _ = AlpacaMCP.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: TrailingStop, Quantity: &one, TrailPercent: &trail})
+	_, args, _ = AlpacaMCP().BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: TrailingStop, Quantity: &one, TrailPercent: &trail})
 	if args.Value("trail_percent") != "2" || args.Value("type") != "trailing_stop" {
 		t.Fatalf("alpaca trailing args = %v", args)
 	}
-	if _, _, err := Robinhood.BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: Stop, Quantity: &one, StopPrice: &stop}); err == nil {
+	if _, _, err := Robinhood().BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Type: Stop, Quantity: &one, StopPrice: &stop}); err == nil {
 		t.Fatal("robinhood built a stop order it cannot express")
 	}
 }

@@ -54,7 +54,7 @@ func sameIntent(gin OrderIntent, gok bool, din OrderIntent, dok bool) string {
 func checkSame(t *testing.T, label string, args *jsonv.Object) {
 	t.Helper()
 	for _, ge := range goExtractors {
-		p := shipped[ge.profile]
+		p := shipped()[ge.profile]
 		for _, tool := range ge.tools {
 			gin, gok := ge.extract(tool, args)
 			din, dok := p.Extract(tool, args)
@@ -216,7 +216,7 @@ func TestProfileFilesBuildLikeGo(t *testing.T) {
 	}{{"robinhood", buildRobinhoodOrder}, {"alpaca", buildAlpacaOrder}} {
 		for i, req := range reqs {
 			gt, ga, gerr := tt.build(req)
-			dt, da, derr := shipped[tt.name].BuildOrder(req)
+			dt, da, derr := shipped()[tt.name].BuildOrder(req)
 			if (gerr == nil) != (derr == nil) || gt != dt {
 				t.Fatalf("%s req %d: got %s %v, want %s %v", tt.name, i, dt, derr, gt, gerr)
 			}
@@ -230,7 +230,7 @@ func TestProfileFilesBuildLikeGo(t *testing.T) {
 // TestProfileFilesReadLikeGo: the quote tool of each symbol shape, the reply errors and the
 // tool maps are the Go profiles'.
 func TestProfileFilesReadLikeGo(t *testing.T) {
-	a := shipped["alpaca"]
+	a := shipped()["alpaca"]
 	for _, sym := range []string{"AAPL", "btc/usd", "AAPL250117C00150000", ""} {
 		if got, want := a.QuoteToolOf(sym), alpacaQuoteTool(sym); got != want && !(want == "" && got == a.QuoteTool) {
 			t.Errorf("quote tool of %q = %s, want %s", sym, got, want)
@@ -245,7 +245,7 @@ func TestProfileFilesReadLikeGo(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]map[string]ToolClass{"robinhood": curatedTools["robinhood"], "alpaca": alpacaMCPTools} {
-		if got := shipped[name].Tools; fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := shipped()[name].Tools; fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s tools = %v, want %v", name, got, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"sync"
 )
 
 // profileFiles are the profiles cockpit ships, one TOML file each (docs/broker-profiles.md).
@@ -19,7 +20,7 @@ func EmbeddedProfile(name string) ([]byte, bool) {
 }
 
 // embeddedProfiles parses every shipped profile; a shipped file that does not parse, or whose
-// name differs from its file's, is a build defect and panics at start-up (a test runs it).
+// name differs from its file's, is a build defect and panics on first use (a test runs it).
 func embeddedProfiles() map[string]*Profile {
 	entries, err := profileFiles.ReadDir("profiles")
 	if err != nil {
@@ -43,13 +44,14 @@ func embeddedProfiles() map[string]*Profile {
 	return out
 }
 
-// shipped are the parsed shipped profiles.
-var shipped = embeddedProfiles()
+// shipped are the parsed shipped profiles, parsed once on first use (not at start-up: most
+// commands never read a profile); every caller gets the same map and the same *Profile values.
+var shipped = sync.OnceValue(embeddedProfiles)
 
 // ProfileNames lists the shipped profiles' names, sorted.
 func ProfileNames() []string {
-	names := make([]string, 0, len(shipped))
-	for n := range shipped {
+	names := make([]string, 0, len(shipped()))
+	for n := range shipped() {
 		names = append(names, n)
 	}
 	sort.Strings(names)

@@ -11,7 +11,7 @@ import (
 // case-insensitive.
 func ProfileFor(name, key string) *Profile {
 	for _, n := range []string{name, key} {
-		if p, ok := Profiles[strings.ToLower(n)]; ok {
+		if p, ok := Profiles()[strings.ToLower(n)]; ok {
 			return p
 		}
 	}

@@ -78,11 +78,25 @@ func TestProfileFor(t *testing.T) {
 		name, key string
 		want      *Profile
 	}{
-		{"robinhood", "x", Robinhood}, {"", "robinhood", Robinhood}, {"ALPACA", "x", AlpacaMCP},
-		{"", "evil", GenericMCP}, {"nope", "alpaca", AlpacaMCP},
+		{"robinhood", "x", Robinhood()}, {"", "robinhood", Robinhood()}, {"ALPACA", "x", AlpacaMCP()},
+		{"", "evil", GenericMCP}, {"nope", "alpaca", AlpacaMCP()},
 	} {
 		if got := ProfileFor(tt.name, tt.key); got != tt.want {
 			t.Errorf("ProfileFor(%q, %q): got %s, want %s", tt.name, tt.key, got.Name, tt.want.Name)
 		}
+	}
+}
+
+// TestShippedProfilesAreParsedOnce: the profiles parsed on first use are the same values for
+// every reader, call after call.
+func TestShippedProfilesAreParsedOnce(t *testing.T) {
+	if Robinhood() == nil || AlpacaMCP() == nil {
+		t.Fatal("a shipped profile is missing")
+	}
+	if Robinhood() != Robinhood() || Robinhood() != Profiles()["robinhood"] || AlpacaMCP() != Profiles()["alpaca"] {
+		t.Fatal("the shipped profiles differ between calls")
+	}
+	if len(Profiles()) != len(ProfileNames()) || len(Profiles()) != len(embeddedProfiles()) {
+		t.Fatalf("Profiles has %d entries, ProfileNames %d", len(Profiles()), len(ProfileNames()))
 	}
 }

@@ -155,7 +155,7 @@ func TestBuildRefusesWhatItCannotSend(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := shipped["robinhood"].BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Stop, StopPrice: &px}); err == nil ||
+	if _, _, err := shipped()["robinhood"].BuildOrder(OrderRequest{Symbol: "AAPL", Side: Sell, Quantity: &q, Type: Stop, StopPrice: &px}); err == nil ||
 		!strings.Contains(err.Error(), "sends no stop_price, so a stop order is refused") {
 		t.Fatalf("robinhood stop: %v, want refused for its missing stop_price", err)
 	}

@@ -1,12 +1,19 @@
 package live
 
-import "cockpit/live/jsonv"
+import (
+	"slices"
+
+	"cockpit/live/jsonv"
+)
 
 // intentKeys are the intent members intentFrom reads, and "$float" (an intent holding one may
 // be a {"$float": …} number, not an object: IntentFromPlain leaves it to the parser).
 var intentKeys = [...]string{"symbol", "side", "notional_usd", "quantity", "limit_price", "instrument_type", "asset_class", "$float"}
 
 const intentFloat = len(intentKeys) - 1
+
+// IntentKeys are the names IntentFromMembers wants the members of, in its order (a copy).
+func IntentKeys() []string { return slices.Clone(intentKeys[:]) }
 
 // IntentFromPlain is IntentFromJSON of the object a what-if's plain intent text gives (its
 // strict parse, {"$float": …} decoded, as WhatIfFromMembers is handed it), read from the
@@ -15,7 +22,17 @@ const intentFloat = len(intentKeys) - 1
 func IntentFromPlain(pl *jsonv.Plain, text string) (in OrderIntent, ok bool) {
 	var spans [len(intentKeys)]string
 	var found [len(intentKeys)]bool
-	if text == "" || text[0] != '{' || !pl.Members(text, intentKeys[:], spans[:], found[:]) || found[intentFloat] {
+	if text == "" || text[0] != '{' || !pl.Members(text, intentKeys[:], spans[:], found[:]) {
+		return OrderIntent{}, false
+	}
+	return IntentFromMembers(spans[:], found[:])
+}
+
+// IntentFromMembers is IntentFromPlain of a plain object whose members jsonv.Plain (Members,
+// or MembersNested for an object inside a document) handed back for IntentKeys: spans[i] and
+// found[i] are those of IntentKeys()[i]. ok is false when there is a "$float" member.
+func IntentFromMembers(spans []string, found []bool) (in OrderIntent, ok bool) {
+	if found[intentFloat] {
 		return OrderIntent{}, false
 	}
 	ok = true

@@ -191,8 +191,8 @@ func TestSecretsNeverReachTheDisk(t *testing.T) {
 		OnDecision: func(d gate.Decision) { log.Info("decision", "message", d.Message(), "error", "api_key="+apiKey) }}
 	args := jsonv.ObjectOf("symbol", "AAPL", "side", "buy", "instrument_type", "equity", "notional_usd", jsonv.Number("100"),
 		"api_key", apiKey, "account_number", account, "note", "token: "+bearer+" acct account_number="+account)
-	tb := &toolbroker.Broker{Key: "robinhood", Profile: live.Robinhood, Caller: caller, Now: clock.Now}
-	d := g.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
+	tb := &toolbroker.Broker{Key: "robinhood", Profile: live.Robinhood(), Caller: caller, Now: clock.Now}
+	d := g.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood(), Tool: "place_equity_order", Args: args})
 	if !d.Forwarded {
 		t.Fatalf("the order was not forwarded: %s", d.Message())
 	}

@@ -29,7 +29,7 @@ type batchCache struct {
 	positions map[string]*cachedPositions
 	universe  map[string]any // {"$float": …} decoded
 	plain     jsonv.Plain
-	intent    jsonv.Plain // scans intent texts (IntentFromPlain)
+	intent    jsonv.Nested // the intent's members, from the line's scan (IntentFromMembers)
 }
 
 type cachedPositions struct {
@@ -47,12 +47,14 @@ type cachedMandate struct {
 
 const fastCacheLimit = 256 // distinct mandate texts kept per cache
 
-// readIntent stands, for WhatIfFromMembers, for an intent IntentFromPlain has read: it only
+// readIntent stands, for WhatIfFromMembers, for an intent IntentFromMembers has read: it only
 // checks that the intent is an object. It is never read.
 var readIntent = jsonv.NewObject()
 
 func newBatchCache() *batchCache {
-	return &batchCache{mandates: map[string]*cachedMandate{}, positions: map[string]*cachedPositions{}, universe: map[string]any{}}
+	names := live.IntentKeys()
+	intent := jsonv.Nested{Of: memberIntent, Names: names, Spans: make([]string, len(names)), Found: make([]bool, len(names))}
+	return &batchCache{mandates: map[string]*cachedMandate{}, positions: map[string]*cachedPositions{}, universe: map[string]any{}, intent: intent}
 }
 
 // batchCaches hands each chunk's worker a cache (mandates repeat across chunks).
@@ -131,7 +133,7 @@ func parsePositions(text string) (*cachedPositions, bool) {
 func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) {
 	var spans [len(whatIfMembers)]string
 	var found [len(whatIfMembers)]bool
-	if !c.plain.Members(line, whatIfMembers[:], spans[:], found[:]) || !found[memberMandate] {
+	if !c.plain.MembersNested(line, whatIfMembers[:], spans[:], found[:], &c.intent) || !found[memberMandate] {
 		return live.WhatIfResult{}, false // no mandate: WhatIfFromJSON's error, on the strict path
 	}
 	entry := c.mandate(spans[memberMandate])
@@ -149,7 +151,10 @@ func fastBatchLine(c *batchCache, line string, n int) (live.WhatIfResult, bool) 
 		var ok bool
 		switch i {
 		case memberIntent:
-			if in, intentRead = live.IntentFromPlain(&c.intent, spans[i]); intentRead {
+			if c.intent.Object {
+				in, intentRead = live.IntentFromMembers(c.intent.Spans, c.intent.Found)
+			}
+			if intentRead {
 				values[i], ok = readIntent, true
 			} else {
 				values[i], ok = plainDecoded(spans[i])

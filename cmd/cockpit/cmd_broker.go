@@ -186,7 +186,7 @@ func (a *App) profileList(args []string) int {
 		return code
 	}
 	for _, n := range live.ProfileNames() {
-		fmt.Fprintf(a.Stdout, "%-12s %s\n", n, live.Profiles[n].About)
+		fmt.Fprintf(a.Stdout, "%-12s %s\n", n, live.Profiles()[n].About)
 	}
 	return exitOK
 }

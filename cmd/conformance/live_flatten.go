@@ -21,7 +21,7 @@ import (
 func extractorCase(e *env, c *jsonv.Object) outcome {
 	tool, _ := str(c, "remote_tool")
 	args := obj(live.DecodeFloats(get(c, "kwargs")))
-	in, ok := live.Robinhood.Extract(tool, args)
+	in, ok := live.Robinhood().Extract(tool, args)
 	want := obj(live.DecodeFloats(get(c, "expected")))
 	switch {
 	case want == nil && !ok:

@@ -172,7 +172,7 @@ func (l *loaderPrices) LastPrice(_ context.Context, symbol string, class live.As
 // stand-in for a multi-market MCP broker).
 func profileFor(broker string) *live.Profile {
 	if broker == "robinhood" {
-		return live.Robinhood
+		return live.Robinhood()
 	}
 	p := *live.GenericMCP
 	p.Extract = func(tool string, args *jsonv.Object) (live.OrderIntent, bool) {

@@ -71,7 +71,7 @@ func TestAlpacaMCPProfileTakesStops(t *testing.T) {
 		b := newQuoteBroker()
 		g := instrumentGate(t, b, `"equity"`, `"us_equity"`)
 		v, _ := jsonv.Parse([]byte(tc.args), jsonv.Options{})
-		d := g.Submit(context.Background(), gate.Submission{Broker: b, Profile: live.AlpacaMCP, Tool: "place_stock_order", Args: v.(*jsonv.Object),
+		d := g.Submit(context.Background(), gate.Submission{Broker: b, Profile: live.AlpacaMCP(), Tool: "place_stock_order", Args: v.(*jsonv.Object),
 			Actor: live.Agent("test", "s1"), DryRun: true})
 		if d.Verdict != live.Allow || d.Intent == nil || d.Intent.NotionalUSD == nil || d.Intent.NotionalUSD.String() != tc.notional {
 			t.Fatalf("%s: %s %s (%s), want ALLOW valued at %s", tc.args, d.Verdict, d.Reason, d.Message(), tc.notional)

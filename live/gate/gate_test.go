@@ -478,8 +478,8 @@ func TestToolShapedSubmission(t *testing.T) {
 		"get_portfolio":        jsonv.ObjectOf("equity", jsonv.Number("5000")),
 		"place_equity_order":   jsonv.ObjectOf("status", "ok", "order_id", "rh_1"),
 	}}
-	tb := &toolbroker.Broker{Key: "paper", Profile: live.Robinhood, Caller: caller, Now: f.clock.Now}
-	d := f.gate.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
+	tb := &toolbroker.Broker{Key: "paper", Profile: live.Robinhood(), Caller: caller, Now: f.clock.Now}
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood(), Tool: "place_equity_order", Args: args})
 	if d.Outcome != live.OutcomeAccepted || d.Order.ID != "rh_1" {
 		t.Fatalf("decision %+v", d)
 	}

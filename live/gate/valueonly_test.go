@@ -20,7 +20,7 @@ func valueOnly(f *fixture) (*toolbroker.Broker, *replyCaller) {
 		"get_equity_orders":    []any{},
 		"place_equity_order":   jsonv.ObjectOf("status", "ok", "order_id", "rh_1"),
 	}}
-	return &toolbroker.Broker{Key: "paper", Profile: live.Robinhood, Caller: caller, Now: f.clock.Now}, caller
+	return &toolbroker.Broker{Key: "paper", Profile: live.Robinhood(), Caller: caller, Now: f.clock.Now}, caller
 }
 
 // TestValueOnlyPositionCountsAsExposure is issue 28 §2's third repro: a position row with a
@@ -30,7 +30,7 @@ func TestValueOnlyPositionCountsAsExposure(t *testing.T) {
 	f := newFixture(t, "")
 	tb, caller := valueOnly(f)
 	args := jsonv.ObjectOf("symbol", "AAPL", "side", "buy", "instrument_type", "stock", "notional_usd", jsonv.Number("100"))
-	d := f.gate.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood, Tool: "place_equity_order", Args: args})
+	d := f.gate.Submit(context.Background(), gate.Submission{Broker: tb, Profile: live.Robinhood(), Tool: "place_equity_order", Args: args})
 	if d.Verdict != live.PauseForReauth || d.Breach == nil || d.Breach.Limit != live.LimitTotalExposure || d.Breach.Attempted.String() != "100050" {
 		t.Fatalf("decision %s %s %v, want PAUSE_FOR_REAUTH max_total_exposure_usd 100050 > 100000", d.Verdict, d.Reason, d.Breach)
 	}

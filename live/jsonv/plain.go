@@ -30,12 +30,39 @@ type Plain struct {
 	// the scan of an object or a list stops at its closing bracket whatever follows, so the
 	// scan would take exactly those bytes again, and Members skips them.
 	last []string
+	// seen holds copies of object and list texts a scan took as the value of a member asked
+	// for (a batch's mandates come back, though not always line after line): see seenAt.
+	seen plainSeen
 }
 
 // Members reports whether s is one plain JSON object and, when it is, sets spans[i] to the
 // text of its member named names[i] and found[i] to whether there is one. spans and found
 // must be at least len(names) long.
 func (pl *Plain) Members(s string, names []string, spans []string, found []bool) bool {
+	return pl.MembersNested(s, names, spans, found, nil)
+}
+
+// Nested asks MembersNested, in the same scan, for the members of one member's object.
+type Nested struct {
+	Of    int      // the member (an index into names) whose object is asked about
+	Names []string // the names asked for in that object
+	Spans []string // set as Members of the object's text sets spans, at least len(Names) long
+	Found []bool   // set as Members of the object's text sets found, at least len(Names) long
+	// Object is set when the member is there and is an object; Spans and Found are then its.
+	Object bool
+}
+
+// MembersNested is Members that also fills in sub (when not nil): when s is plain and its
+// member names[sub.Of] is an object, sub.Spans and sub.Found are what Members of that
+// object's text gives for sub.Names (the object, inside s, is plain whenever s is), and
+// sub.Object is true.
+func (pl *Plain) MembersNested(s string, names []string, spans []string, found []bool, sub *Nested) bool {
+	of := -1
+	if sub != nil {
+		of = sub.Of
+		sub.Object = false
+		clear(sub.Found[:len(sub.Names)])
+	}
 	sc := plainScanner{s: s, keys: pl.keys[:0]}
 	defer func() { pl.keys = sc.keys[:0] }()
 	if len(pl.last) < len(names) {
@@ -58,10 +85,19 @@ func (pl *Plain) Members(s string, names []string, spans []string, found []bool)
 			}
 			start := sc.pos
 			i := slices.Index(names, key)
-			if i >= 0 && pl.last[i] != "" && strings.HasPrefix(s[start:], pl.last[i]) {
+			if i == of && i >= 0 && start < len(s) && s[start] == '{' {
+				if !sc.object(2, sub) { // as value(1) scans an object, recording its members
+					return false
+				}
+				sub.Object = true
+			} else if i >= 0 && pl.last[i] != "" && strings.HasPrefix(s[start:], pl.last[i]) {
 				sc.pos += len(pl.last[i])
+			} else if n := pl.seenAt(s[start:], i); n > 0 {
+				sc.pos += n
 			} else if !sc.value(1) {
 				return false
+			} else if i >= 0 && i != of {
+				pl.remember(s[start:sc.pos])
 			}
 			for j, w := range names {
 				if key == w {
@@ -179,7 +215,7 @@ func (p *plainScanner) value(depth int) bool {
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == '{':
-		return p.object(depth + 1)
+		return p.object(depth+1, nil)
 	case c == '[':
 		return p.array(depth + 1)
 	}
@@ -192,7 +228,9 @@ func (p *plainScanner) value(depth int) bool {
 	return false
 }
 
-func (p *plainScanner) object(depth int) bool {
+// object reads an object; when sub is not nil, it records in sub the members sub.Names
+// asks for.
+func (p *plainScanner) object(depth int, sub *Nested) bool {
 	p.pos++ // {
 	mark := len(p.keys)
 	defer func() { p.keys = p.keys[:mark] }()
@@ -203,8 +241,17 @@ func (p *plainScanner) object(depth int) bool {
 	}
 	for {
 		p.space()
-		if _, ok := p.name(mark); !ok || !p.value(depth) {
+		key, ok := p.name(mark)
+		start := p.pos
+		if !ok || !p.value(depth) {
 			return false
+		}
+		if sub != nil {
+			for j, w := range sub.Names {
+				if key == w {
+					sub.Spans[j], sub.Found[j] = p.s[start:p.pos], true
+				}
+			}
 		}
 		if more, ok := p.next('}'); !more {
 			return ok

@@ -158,3 +158,136 @@ func TestAppendPlainStringIsAppendString(t *testing.T) {
 		}
 	}
 }
+
+var nestedNames = []string{"symbol", "side", "a", "$float"}
+
+// nestedAgrees fails t unless MembersNested on doc, asking for the members of "intent",
+// answers as Members does for doc and, when the intent is an object, as a fresh Members of
+// the intent's text does for the nested names.
+func nestedAgrees(t *testing.T, pl *jsonv.Plain, doc string) {
+	t.Helper()
+	spans, found := make([]string, len(plainNames)), make([]bool, len(plainNames))
+	sub := jsonv.Nested{Of: 2, Names: nestedNames, Spans: make([]string, len(nestedNames)), Found: make([]bool, len(nestedNames))}
+	sub.Found[0], sub.Object = true, true // stale answers from before: cleared
+	ok := pl.MembersNested(doc, plainNames, spans, found, &sub)
+	var fresh jsonv.Plain
+	wantSpans, wantFound := make([]string, len(plainNames)), make([]bool, len(plainNames))
+	if want := fresh.Members(doc, plainNames, wantSpans, wantFound); ok != want {
+		t.Fatalf("%q: MembersNested %v, Members %v", doc, ok, want)
+	}
+	if !ok {
+		return
+	}
+	for i := range plainNames {
+		if spans[i] != wantSpans[i] || found[i] != wantFound[i] {
+			t.Fatalf("%q: member %q = %q (%v), Members %q (%v)", doc, plainNames[i], spans[i], found[i], wantSpans[i], wantFound[i])
+		}
+	}
+	isObject := found[2] && spans[2][0] == '{'
+	if sub.Object != isObject {
+		t.Fatalf("%q: Object %v, want %v", doc, sub.Object, isObject)
+	}
+	if !isObject {
+		for i, f := range sub.Found {
+			if f {
+				t.Fatalf("%q: nested %q found in no object", doc, nestedNames[i])
+			}
+		}
+		return
+	}
+	var inner jsonv.Plain
+	innerSpans, innerFound := make([]string, len(nestedNames)), make([]bool, len(nestedNames))
+	if !inner.Members(spans[2], nestedNames, innerSpans, innerFound) {
+		t.Fatalf("%q: the intent %q is not plain alone", doc, spans[2])
+	}
+	for i := range nestedNames {
+		if sub.Spans[i] != innerSpans[i] || sub.Found[i] != innerFound[i] {
+			t.Fatalf("%q: nested %q = %q (%v), Members of the intent %q (%v)", doc, nestedNames[i], sub.Spans[i], sub.Found[i], innerSpans[i], innerFound[i])
+		}
+	}
+}
+
+// TestPlainMembersNested: the nested members come from the same scan, as a scan of the
+// member's own text gives them.
+func TestPlainMembersNested(t *testing.T) {
+	var pl jsonv.Plain
+	for _, doc := range []string{
+		`{"id": "a", "intent": {"symbol": "AAPL", "side": "buy", "x": {"a": 1}}, "mandate": {}}`,
+		`{"intent": {"a": [1, {"symbol": 2}], "symbol": "X"}}`,
+		`{"intent": {"a": 1, "a": 2}}`,
+		`{"intent": {"a": 1}, "intent": {"a": 1}}`,
+		`{"intent": [1, {"a": 2}]}`,
+		`{"intent": {}}`,
+		`{"intent": {"$float": "nan"}}`,
+		`{"intent": "x", "id": {"symbol": 1}}`,
+		`{"intent": {"a": 1}} x`,
+		`{"intent": `,
+		`{"intent": {`,
+		`{"intent": {"a": ` + strings.Repeat("[", 14) + strings.Repeat("]", 14) + `}}`,
+		`{"intent": {"a": ` + strings.Repeat("[", 15) + strings.Repeat("]", 15) + `}}`,
+	} {
+		nestedAgrees(t, &pl, doc)
+	}
+	for _, doc := range benchcorpus.BatchLines(t, 50) {
+		nestedAgrees(t, &pl, doc)
+	}
+}
+
+// FuzzPlainMembersNested: MembersNested answers as Members does, for the document and for
+// the intent's own text.
+func FuzzPlainMembersNested(f *testing.F) {
+	for _, s := range benchcorpus.BatchLines(f, 20) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		var pl jsonv.Plain
+		nestedAgrees(t, &pl, doc)
+		nestedAgrees(t, &pl, doc) // the scratch space reused
+	})
+}
+
+// TestPlainRemembersSeenValues: a long member value seen before, though not in the document
+// just before, is taken as that value only where a scan would take it.
+func TestPlainRemembersSeenValues(t *testing.T) {
+	long := `{"hard_caps": {"x": [1, 2], "y": "` + strings.Repeat("z", 60) + `"}}`
+	other := `{"hard_caps": {"x": [3], "y": "` + strings.Repeat("w", 60) + `"}}`
+	first := `{"id": "a", "mandate": ` + long + `}`
+	second := `{"id": "b", "mandate": ` + other + `}`
+	for _, doc := range []string{
+		first,
+		`{"id": "c", "mandate": ` + long + `, "intent": {}}`,
+		`{"id": "c", "mandate": ` + long + `}}`,
+		`{"id": "c", "mandate": ` + long + `x}`,
+		`{"id": "c", "mandate": ` + long + `, "mandate": ` + long + `}`,
+		`{"id": "c", "intent": ` + long + `, "mandate": ` + long + `}`,
+		`{"id": ` + long + `, "daily_count": ` + long + `}`,
+		`{"id": "c", "mandate": ` + long[:len(long)-1] + `}`,
+		`{"id": "c", "mandate": ` + strings.Replace(long, `"z`, `"\z`, 1) + `}`,
+		`{"id": "c", "mandate": [` + long + `]}`,
+	} {
+		var pl jsonv.Plain
+		for _, seen := range []string{first, second, first, second} { // kept once seen twice
+			pl.Members(seen, plainNames, make([]string, len(plainNames)), make([]bool, len(plainNames)))
+		}
+		plainSameAsFresh(t, &pl, doc)
+		plainAgrees(t, &pl, doc)
+		nestedAgrees(t, &pl, doc)
+	}
+}
+
+// FuzzPlainAfterOthers: Members after two other documents answers as a fresh Plain does.
+func FuzzPlainAfterOthers(f *testing.F) {
+	lines := benchcorpus.BatchLines(f, 40)
+	for i := range lines {
+		f.Add(lines[i], lines[(i+1)%len(lines)], lines[(i+7)%len(lines)])
+	}
+	f.Fuzz(func(t *testing.T, a, b, doc string) {
+		var pl jsonv.Plain
+		for _, seen := range []string{a, b, a, b} {
+			pl.Members(seen, plainNames, make([]string, len(plainNames)), make([]bool, len(plainNames)))
+		}
+		plainSameAsFresh(t, &pl, doc)
+		plainAgrees(t, &pl, doc)
+		nestedAgrees(t, &pl, doc)
+	})
+}

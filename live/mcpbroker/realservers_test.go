@@ -85,7 +85,7 @@ func (w *wire) called() []string {
 func startServer(t *testing.T, rel, profile, key string, vars, env map[string]string) (*mcpbroker.Broker, *wire) {
 	t.Helper()
 	node, script := serverScript(t, rel)
-	p, err := live.Profiles[profile].Bind(key, vars)
+	p, err := live.Profiles()[profile].Bind(key, vars)
 	if err != nil {
 		t.Fatal(err)
 	}

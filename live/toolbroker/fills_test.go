@@ -56,7 +56,7 @@ func row(id, status, filled, avg string) *jsonv.Object {
 // subscribed is a broker over s with a subscriber and no poller: the test drives the reads.
 func subscribed(t *testing.T, s *server) (*Broker, <-chan live.OrderUpdate) {
 	t.Helper()
-	b := &Broker{Key: "alpaca-mcp", Profile: live.AlpacaMCP, Caller: s}
+	b := &Broker{Key: "alpaca-mcp", Profile: live.AlpacaMCP(), Caller: s}
 	b.watch.polling = true
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -139,7 +139,7 @@ func TestFinishedOrderFirstSeenIsHistory(t *testing.T) {
 // TestPollerFindsFills: the subscribed broker polls on its own while an order is open.
 func TestPollerFindsFills(t *testing.T) {
 	s := &server{place: row("o1", "new", "", "")}
-	b := &Broker{Key: "alpaca-mcp", Profile: live.AlpacaMCP, Caller: s, PollEvery: time.Millisecond}
+	b := &Broker{Key: "alpaca-mcp", Profile: live.AlpacaMCP(), Caller: s, PollEvery: time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch := b.Subscribe(ctx)

@@ -35,7 +35,7 @@ func FuzzReplies(f *testing.F) {
 		if err != nil {
 			reply = string(data) // a text reply that is not JSON comes back as the string
 		}
-		for _, p := range []*live.Profile{live.Robinhood, live.GenericMCP} {
+		for _, p := range []*live.Profile{live.Robinhood(), live.GenericMCP} {
 			b := &Broker{Key: "fuzz", Profile: p, Caller: replyCaller{reply}, Now: func() time.Time { return time.Unix(0, 0) }}
 			ctx := context.Background()
 			envelope := false

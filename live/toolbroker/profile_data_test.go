@@ -25,7 +25,7 @@ func (r *recorder) CallTool(_ context.Context, name string, args *jsonv.Object) 
 
 func ibkr(t *testing.T) *live.Profile {
 	t.Helper()
-	p, err := live.Profiles["ibkr-mcp"].Bind("ibkr", map[string]string{"account": "U123"})
+	p, err := live.Profiles()["ibkr-mcp"].Bind("ibkr", map[string]string{"account": "U123"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func (r replies) CallTool(_ context.Context, name string, args *jsonv.Object) (a
 // TestPositionsCarryQuantities is a regression test: Positions used to return only market
 // values, so flatten saw every position as zero and closed nothing.
 func TestPositionsCarryQuantities(t *testing.T) {
-	tb := &toolbroker.Broker{Key: "robinhood", Profile: live.Robinhood, Caller: replies{
+	tb := &toolbroker.Broker{Key: "robinhood", Profile: live.Robinhood(), Caller: replies{
 		"get_equity_positions": jsonv.ObjectOf("positions", []any{
 			jsonv.ObjectOf("symbol", "AAPL", "quantity", "2", "market_value", "400"),
 			jsonv.ObjectOf("symbol", "TSLA", "quantity", "-1", "market_value", "-250"),
@@ -50,8 +50,8 @@ func TestTypedOrdersAreBuiltByTheProfile(t *testing.T) {
 		tool string
 		want string
 	}{
-		{live.Robinhood, "place_equity_order", `{"symbol":"AAPL","side":"sell","instrument_type":"equity","quantity":"3","order_type":"market"}`},
-		{live.AlpacaMCP, "place_stock_order", `{"symbol":"AAPL","side":"sell","qty":"3","type":"market","time_in_force":"day","client_order_id":"c-9"}`},
+		{live.Robinhood(), "place_equity_order", `{"symbol":"AAPL","side":"sell","instrument_type":"equity","quantity":"3","order_type":"market"}`},
+		{live.AlpacaMCP(), "place_stock_order", `{"symbol":"AAPL","side":"sell","qty":"3","type":"market","time_in_force":"day","client_order_id":"c-9"}`},
 	} {
 		tb := &toolbroker.Broker{Key: "k", Profile: tt.p, Caller: replies{tt.tool: func(a *jsonv.Object) any {
 			sent = a
@@ -79,7 +79,7 @@ func TestAlpacaErrorReplies(t *testing.T) {
 		{jsonv.ObjectOf("error", jsonv.ObjectOf("message", "timed out", "timeout", true)), live.ErrIndeterminate},
 		{jsonv.ObjectOf("error", "bad symbol"), live.ErrRejected},
 	} {
-		tb := &toolbroker.Broker{Key: "k", Profile: live.AlpacaMCP, Caller: replies{"place_stock_order": tt.reply}}
+		tb := &toolbroker.Broker{Key: "k", Profile: live.AlpacaMCP(), Caller: replies{"place_stock_order": tt.reply}}
 		_, err := tb.PlaceOrder(context.Background(), live.OrderRequest{Tool: "place_stock_order", Args: jsonv.ObjectOf("symbol", "AAPL")})
 		if err == nil || !isClass(err, tt.want) {
 			t.Errorf("reply %s: got %v, want %v", jsonv.MustMarshal(tt.reply, jsonv.Compact), err, tt.want)
@@ -93,7 +93,7 @@ func isClass(err, class error) bool { return errors.Is(err, class) }
 // size, so the gate could not count a resting order's exposure and denied every next order
 // ("open order …: no quantity or notional").
 func TestOpenOrdersCarrySizes(t *testing.T) {
-	tb := &toolbroker.Broker{Key: "alp", Profile: live.AlpacaMCP, Caller: replies{
+	tb := &toolbroker.Broker{Key: "alp", Profile: live.AlpacaMCP(), Caller: replies{
 		"get_orders": []any{jsonv.ObjectOf("id", "o-1", "symbol", "AAPL", "side", "buy", "type", "limit", "qty", "3",
 			"limit_price", "190.5", "filled_qty", "1", "status", "accepted")}}}
 	os, err := tb.OpenOrders(context.Background())

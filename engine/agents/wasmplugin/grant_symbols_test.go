@@ -34,7 +34,7 @@ func grantFixture(t *testing.T, symbols string, resting ...string) (*enginetest.
 		f.Engine.Policy.Grants = map[string]engine.Layer{}
 	}
 	f.Engine.Policy.Grants[man.Agent()] = man.Layer()
-	engine.RemoteTools(f.Engine.Tools, noCaller{}, live.AlpacaMCP, []engine.RemoteTool{{Name: "place_option_order", Class: live.ClassWrite}})
+	engine.RemoteTools(f.Engine.Tools, noCaller{}, live.AlpacaMCP(), []engine.RemoteTool{{Name: "place_option_order", Class: live.ClassWrite}})
 	ids := map[string]string{}
 	for _, sym := range resting {
 		r := f.Call("place_order", map[string]any{"symbol": sym, "side": "buy", "quantity": "1", "type": "limit", "limit_price": "1"})
