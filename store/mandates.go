@@ -34,11 +34,11 @@ func (db *DB) LastMandateHash(ctx context.Context, broker string) (string, bool,
 	if h, ok := db.mandates.get(broker, seq); ok {
 		return h.hash, h.ok, nil
 	}
-	var payload string
-	if err := db.r.QueryRowContext(ctx, `SELECT payload FROM events WHERE seq = ?`, seq).Scan(&payload); err != nil {
-		return "", false, wrap(err)
+	e, err := db.Event(ctx, seq)
+	if err != nil {
+		return "", false, err
 	}
-	doc, err := jsonv.Parse([]byte(payload), jsonv.Options{})
+	doc, err := jsonv.ParseString(e.Payload, jsonv.Options{})
 	if err != nil {
 		return "", false, fmt.Errorf("mandate commit record: %w", err)
 	}

@@ -12,8 +12,9 @@ import (
 )
 
 // dayMark is what another order on a broker changes: the bytes of the counter file (every
-// gate and the reference write it after a forward) and the journal's accepted orders today
-// (every cockpit gate's forwards, also when its counter write failed). An order takes the
+// gate and the reference write it after a forward), the journal's accepted orders today
+// (every cockpit gate's forwards, also when its counter write failed) and the submit lock
+// file (every reduce-only close, which counts against no day). An order takes the
 // mark before its reads and again once it holds the submit lock: a different mark means
 // another process forwarded in between, on a book this order did not read. The mark taken
 // under the lock is also what the order's day count is made of (DV14).
@@ -35,8 +36,8 @@ func (g *Gate) dayMark(ctx context.Context, key string) *dayMark {
 	return m
 }
 
-// same reports whether m and o read the same counter file and journal count (a mark not
-// taken is never the same).
+// same reports whether m and o read the same counter file, journal count and lock file (a
+// mark not taken is never the same).
 func (m *dayMark) same(o *dayMark) bool {
 	if m == nil || o == nil {
 		return false
